@@ -1,0 +1,119 @@
+// swift-tools-version: 6.1
+// OnAir — a terminal console for a live broadcast that rehearses phone-app interruptions.
+//
+// Targets follow DESIGN.md §2; imports point one way, toward the pure core:
+//
+//   onair ─► OnAirApp ─► OnAirConsole ─► OnAirCore
+//                    ├─► OnAirTerminal ─► CNcurses
+//                    ├─► OnAirNet ─► OnAirRTMP ─► OnAirCore, NIOCore
+//                    └─► OnAirMedia ─► CFFmpeg, CV4L2, CALSA
+//
+// Each C library has exactly one shim target, imported by exactly one Swift target.
+import PackageDescription
+
+let package = Package(
+    name: "OnAir",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "onair", targets: ["onair"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    ],
+    targets: [
+        // MARK: C bridges — one per C library.
+        .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
+        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg"),
+        .systemLibrary(name: "CALSA", path: "Sources/CALSA"),
+        .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
+
+        // MARK: Pure Swift.
+        .target(
+            name: "OnAirCore",
+            dependencies: []
+        ),
+        .target(
+            name: "OnAirRTMP",
+            dependencies: [
+                "OnAirCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "OnAirConsole",
+            dependencies: ["OnAirCore"]
+        ),
+
+        // MARK: I/O.
+        .target(
+            name: "OnAirNet",
+            dependencies: [
+                "OnAirCore",
+                "OnAirRTMP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "OnAirMedia",
+            dependencies: [
+                "OnAirCore",
+                "CFFmpeg",
+                "CV4L2",
+                "CALSA",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        .target(
+            name: "OnAirTerminal",
+            dependencies: ["OnAirConsole", "CNcurses"]
+        ),
+
+        // MARK: Front ends and wiring.
+        .target(
+            name: "OnAirApp",
+            dependencies: [
+                "OnAirCore",
+                "OnAirRTMP",
+                "OnAirNet",
+                "OnAirMedia",
+                "OnAirConsole",
+                "OnAirTerminal",
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "onair",
+            dependencies: [
+                "OnAirApp",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: Tests mirror the source targets.
+        .testTarget(name: "OnAirCoreTests", dependencies: ["OnAirCore"]),
+        .testTarget(
+            name: "OnAirRTMPTests",
+            dependencies: ["OnAirRTMP", "OnAirCore", .product(name: "NIOCore", package: "swift-nio")],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "OnAirNetTests",
+            dependencies: [
+                "OnAirNet", "OnAirRTMP", "OnAirCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirCore"]),
+        .testTarget(name: "OnAirConsoleTests", dependencies: ["OnAirConsole", "OnAirCore"], resources: [.copy("Snapshots")]),
+        .testTarget(name: "OnAirTerminalTests", dependencies: ["OnAirTerminal", "OnAirConsole"]),
+        .testTarget(name: "OnAirAppTests", dependencies: ["OnAirApp", "OnAirCore"]),
+    ]
+)

@@ -1,0 +1,1 @@
+// OnAirMedia — see DESIGN.md §2 for what this target holds.

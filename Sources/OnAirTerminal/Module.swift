@@ -1,0 +1,1 @@
+// OnAirTerminal — see DESIGN.md §2 for what this target holds.

@@ -1,0 +1,74 @@
+import ArgumentParser
+import OnAirCore
+
+/// The publisher's interrupt policy (DESIGN.md §1.2).
+enum PolicyOption: String, ExpressibleByArgument, CaseIterable {
+    case tapRepublish = "tap-republish"
+    case resumeAppend = "resume-append"
+    case backgroundAudio = "background-audio"
+}
+
+extension PublishType: ExpressibleByArgument {}
+
+/// Options every front end shares: how it presents itself.
+struct PresentationOptions: ParsableArguments {
+    @Flag(help: "No terminal UI: print every event as one JSON object per line on stdout and read commands from stdin.")
+    var headless = false
+
+    @Option(help: "Colour theme for the console (see `onair themes`).")
+    var theme = "default"
+
+    @Option(help: "Highest preview refresh rate in frames per second; 0 turns the preview off.")
+    var previewFps: Double = 8
+
+    @Option(help: "Stop cleanly after this many seconds.")
+    var duration: Double?
+
+    @Option(help: "Play a scenario file: timed keys and expectations; exit 1 on the first that fails.")
+    var script: String?
+}
+
+/// Options for the capture-and-encode engine (DESIGN.md §4).
+struct EngineOptions: ParsableArguments {
+    @Option(help: "Video source: a V4L2 device (/dev/videoN), a .y4m file looped in real time, or `test` for the test pattern.")
+    var video: String?
+
+    @Option(help: "Audio source: an ALSA device (hw:0, default), a .wav file looped, or `test` for a tone.")
+    var audio: String?
+
+    @Option(help: "Video size as WIDTHxHEIGHT.")
+    var size = "1280x720"
+
+    @Option(help: "Video frames per second.")
+    var fps: Double = 30
+
+    @Option(help: "Video bitrate, e.g. 2500k or 2.5M.")
+    var bitrate = "2500k"
+
+    @Option(help: "Audio bitrate, e.g. 128k.")
+    var audioBitrate = "128k"
+}
+
+/// Options for the publisher's interrupt handling (DESIGN.md §1.2).
+struct PolicyOptions: ParsableArguments {
+    @Option(help: "Interrupt policy: tap-republish, resume-append or background-audio.")
+    var policy: PolicyOption = .tapRepublish
+
+    @Option(help: "background-audio: seconds suspended (phone call) before the connection is dropped.")
+    var suspendTimeout: Double = 10
+}
+
+/// Options for the subscriber (DESIGN.md §1.3).
+struct SubscriberOptions: ParsableArguments {
+    @Option(help: "Seconds to wait after UnpublishNotify before playing again.")
+    var reconnectDelay: Double = 2
+
+    @Option(help: "Seconds without media, socket open, before the publisher is treated as gone.")
+    var stallTimeout: Double = 3
+}
+
+/// Options for TLS (rtmps://).
+struct TLSOptions: ParsableArguments {
+    @Option(help: "PEM file of certificate authorities to trust for rtmps:// (a private CA).")
+    var caFile: String?
+}

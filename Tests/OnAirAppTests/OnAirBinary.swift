@@ -1,0 +1,48 @@
+import Foundation
+
+/// Runs the real `onair` executable that `swift build` put next to the test bundle.
+struct OnAirBinary {
+    struct Result {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    /// `.build/<config>/onair`, found from the test bundle's location.
+    static var url: URL {
+        var directory = Bundle.main.bundleURL
+        for _ in 0..<4 where !FileManager.default.fileExists(atPath: directory.appendingPathComponent("onair").path) {
+            directory = directory.deletingLastPathComponent()
+        }
+        return directory.appendingPathComponent("onair")
+    }
+
+    static func run(_ arguments: [String], timeout: Duration = .seconds(30)) throws -> Result {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = ContinuousClock.now + timeout
+        // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        while process.isRunning {
+            if ContinuousClock.now > deadline {
+                process.terminate()
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: outData, as: UTF8.self),
+            standardError: String(decoding: errData, as: UTF8.self)
+        )
+    }
+}

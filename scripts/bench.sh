@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# `make bench`: OnAir measured side by side with ffmpeg and nginx-rtmp, in one run, on this machine.
+# Each benchmark is a script in scripts/bench.d/; its results go to bench-results/ and to stdout.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p bench-results
+shopt -s nullglob
+benches=(scripts/bench.d/*.sh)
+if [ ${#benches[@]} -eq 0 ]; then
+  echo "bench: no benchmarks yet"
+  exit 0
+fi
+for bench in "${benches[@]}"; do
+  echo "== $(basename "$bench" .sh)"
+  bash "$bench"
+done
