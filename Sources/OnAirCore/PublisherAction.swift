@@ -1,11 +1,3 @@
-/// The timers the publisher's state machines ask their owner to run; each comes back as `timerFired`.
-public enum PublisherTimer: String, Sendable, Equatable, Hashable, CaseIterable, Codable {
-    /// The wait before the next automatic reconnect attempt (`ReconnectPolicy`).
-    case reconnect
-    /// How long a call may suspend a background-audio publisher before its connection drops.
-    case suspension
-}
-
 /// What the publisher's state machines ask their owner to do — one vocabulary for every policy, named
 /// after the Red5 Pro calls in the seeds (`pauseVideo`, `send`, `stop`, `publish:type:`, `showPreview:`).
 ///

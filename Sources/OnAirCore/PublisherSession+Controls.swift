@@ -47,15 +47,3 @@ extension PublisherSession {
         return actions
     }
 }
-
-extension PublisherControl: CustomStringConvertible {
-    public var description: String {
-        switch self {
-        case .togglePauseVideo: "toggle pauseVideo"
-        case .togglePauseAudio: "toggle pauseAudio"
-        case .stop: "stop"
-        case .start(let type): type.map { "start \($0.rawValue)" } ?? "start"
-        case .nextPolicy: "next policy"
-        }
-    }
-}

@@ -112,6 +112,7 @@ public struct PublisherSession: Sendable, Equatable {
             performed += cancel(.reconnect, at: now)
             endConnection(.none)
         case .dropConnection:
+            performed += cancel(.reconnect, at: now)
             endConnection(.dropped)
         case .preview(let on):
             previewOn = on

@@ -82,6 +82,20 @@ struct BackgroundAudioPolicyTests {
             ]
         ),
         PublisherScenario(
+            "a network loss while suspended: the suspension drop cancels the pending reconnect, the call's end republishes",
+            policy: .backgroundAudio,
+            steps: startedBroadcast(.live) + [
+                PublisherStep(1000, key(.incomingCall), [.pauseVideo(true), .pauseAudio(true), suspend], .interrupted),
+                PublisherStep(10000, lost(), [.scheduleTimer(.reconnect, after: .seconds(2))], .reconnecting(attempt: 1, maxAttempts: 20)),
+                PublisherStep(11000, .timerFired(.suspension), [.cancelTimer(.reconnect), .dropConnection], .interrupted),
+                PublisherStep(12000, .timerFired(.reconnect), [], .interrupted),
+                PublisherStep(
+                    15000, key(.decline),
+                    [.pauseAudio(false), .pauseVideo(false), .requestKeyframe, publish(.live)], .connecting
+                ),
+            ]
+        ),
+        PublisherScenario(
             "Siri does not take the audio device: nothing changes",
             policy: .backgroundAudio,
             steps: startedBroadcast(.live) + [
