@@ -1,0 +1,131 @@
+import CFFmpeg
+import Glibc
+import OnAirCore
+
+/// AAC-LC through libavcodec's native `aac` encoder, timestamped from sample counts.
+///
+/// Why sample counts: a capture clock and an audio device clock drift apart by parts per million; stamping
+/// each packet with "time of the first sample + samples so far / rate" keeps audio continuous and drift-free,
+/// and anchoring the first sample on the monotonic clock keeps it in sync with video.
+/// The encoder's priming (its first packet has pts −`initial_padding`, 1024 samples) is added back so the
+/// first packet's timestamp is the first captured sample's time, not 21 ms before it.
+final class AudioEncoder {
+    let track: AudioTrackDescription
+    let frameSize: Int
+    private let sampleRate: Int
+    private let channels: Int
+    private let originNanoseconds: UInt64
+    private let priming: Int64
+    private var context: UnsafeMutablePointer<AVCodecContext>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    /// Interleaved samples waiting for a whole encoder frame.
+    private var fifo: [Int16] = []
+    private var samplesSent: Int64 = 0
+    private var firstSampleNanoseconds: UInt64?
+
+    /// `originNanoseconds` is the stream's zero on the monotonic clock (shared with video).
+    init(sampleRate: Int, channels: Int, bitrate: Int, originNanoseconds: UInt64) throws {
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.originNanoseconds = originNanoseconds
+        LibAVLogging.silence()
+        guard let codec = avcodec_find_encoder(AV_CODEC_ID_AAC) else { throw MediaError.codecNotFound("aac") }
+        guard let context = avcodec_alloc_context3(codec), let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
+            throw MediaError.system(function: "avcodec_alloc_context3", errno: ENOMEM)
+        }
+        self.context = context
+        self.frame = frame
+        self.packet = packet
+        context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+        context.pointee.sample_rate = Int32(sampleRate)
+        onair_channel_layout_default(&context.pointee.ch_layout, Int32(channels))
+        context.pointee.bit_rate = Int64(bitrate)
+        context.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
+        context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
+        do {
+            try check(avcodec_open2(context, codec, nil), "avcodec_open2(aac)")
+        } catch {
+            throw MediaError.formatUnsupported("the AAC encoder refuses \(sampleRate) Hz × \(channels) ch at \(bitrate) bit/s (\(error)); use 44100 or 48000 Hz")
+        }
+        frameSize = Int(context.pointee.frame_size)
+        priming = Int64(context.pointee.initial_padding)
+        frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+        frame.pointee.nb_samples = Int32(frameSize)
+        frame.pointee.sample_rate = Int32(sampleRate)
+        try check(av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout), "av_channel_layout_copy")
+        try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer(audio)")
+        let extradata = Array(UnsafeBufferPointer(start: context.pointee.extradata, count: Int(context.pointee.extradata_size)))
+        guard extradata.count >= 2 else { throw MediaError.formatUnsupported("the AAC encoder returned no AudioSpecificConfig") }
+        track = AudioTrackDescription(
+            sampleRate: sampleRate, channels: channels, bitrate: bitrate, audioSpecificConfig: Array(extradata.prefix(2)))
+    }
+
+    deinit {
+        av_packet_free(&packet)
+        av_frame_free(&frame)
+        avcodec_free_context(&context)
+    }
+
+    /// Queues `chunk` (silenced when `muted`) and encodes every whole AAC frame now available.
+    func encode(_ chunk: AudioChunk, muted: Bool) throws -> [EncodedPacket] {
+        if firstSampleNanoseconds == nil { firstSampleNanoseconds = max(chunk.captureNanoseconds, originNanoseconds) }
+        if muted {
+            fifo.append(contentsOf: repeatElement(0, count: chunk.samples.count))
+        } else {
+            fifo.append(contentsOf: chunk.samples)
+        }
+        var packets: [EncodedPacket] = []
+        let frameSamples = frameSize * channels
+        var consumed = 0
+        while fifo.count - consumed >= frameSamples {
+            try fill(from: consumed)
+            consumed += frameSamples
+            packets += try send(frame)
+        }
+        fifo.removeFirst(consumed)
+        return packets
+    }
+
+    /// Flushes the encoder's delay: the last real samples, as packets.
+    func flush() throws -> [EncodedPacket] {
+        try send(nil)
+    }
+
+    private func fill(from offset: Int) throws {
+        guard let frame else { return }
+        try check(av_frame_make_writable(frame), "av_frame_make_writable(audio)")
+        let planes = [frame.pointee.data.0, frame.pointee.data.1]
+        for channel in 0..<channels {
+            guard let plane = planes[channel] else { continue }
+            let output = UnsafeMutableRawPointer(plane).assumingMemoryBound(to: Float.self)
+            for index in 0..<frameSize {
+                output[index] = Float(fifo[offset + index * channels + channel]) / 32768
+            }
+        }
+        frame.pointee.pts = samplesSent
+        samplesSent += Int64(frameSize)
+    }
+
+    private func send(_ input: UnsafeMutablePointer<AVFrame>?) throws -> [EncodedPacket] {
+        guard let context, let packet else { return [] }
+        let result = avcodec_send_frame(context, input)
+        if !(input == nil && result == onair_AVERROR_EOF()) { try check(result, "avcodec_send_frame(aac)") }
+        var packets: [EncodedPacket] = []
+        let base = firstSampleNanoseconds ?? originNanoseconds
+        while true {
+            let received = avcodec_receive_packet(context, packet)
+            if received == onair_AVERROR_EAGAIN() || received == onair_AVERROR_EOF() { break }
+            try check(received, "avcodec_receive_packet(aac)")
+            defer { av_packet_unref(packet) }
+            let sampleIndex = max(0, packet.pointee.pts + priming)
+            let offset = UInt64(sampleIndex) * 1_000_000_000 / UInt64(sampleRate)
+            let capture = base + offset
+            packets.append(EncodedPacket(
+                kind: .audio, decodeTimestamp: Int64((capture - originNanoseconds) / 1_000_000), isKeyframe: true,
+                payload: Array(UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))),
+                captureNanoseconds: capture))
+        }
+        return packets
+    }
+}

@@ -1,0 +1,57 @@
+import CFFmpeg
+import Glibc
+
+/// A libavcodec decoder context with its frame and packet, freed in `deinit`; confined to one thread.
+final class DecoderContext {
+    let context: UnsafeMutablePointer<AVCodecContext>
+    private var contextPointer: UnsafeMutablePointer<AVCodecContext>?
+    var frame: UnsafeMutablePointer<AVFrame>?
+    var packet: UnsafeMutablePointer<AVPacket>?
+
+    /// Opens decoder `id` with `extradata` (copied into libav-owned, padded memory), after `configure`.
+    init(_ id: AVCodecID, name: String, extradata: [UInt8], configure: (UnsafeMutablePointer<AVCodecContext>) -> Void = { _ in }) throws {
+        LibAVLogging.silence()
+        guard let codec = avcodec_find_decoder(id) else { throw MediaError.codecNotFound(name) }
+        guard let context = avcodec_alloc_context3(codec), let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
+            throw MediaError.system(function: "avcodec_alloc_context3", errno: ENOMEM)
+        }
+        self.context = context
+        contextPointer = context
+        self.frame = frame
+        self.packet = packet
+        if !extradata.isEmpty {
+            let padded = Int(AV_INPUT_BUFFER_PADDING_SIZE)
+            guard let buffer = av_mallocz(extradata.count + padded) else { throw MediaError.system(function: "av_mallocz", errno: ENOMEM) }
+            let bytes = buffer.assumingMemoryBound(to: UInt8.self)
+            bytes.update(from: extradata, count: extradata.count)
+            context.pointee.extradata = bytes
+            context.pointee.extradata_size = Int32(extradata.count)
+        }
+        configure(context)
+        try check(avcodec_open2(context, codec, nil), "avcodec_open2(\(name))")
+    }
+
+    deinit {
+        av_packet_free(&packet)
+        av_frame_free(&frame)
+        avcodec_free_context(&contextPointer)
+    }
+
+    /// Sends one compressed unit and calls `body` for every frame that comes out.
+    func decode(_ payload: [UInt8], pts: Int64, name: String, _ body: (UnsafeMutablePointer<AVFrame>) throws -> Void) throws {
+        guard let packet, let frame else { return }
+        try check(av_new_packet(packet, Int32(payload.count)), "av_new_packet")
+        defer { av_packet_unref(packet) }
+        payload.withUnsafeBufferPointer { packet.pointee.data.update(from: $0.baseAddress!, count: $0.count) }
+        packet.pointee.pts = pts
+        packet.pointee.dts = pts
+        try check(avcodec_send_packet(context, packet), "avcodec_send_packet(\(name))")
+        while true {
+            let result = avcodec_receive_frame(context, frame)
+            if result == onair_AVERROR_EAGAIN() || result == onair_AVERROR_EOF() { break }
+            try check(result, "avcodec_receive_frame(\(name))")
+            defer { av_frame_unref(frame) }
+            try body(frame)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import OnAirCore
+import Synchronization
+
+/// The state the engine's threads share: flags they read every frame, counters they bump, the preview.
+///
+/// Flags are atomics (read per frame on hot paths, set from any thread by the app); counters and the meter
+/// sit behind one `Mutex` each, taken briefly per packet. No thread ever holds two of these at once.
+final class EngineControl: Sendable {
+    struct Counters: Sendable {
+        var framesCaptured = 0
+        var framesEncoded = 0
+        var keyframesEncoded = 0
+        var framesSkippedWhilePaused = 0
+        var audioPacketsEncoded = 0
+        var sourceLate = 0
+        var audioOverruns = 0
+        var lastError: String?
+    }
+
+    let stopping = Atomic(false)
+    let videoPaused = Atomic(false)
+    let audioPaused = Atomic(false)
+    let keyframeRequested = Atomic(false)
+    let counters = Mutex(Counters())
+    let meter = Mutex(EncoderMeter())
+    let preview = Mutex<PreviewImage?>(nil)
+    /// The stream's zero on the monotonic clock: both tracks' timestamps count from here.
+    let originNanoseconds: UInt64
+
+    init(originNanoseconds: UInt64) { self.originNanoseconds = originNanoseconds }
+
+    /// Records the error that ended a track (the dashboard shows it; the other track keeps going).
+    func fail(_ error: any Error, track: String) {
+        counters.withLock { $0.lastError = "\(track): \(error)" }
+    }
+
+    /// Milliseconds on the stream clock for a capture time (never negative).
+    func milliseconds(_ capture: UInt64) -> Int64 {
+        capture > originNanoseconds ? Int64((capture - originNanoseconds) / 1_000_000) : 0
+    }
+}

@@ -1,0 +1,60 @@
+import DequeModule
+import Dispatch
+import Synchronization
+
+/// Capture thread → encode thread: a tiny queue that drops the oldest picture when the encoder is behind.
+///
+/// Why drop-oldest with room for two: a camera must never block (the driver would drop frames itself,
+/// unreported); keeping the newest frames keeps latency at most two frames, and every overwrite is counted
+/// as an "encoder busy" drop so the dashboard can say why fps fell.
+final class FrameHandoff: Sendable {
+    private struct State {
+        var frames = Deque<VideoFrame>()
+        var closed = false
+        var dropped = 0
+    }
+
+    let capacity: Int
+    private let state = Mutex(State())
+    private let available = DispatchSemaphore(value: 0)
+
+    init(capacity: Int = 2) { self.capacity = capacity }
+
+    /// Adds a frame; returns true if an older one had to be dropped to make room.
+    @discardableResult
+    func put(_ frame: VideoFrame) -> Bool {
+        let dropped = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            var dropped = false
+            if state.frames.count >= capacity {
+                state.frames.removeFirst()
+                state.dropped += 1
+                dropped = true
+            }
+            state.frames.append(frame)
+            return dropped
+        }
+        available.signal()
+        return dropped
+    }
+
+    /// The oldest frame, waiting for one; nil once closed.
+    func take() -> VideoFrame? {
+        while true {
+            let next: VideoFrame?? = state.withLock { state in
+                if let frame = state.frames.popFirst() { return .some(frame) }
+                return state.closed ? .some(nil) : .none
+            }
+            if let next { return next }
+            _ = available.wait(timeout: .now() + .milliseconds(200))
+        }
+    }
+
+    func close() {
+        state.withLock { $0.closed = true }
+        available.signal()
+    }
+
+    var depth: Int { state.withLock { $0.frames.count } }
+    var dropped: Int { state.withLock { $0.dropped } }
+}

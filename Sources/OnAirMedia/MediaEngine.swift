@@ -1,0 +1,169 @@
+import OnAirCore
+import Synchronization
+
+/// Capture → encode → bounded output queue, for one broadcast.
+///
+/// ```swift
+/// let engine = try MediaEngine(configuration)
+/// try engine.start()                      // opens devices and encoders; tracks are known from here on
+/// for await packet in engine.packets { try await publisher.send(packet) }
+/// ```
+/// Threads: video capture, video encode and audio (capture + AAC, which costs ~0.3 ms per frame) each run on
+/// their own Foundation thread; nothing blocks Swift's cooperative pool. Every method here is thread-safe
+/// and non-blocking except `start` (waits for devices to open) and `stop` (waits for the threads to end).
+/// One run per engine: after `stop`, make a new engine. `pauseVideo`/`pauseAudio` follow Red5's publisher:
+/// paused video sends nothing (players keep the last picture) and resumes with a keyframe; paused audio
+/// keeps sending encoded silence so timestamps keep flowing.
+public final class MediaEngine: Sendable {
+    public let configuration: MediaEngineConfiguration
+    /// The encoded packets, in encode order per track; one consumer.
+    public let packets: PacketStream
+
+    let queue: PacketQueue
+    let handoff = FrameHandoff()
+    let control: EngineControl
+    private let run = Mutex(RunState())
+
+    private struct RunState: Sendable {
+        var phase = Phase.idle
+        var workers: [WorkerThread] = []
+        var videoTrack: VideoTrackDescription?
+        var audioTrack: AudioTrackDescription?
+        var videoFormats: VideoOpened?
+        var audioFormat: AudioSourceFormat?
+    }
+
+    private enum Phase: Sendable { case idle, running, stopped }
+
+    public init(_ configuration: MediaEngineConfiguration) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        let control = EngineControl(originNanoseconds: MonotonicClock.now())
+        self.control = control
+        queue = PacketQueue(
+            capacity: configuration.outputQueueCapacity, byteCapacity: configuration.resolvedOutputQueueBytes,
+            onCongestion: { control.keyframeRequested.store(true, ordering: .relaxed) })
+        packets = PacketStream(queue: queue)
+    }
+
+    deinit { stop() }
+
+    /// Opens the sources and encoders on their threads and starts capturing; throws the first failure
+    /// (missing or busy device, unreadable file, unsupported format, missing codec) with nothing left running.
+    public func start() throws {
+        try run.withLock { state in
+            guard state.phase == .idle else { throw MediaError.alreadyStarted }
+            state.phase = .running
+        }
+        do {
+            if configuration.video != nil { try startVideo() }
+            if configuration.audio != nil { try startAudio() }
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    /// Stops capture, waits for the threads, and ends `packets` once the consumer has drained them.
+    public func stop() {
+        let workers = run.withLock { state -> [WorkerThread] in
+            guard state.phase == .running else { return [] }
+            state.phase = .stopped
+            defer { state.workers = [] }
+            return state.workers
+        }
+        control.stopping.store(true, ordering: .relaxed)
+        handoff.close()
+        for worker in workers { worker.join() }
+        queue.finish()
+    }
+
+    /// Red5 `pauseVideo`: no video packets while paused; the first frame after resuming is a keyframe.
+    public func pauseVideo(_ paused: Bool = true) {
+        control.videoPaused.store(paused, ordering: .relaxed)
+    }
+
+    /// Red5 `pauseAudio`: encoded silence while paused, so audio timestamps keep flowing.
+    public func pauseAudio(_ paused: Bool = true) {
+        control.audioPaused.store(paused, ordering: .relaxed)
+    }
+
+    public var isVideoPaused: Bool { control.videoPaused.load(ordering: .relaxed) }
+    public var isAudioPaused: Bool { control.audioPaused.load(ordering: .relaxed) }
+
+    /// The next encoded video frame will be an IDR (a new subscriber, a republish, a resumed foreground).
+    public func requestKeyframe() {
+        control.keyframeRequested.store(true, ordering: .relaxed)
+    }
+
+    /// The H.264 track (SPS/PPS): known once `start` returns, before any packet is consumed.
+    public var videoTrack: VideoTrackDescription? { run.withLock { $0.videoTrack } }
+    /// The AAC track (AudioSpecificConfig): known once `start` returns.
+    public var audioTrack: AudioTrackDescription? { run.withLock { $0.audioTrack } }
+
+    /// The latest captured picture, downscaled to the preview size, refreshed at most `previewFramesPerSecond`.
+    public var preview: PreviewImage? { control.preview.withLock { $0 } }
+
+    /// A snapshot of rates, counters, drops, queue depths and latencies.
+    public var stats: MediaStats {
+        var stats = MediaStats()
+        let runState = run.withLock { state in
+            (state.phase == .running, state.videoFormats, state.audioFormat)
+        }
+        stats.isRunning = runState.0 && !control.stopping.load(ordering: .relaxed)
+        stats.requestedVideo = runState.1?.requested
+        stats.grantedVideo = runState.1?.granted
+        stats.audioFormat = runState.2
+        stats.videoSource = configuration.video?.description
+        stats.audioSource = configuration.audio?.description
+        stats.videoPaused = isVideoPaused
+        stats.audioPaused = isAudioPaused
+        control.meter.withLock { $0.fill(&stats) }
+        let counters = control.counters.withLock { $0 }
+        stats.framesCaptured = counters.framesCaptured
+        stats.framesEncoded = counters.framesEncoded
+        stats.keyframesEncoded = counters.keyframesEncoded
+        stats.framesSkippedWhilePaused = counters.framesSkippedWhilePaused
+        stats.audioPacketsEncoded = counters.audioPacketsEncoded
+        stats.lastError = counters.lastError
+        let output = queue.snapshot
+        stats.output = output
+        stats.captureQueueDepth = handoff.depth
+        stats.drops.sourceLate = counters.sourceLate
+        stats.drops.encoderBusy = handoff.dropped
+        stats.drops.congestionVideoPackets = output.videoPacketsDropped
+        stats.drops.congestionAudioPackets = output.audioPacketsDropped
+        stats.drops.audioOverruns = counters.audioOverruns
+        return stats
+    }
+
+    // MARK: - Threads (see MediaEngine+Threads.swift)
+
+    private func startVideo() throws {
+        let (encodeWorker, track) = try WorkerThread.start(name: "onair.video.encode") { [self] ready in
+            runVideoEncode(ready)
+        }
+        run.withLock {
+            $0.workers.append(encodeWorker)
+            $0.videoTrack = track
+        }
+        let (captureWorker, formats) = try WorkerThread.start(name: "onair.video.capture") { [self] ready in
+            runVideoCapture(ready)
+        }
+        run.withLock {
+            $0.workers.append(captureWorker)
+            $0.videoFormats = formats
+        }
+    }
+
+    private func startAudio() throws {
+        let (worker, opened) = try WorkerThread.start(name: "onair.audio") { [self] ready in
+            runAudio(ready)
+        }
+        run.withLock {
+            $0.workers.append(worker)
+            $0.audioTrack = opened.track
+            $0.audioFormat = opened.format
+        }
+    }
+}

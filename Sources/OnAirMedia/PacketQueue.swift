@@ -1,0 +1,204 @@
+import DequeModule
+import OnAirCore
+import Synchronization
+
+/// The engine's bounded output: encoder threads push, one consumer (the publisher) pulls asynchronously.
+///
+/// Why bounded, and why drop video to a keyframe: when the network is slower than the encoder, an unbounded
+/// queue turns into ever-growing latency and memory. Dropping arbitrary packets would corrupt the picture
+/// (P-frames reference what came before), so on overflow the queued video is discarded, further video is
+/// refused until the next keyframe, and `onCongestion` asks the encoder for that keyframe at once (OBS's
+/// drop-to-keyframe, `libobs/obs-output.c`). Audio is kept as long as possible — gaps in sound are worse than
+/// a frozen picture — and only its oldest packets go when the queue holds nothing else.
+/// Depth never exceeds `capacity` packets or `byteCapacity` bytes (a single larger packet is admitted alone).
+public final class PacketQueue: Sendable {
+    /// What the dashboard shows about the queue.
+    public struct Snapshot: Sendable, Equatable {
+        public var depth: Int
+        public var bytes: Int
+        public var capacity: Int
+        public var byteCapacity: Int
+        /// The deepest the queue has been.
+        public var highWater: Int
+        public var videoPacketsDropped: Int
+        public var audioPacketsDropped: Int
+        /// Overflows: each one discarded the queued video and requested a keyframe.
+        public var congestionEvents: Int
+        public var droppingVideoUntilKeyframe: Bool
+        /// Capture → leaving the queue, in ms, over the last 300 packets of each kind.
+        public var videoLatencyP50: Double?
+        public var videoLatencyP99: Double?
+        public var audioLatencyP50: Double?
+        public var audioLatencyP99: Double?
+        public var packetsDelivered: Int
+    }
+
+    private struct State {
+        var items = Deque<EncodedPacket>()
+        var bytes = 0
+        var highWater = 0
+        var videoDropped = 0
+        var audioDropped = 0
+        var congestionEvents = 0
+        var droppingVideo = false
+        var finished = false
+        var delivered = 0
+        var waiter: CheckedContinuation<EncodedPacket?, Never>?
+        var consumerCancelled = false
+        var videoLatency = LatencyWindow()
+        var audioLatency = LatencyWindow()
+    }
+
+    public let capacity: Int
+    public let byteCapacity: Int
+    private let state = Mutex(State())
+    private let onCongestion: @Sendable () -> Void
+
+    public init(capacity: Int = 120, byteCapacity: Int = 4 << 20, onCongestion: @escaping @Sendable () -> Void = {}) {
+        precondition(capacity >= 2 && byteCapacity > 0, "a queue needs room for at least two packets")
+        self.capacity = capacity
+        self.byteCapacity = byteCapacity
+        self.onCongestion = onCongestion
+    }
+
+    /// Adds a packet without blocking (called from encoder threads); applies the drop policy when full.
+    public func push(_ packet: EncodedPacket) {
+        var congested = false
+        let handoff: (CheckedContinuation<EncodedPacket?, Never>, EncodedPacket)? = state.withLock { state in
+            guard !state.finished, admit(packet, &state, congested: &congested) else { return nil }
+            if let waiter = state.waiter, state.items.isEmpty {
+                state.waiter = nil
+                state.delivered += 1
+                PacketQueue.recordLatency(packet, &state)
+                return (waiter, packet)
+            }
+            state.items.append(packet)
+            state.bytes += packet.payload.count
+            state.highWater = max(state.highWater, state.items.count)
+            return nil
+        }
+        if let handoff { handoff.0.resume(returning: handoff.1) }
+        if congested { onCongestion() }
+    }
+
+    /// The drop policy: decides whether `packet` may enter, making room by dropping if needed.
+    private func admit(_ packet: EncodedPacket, _ state: inout State, congested: inout Bool) -> Bool {
+        if packet.kind == .video, state.droppingVideo {
+            guard packet.isKeyframe else {
+                state.videoDropped += 1
+                return false
+            }
+            state.droppingVideo = false
+        }
+        if !hasRoom(for: packet, state) {
+            // Overflow: everything video that is queued goes, and video stays off until a keyframe.
+            congested = true
+            state.congestionEvents += 1
+            let before = state.items.count
+            state.items.removeAll { $0.kind == .video }
+            state.videoDropped += before - state.items.count
+            state.bytes = state.items.reduce(0) { $0 + $1.payload.count }
+            if packet.kind == .video, !packet.isKeyframe {
+                state.droppingVideo = true
+                state.videoDropped += 1
+                return false
+            }
+            state.droppingVideo = false
+            while !hasRoom(for: packet, state), let oldest = state.items.popFirst() {
+                state.bytes -= oldest.payload.count
+                state.audioDropped += 1
+            }
+        }
+        return true
+    }
+
+    private func hasRoom(for packet: EncodedPacket, _ state: State) -> Bool {
+        state.items.isEmpty || (state.items.count < capacity && state.bytes + packet.payload.count <= byteCapacity)
+    }
+
+    private static func recordLatency(_ packet: EncodedPacket, _ state: inout State) {
+        guard let capture = packet.captureNanoseconds else { return }
+        let now = MonotonicClock.now()
+        let milliseconds = now > capture ? Double(now - capture) / 1e6 : 0
+        switch packet.kind {
+        case .video: state.videoLatency.record(milliseconds: milliseconds)
+        case .audio: state.audioLatency.record(milliseconds: milliseconds)
+        }
+    }
+
+    /// Ends the stream: the consumer drains what is queued, then gets nil.
+    public func finish() {
+        let waiter: CheckedContinuation<EncodedPacket?, Never>? = state.withLock { state in
+            state.finished = true
+            defer { state.waiter = nil }
+            return state.items.isEmpty ? state.waiter : nil
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    /// The next packet without waiting, or nil if none is queued.
+    public func poll() -> EncodedPacket? {
+        state.withLock { state in
+            guard let packet = state.items.popFirst() else { return nil }
+            state.bytes -= packet.payload.count
+            state.delivered += 1
+            PacketQueue.recordLatency(packet, &state)
+            return packet
+        }
+    }
+
+    /// The next packet, waiting for one; nil once finished and drained, or when the consuming task is cancelled.
+    public func next() async -> EncodedPacket? {
+        if Task.isCancelled { return nil }
+        state.withLock { $0.consumerCancelled = false }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<EncodedPacket?, Never>) in
+                let immediate: EncodedPacket?? = state.withLock { state in
+                    if let packet = state.items.popFirst() {
+                        state.bytes -= packet.payload.count
+                        state.delivered += 1
+                        PacketQueue.recordLatency(packet, &state)
+                        return .some(packet)
+                    }
+                    if state.finished || state.consumerCancelled { return .some(nil) }
+                    precondition(state.waiter == nil, "PacketQueue has one consumer")
+                    state.waiter = continuation
+                    return .none
+                }
+                if let immediate { continuation.resume(returning: immediate) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                state.consumerCancelled = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: nil)
+        }
+    }
+
+    public var snapshot: Snapshot {
+        state.withLock { state in
+            Snapshot(
+                depth: state.items.count, bytes: state.bytes, capacity: capacity, byteCapacity: byteCapacity,
+                highWater: state.highWater, videoPacketsDropped: state.videoDropped, audioPacketsDropped: state.audioDropped,
+                congestionEvents: state.congestionEvents, droppingVideoUntilKeyframe: state.droppingVideo,
+                videoLatencyP50: state.videoLatency.percentile(0.5), videoLatencyP99: state.videoLatency.percentile(0.99),
+                audioLatencyP50: state.audioLatency.percentile(0.5), audioLatencyP99: state.audioLatency.percentile(0.99),
+                packetsDelivered: state.delivered)
+        }
+    }
+}
+
+/// The engine's packets as an `AsyncSequence`: `for await packet in engine.packets { … }`.
+public struct PacketStream: AsyncSequence, Sendable {
+    public typealias Element = EncodedPacket
+    let queue: PacketQueue
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let queue: PacketQueue
+        public mutating func next() async -> EncodedPacket? { await queue.next() }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(queue: queue) }
+}

@@ -1,0 +1,272 @@
+import CFFmpeg
+import CV4L2
+import Glibc
+
+/// A V4L2 camera (/dev/videoN): plain `open` + `ioctl`, size and rate negotiated, mmap streaming.
+///
+/// The camera grants what it can: `requested` and `granted` are both reported so the operator sees the
+/// difference. Wire formats: YUV 4:2:0 (YU12/NV12) and YUYV are converted with libswscale; MJPEG is decoded
+/// with libavcodec first. For pictures larger than 640×480 MJPEG is preferred when offered, because USB 2
+/// cameras can only send uncompressed HD at a few frames per second.
+/// Spec: https://www.kernel.org/doc/html/latest/userspace-api/media/v4l/capture.c.html
+public final class V4L2Camera: VideoSource {
+    public let device: String
+    public let requested: VideoSourceFormat
+    public let granted: VideoSourceFormat
+    public private(set) var skippedFrames = 0
+
+    private let fd: Int32
+    private let pixelFormat: UInt32
+    private let bytesPerLine: Int
+    private var buffers: [(start: UnsafeMutableRawPointer, length: Int)] = []
+    private var streaming = false
+    private let scaler = FrameScaler()
+    private var mjpeg: DecoderContext?
+    private var lastDriverSequence: UInt32?
+    private var sequence = 0
+
+    public init(device: String, width: Int, height: Int, framesPerSecond: Double, bufferCount: Int = 4) throws {
+        self.device = device
+        requested = VideoSourceFormat(width: width, height: height, framesPerSecond: framesPerSecond, pixelFormat: "any")
+        fd = try V4L2Camera.openDevice(device)
+        do {
+            try V4L2Camera.checkCapabilities(fd, device: device)
+            let offered = V4L2Camera.offeredFormats(fd)
+            guard let chosen = V4L2Camera.choose(from: offered, width: width, height: height) else {
+                throw MediaError.formatUnsupported(
+                    "\(device) offers \(offered.map(V4L2Camera.fourCC).joined(separator: ", ")); OnAir reads YUYV, MJPEG, YU12 or NV12")
+            }
+            var format = v4l2_format()
+            format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            format.fmt.pix.width = UInt32(width)
+            format.fmt.pix.height = UInt32(height)
+            format.fmt.pix.pixelformat = chosen
+            format.fmt.pix.field = V4L2_FIELD_NONE.rawValue
+            try V4L2Camera.ioctl(fd, onair_VIDIOC_S_FMT(), &format, "VIDIOC_S_FMT")
+            pixelFormat = format.fmt.pix.pixelformat
+            let grantedWidth = Int(format.fmt.pix.width)
+            let grantedHeight = Int(format.fmt.pix.height)
+            bytesPerLine = Int(format.fmt.pix.bytesperline)
+            let grantedRate = V4L2Camera.negotiateRate(fd, framesPerSecond) ?? framesPerSecond
+            granted = VideoSourceFormat(
+                width: grantedWidth, height: grantedHeight, framesPerSecond: grantedRate, pixelFormat: V4L2Camera.fourCC(pixelFormat))
+        } catch {
+            close(fd)
+            throw error
+        }
+        // From here on every stored property is set: a throw runs deinit, which unmaps and closes.
+        if pixelFormat == onair_V4L2_PIX_FMT_MJPEG() {
+            mjpeg = try DecoderContext(AV_CODEC_ID_MJPEG, name: "mjpeg", extradata: [])
+        }
+        try mapBuffers(count: bufferCount)
+        var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+        try V4L2Camera.ioctl(fd, onair_VIDIOC_STREAMON(), &type, "VIDIOC_STREAMON")
+        streaming = true
+    }
+
+    deinit {
+        if streaming {
+            var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+            _ = withUnsafeMutablePointer(to: &type) { Glibc.ioctl(fd, onair_VIDIOC_STREAMOFF(), $0) }
+        }
+        unmapAll()
+        close(fd)
+    }
+
+    /// Opens the device node, turning errno into the operator's words (missing, busy, no permission).
+    private static func openDevice(_ device: String) throws -> Int32 {
+        do {
+            return try CCall.posix("open") { open(device, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
+        } catch {
+            guard case let .system(_, code) = error else { throw error }
+            switch code {
+            case ENOENT, ENODEV, ENXIO: throw MediaError.deviceMissing(.camera, path: device)
+            case EBUSY: throw MediaError.deviceBusy(.camera, path: device)
+            case EACCES, EPERM: throw MediaError.devicePermissionDenied(.camera, path: device)
+            default: throw MediaError.system(function: "open(\(device))", errno: code)
+            }
+        }
+    }
+
+    /// An ioctl through the error funnel (EINTR retried, errno and request name kept).
+    private static func ioctl<Argument>(_ fd: Int32, _ request: UInt, _ argument: inout Argument, _ name: String) throws {
+        try withUnsafeMutablePointer(to: &argument) { pointer in
+            _ = try CCall.posix("ioctl(\(name))") { Glibc.ioctl(fd, request, pointer) }
+        }
+    }
+
+    private static func checkCapabilities(_ fd: Int32, device: String) throws {
+        var capability = v4l2_capability()
+        do {
+            try ioctl(fd, onair_VIDIOC_QUERYCAP(), &capability, "VIDIOC_QUERYCAP")
+        } catch {
+            throw MediaError.notACaptureDevice(path: device, reason: "VIDIOC_QUERYCAP failed: not a V4L2 device")
+        }
+        let caps = capability.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? capability.device_caps : capability.capabilities
+        guard caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 else {
+            throw MediaError.notACaptureDevice(path: device, reason: "no video capture (a metadata or output node?)")
+        }
+        guard caps & UInt32(V4L2_CAP_STREAMING) != 0 else {
+            throw MediaError.notACaptureDevice(path: device, reason: "no streaming I/O")
+        }
+    }
+
+    private static func offeredFormats(_ fd: Int32) -> [UInt32] {
+        var formats: [UInt32] = []
+        for index in 0..<64 {
+            var description = v4l2_fmtdesc()
+            description.index = UInt32(index)
+            description.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            do { try ioctl(fd, onair_VIDIOC_ENUM_FMT(), &description, "VIDIOC_ENUM_FMT") } catch { break } // EINVAL ends the list
+            formats.append(description.pixelformat)
+        }
+        return formats
+    }
+
+    /// The preferred wire format among those offered (see the type's note).
+    static func choose(from offered: [UInt32], width: Int, height: Int) -> UInt32? {
+        let raw = [onair_V4L2_PIX_FMT_YUV420(), onair_V4L2_PIX_FMT_NV12(), onair_V4L2_PIX_FMT_YUYV()]
+        let preference = width * height > 640 * 480 ? [onair_V4L2_PIX_FMT_MJPEG()] + raw : raw + [onair_V4L2_PIX_FMT_MJPEG()]
+        return preference.first { offered.contains($0) }
+    }
+
+    /// Asks for `framesPerSecond` and returns what the driver granted, or nil if it cannot set rates.
+    private static func negotiateRate(_ fd: Int32, _ framesPerSecond: Double) -> Double? {
+        var parameters = v4l2_streamparm()
+        parameters.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        parameters.parm.capture.timeperframe = v4l2_fract(numerator: 1000, denominator: UInt32((framesPerSecond * 1000).rounded()))
+        do {
+            try ioctl(fd, onair_VIDIOC_S_PARM(), &parameters, "VIDIOC_S_PARM")
+            try ioctl(fd, onair_VIDIOC_G_PARM(), &parameters, "VIDIOC_G_PARM")
+        } catch {
+            return nil
+        }
+        let fraction = parameters.parm.capture.timeperframe
+        guard fraction.numerator > 0, fraction.denominator > 0 else { return nil }
+        return Double(fraction.denominator) / Double(fraction.numerator)
+    }
+
+    private func mapBuffers(count: Int) throws {
+        var request = v4l2_requestbuffers()
+        request.count = UInt32(count)
+        request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        request.memory = V4L2_MEMORY_MMAP.rawValue
+        try V4L2Camera.ioctl(fd, onair_VIDIOC_REQBUFS(), &request, "VIDIOC_REQBUFS")
+        guard request.count >= 2 else { throw MediaError.notACaptureDevice(path: device, reason: "the driver granted \(request.count) buffers") }
+        for index in 0..<request.count {
+            var buffer = v4l2_buffer()
+            buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            buffer.memory = V4L2_MEMORY_MMAP.rawValue
+            buffer.index = index
+            try V4L2Camera.ioctl(fd, onair_VIDIOC_QUERYBUF(), &buffer, "VIDIOC_QUERYBUF")
+            let length = Int(buffer.length)
+            let offset = off_t(buffer.m.offset)
+            guard let start = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset), start != MAP_FAILED else {
+                throw MediaError.system(function: "mmap(\(device))", errno: errno)
+            }
+            buffers.append((start, length))
+            try V4L2Camera.ioctl(fd, onair_VIDIOC_QBUF(), &buffer, "VIDIOC_QBUF")
+        }
+    }
+
+    private func unmapAll() {
+        for buffer in buffers { munmap(buffer.start, buffer.length) }
+        buffers.removeAll()
+    }
+
+    /// Waits (poll, 2 s at most) for the next filled buffer, converts it to I420, and gives the buffer back.
+    public func read() throws -> VideoFrame {
+        var buffer = v4l2_buffer()
+        while true {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = try CCall.posix("poll(\(device))") { poll(&descriptor, 1, 2000) }
+            guard ready > 0 else {
+                throw MediaError.notACaptureDevice(path: device, reason: "no frame for 2 s: the camera stopped or was unplugged")
+            }
+            buffer = v4l2_buffer()
+            buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            buffer.memory = V4L2_MEMORY_MMAP.rawValue
+            do {
+                try V4L2Camera.ioctl(fd, onair_VIDIOC_DQBUF(), &buffer, "VIDIOC_DQBUF")
+                break
+            } catch {
+                // EAGAIN: poll woke without a filled buffer (non-blocking fd); wait again.
+                guard case let MediaError.system(_, code) = error, code == EAGAIN else { throw error }
+            }
+        }
+        defer { _ = try? V4L2Camera.ioctl(fd, onair_VIDIOC_QBUF(), &buffer, "VIDIOC_QBUF") }
+        let capture: UInt64
+        if buffer.flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK) == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC) {
+            capture = UInt64(buffer.timestamp.tv_sec) * 1_000_000_000 + UInt64(buffer.timestamp.tv_usec) * 1000
+        } else {
+            capture = MonotonicClock.now()
+        }
+        if let last = lastDriverSequence, buffer.sequence > last + 1 { skippedFrames += Int(buffer.sequence - last - 1) }
+        lastDriverSequence = buffer.sequence
+        defer { sequence += 1 }
+        let mapped = buffers[Int(buffer.index)]
+        let bytes = UnsafeRawBufferPointer(start: mapped.start, count: min(Int(buffer.bytesused), mapped.length))
+        return try convert(bytes, capture: capture)
+    }
+
+    private func convert(_ bytes: UnsafeRawBufferPointer, capture: UInt64) throws -> VideoFrame {
+        var frame = VideoFrame(width: granted.width, height: granted.height, captureNanoseconds: capture, sequenceNumber: sequence)
+        let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let height = granted.height
+        if pixelFormat == onair_V4L2_PIX_FMT_MJPEG() {
+            guard let mjpeg else { return frame }
+            try mjpeg.decode(Array(bytes), pts: Int64(sequence), name: "mjpeg") { decoded in
+                let source = FrameScaler.Picture(
+                    format: AVPixelFormat(decoded.pointee.format), width: Int(decoded.pointee.width), height: Int(decoded.pointee.height),
+                    planes: [UnsafePointer(decoded.pointee.data.0), UnsafePointer(decoded.pointee.data.1), UnsafePointer(decoded.pointee.data.2)],
+                    strides: [decoded.pointee.linesize.0, decoded.pointee.linesize.1, decoded.pointee.linesize.2])
+                try scale(source, into: &frame)
+            }
+            return frame
+        }
+        let stride = bytesPerLine
+        let source: FrameScaler.Picture
+        switch pixelFormat {
+        case onair_V4L2_PIX_FMT_YUYV():
+            source = .init(format: AV_PIX_FMT_YUYV422, width: granted.width, height: height, planes: [UnsafePointer(base)], strides: [Int32(stride)])
+        case onair_V4L2_PIX_FMT_NV12():
+            source = .init(
+                format: AV_PIX_FMT_NV12, width: granted.width, height: height,
+                planes: [UnsafePointer(base), UnsafePointer(base + stride * height)], strides: [Int32(stride), Int32(stride)])
+        default: // YU12 (I420)
+            let chromaStride = stride / 2
+            source = .init(
+                format: AV_PIX_FMT_YUV420P, width: granted.width, height: height,
+                planes: [UnsafePointer(base), UnsafePointer(base + stride * height),
+                         UnsafePointer(base + stride * height + chromaStride * ((height + 1) / 2))],
+                strides: [Int32(stride), Int32(chromaStride), Int32(chromaStride)])
+        }
+        let needed: Int
+        switch pixelFormat {
+        case onair_V4L2_PIX_FMT_YUYV(): needed = stride * height
+        case onair_V4L2_PIX_FMT_NV12(): needed = stride * height + stride * ((height + 1) / 2)
+        default: needed = stride * height + 2 * (stride / 2) * ((height + 1) / 2)
+        }
+        guard bytes.count >= needed else {
+            throw MediaError.notACaptureDevice(path: device, reason: "the driver returned a short frame (\(bytes.count) of \(needed) bytes)")
+        }
+        try scale(source, into: &frame)
+        return frame
+    }
+
+    private func scale(_ source: FrameScaler.Picture, into frame: inout VideoFrame) throws {
+        let width = frame.width, height = frame.height
+        let luma = frame.lumaCount, chroma = frame.chromaCount, chromaWidth = frame.chromaWidth
+        try frame.planes.withUnsafeMutableBufferPointer { planes in
+            let base = planes.baseAddress!
+            try scaler.scale(
+                source, into: [base, base + luma, base + luma + chroma],
+                strides: [Int32(width), Int32(chromaWidth), Int32(chromaWidth)], format: AV_PIX_FMT_YUV420P, width: width, height: height)
+        }
+    }
+
+    /// "YUYV" from the little-endian four-character code.
+    static func fourCC(_ code: UInt32) -> String {
+        String(decoding: (0..<4).map { UInt8(truncatingIfNeeded: code >> ($0 * 8)) }, as: UTF8.self)
+    }
+}

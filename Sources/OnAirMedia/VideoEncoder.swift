@@ -1,0 +1,142 @@
+import CFFmpeg
+import Glibc
+import OnAirCore
+
+/// H.264 through libavcodec's libx264, tuned for live: ultrafast, zerolatency, CBR with a VBV, fixed GOP,
+/// no B-frames, keyframes on demand.
+///
+/// Owned by the encode thread (C pointers never cross threads). With zerolatency and no B-frames the packet
+/// for a frame comes back from the same `encode` call (PLATFORM-NOTES.md), so a frame's timestamps travel
+/// with it; a small map keyed by pts covers the general case anyway.
+final class VideoEncoder {
+    struct Settings: Sendable, Equatable {
+        var width: Int
+        var height: Int
+        var framesPerSecond: Double
+        var bitrate: Int
+        var keyframeIntervalSeconds: Double
+        var preset: String
+        var tune: String
+        var threads: Int
+    }
+
+    let settings: Settings
+    let track: VideoTrackDescription
+    private var context: UnsafeMutablePointer<AVCodecContext>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private let scaler = FrameScaler()
+    private var nextPts: Int64 = 0
+    private var pending: [Int64: (milliseconds: Int64, capture: UInt64)] = [:]
+
+    init(_ settings: Settings) throws {
+        self.settings = settings
+        LibAVLogging.silence()
+        guard let codec = avcodec_find_encoder_by_name("libx264") else { throw MediaError.codecNotFound("libx264") }
+        guard let context = avcodec_alloc_context3(codec), let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
+            throw MediaError.system(function: "avcodec_alloc_context3", errno: ENOMEM)
+        }
+        self.context = context
+        self.frame = frame
+        self.packet = packet
+        let rate = av_d2q(settings.framesPerSecond, 1_000_000)
+        context.pointee.width = Int32(settings.width)
+        context.pointee.height = Int32(settings.height)
+        context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        context.pointee.framerate = rate
+        context.pointee.time_base = av_inv_q(rate)
+        context.pointee.gop_size = Int32(max(1, (settings.framesPerSecond * settings.keyframeIntervalSeconds).rounded()))
+        context.pointee.max_b_frames = 0
+        // CBR for a live uplink: the target is also the ceiling, with a one-second VBV buffer, so a
+        // congested link sees a steady rate instead of bursts after every scene change.
+        context.pointee.bit_rate = Int64(settings.bitrate)
+        context.pointee.rc_max_rate = Int64(settings.bitrate)
+        context.pointee.rc_min_rate = Int64(settings.bitrate)
+        context.pointee.rc_buffer_size = Int32(clamping: settings.bitrate)
+        context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
+        context.pointee.thread_count = Int32(settings.threads)
+        try VideoEncoder.setOption(context, "preset", settings.preset)
+        try VideoEncoder.setOption(context, "tune", settings.tune)
+        // A forced keyframe must be an IDR (decodable from scratch by a player that just joined).
+        try VideoEncoder.setOption(context, "forced-idr", "1")
+        try check(avcodec_open2(context, codec, nil), "avcodec_open2(libx264)")
+
+        frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointee.width = Int32(settings.width)
+        frame.pointee.height = Int32(settings.height)
+        try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer")
+
+        let extradata = Array(UnsafeBufferPointer(start: context.pointee.extradata, count: Int(context.pointee.extradata_size)))
+        let units = AnnexB.nalUnits(extradata)
+        let sps = units.filter { ($0.first ?? 0) & 0x1F == AnnexB.NALType.sequenceParameterSet.rawValue }
+        let pps = units.filter { ($0.first ?? 0) & 0x1F == AnnexB.NALType.pictureParameterSet.rawValue }
+        guard !sps.isEmpty, !pps.isEmpty else {
+            throw MediaError.formatUnsupported("libx264 returned no SPS/PPS in its global header; this FFmpeg build is unusual")
+        }
+        track = VideoTrackDescription(
+            width: settings.width, height: settings.height, framesPerSecond: settings.framesPerSecond,
+            bitrate: settings.bitrate, sequenceParameterSets: sps, pictureParameterSets: pps)
+    }
+
+    deinit {
+        av_packet_free(&packet)
+        av_frame_free(&frame)
+        avcodec_free_context(&context)
+    }
+
+    private static func setOption(_ context: UnsafeMutablePointer<AVCodecContext>, _ name: String, _ value: String) throws {
+        let result = av_opt_set(context.pointee.priv_data, name, value, 0)
+        guard result >= 0 else {
+            throw MediaError.formatUnsupported("libx264 rejects \(name)=\(value) (\(avErrorMessage(result)))")
+        }
+    }
+
+    /// Encodes one picture stamped `milliseconds` on the stream clock; scales it first if its size differs.
+    /// Returns the packets that came out (one, with zerolatency).
+    func encode(_ picture: VideoFrame, milliseconds: Int64, forceKeyframe: Bool) throws -> [EncodedPacket] {
+        guard let context, let frame else { return [] }
+        try check(av_frame_make_writable(frame), "av_frame_make_writable")
+        try picture.planes.withUnsafeBufferPointer { planes in
+            let base = planes.baseAddress!
+            let source = FrameScaler.Picture(
+                format: AV_PIX_FMT_YUV420P, width: picture.width, height: picture.height,
+                planes: [base, base + picture.lumaCount, base + picture.lumaCount + picture.chromaCount],
+                strides: [Int32(picture.width), Int32(picture.chromaWidth), Int32(picture.chromaWidth)])
+            let destination = [frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2]
+            let strides = [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2]
+            try scaler.scale(source, into: destination, strides: strides, format: AV_PIX_FMT_YUV420P, width: settings.width, height: settings.height)
+        }
+        frame.pointee.pts = nextPts
+        frame.pointee.pict_type = forceKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        pending[nextPts] = (milliseconds, picture.captureNanoseconds)
+        nextPts += 1
+        try check(avcodec_send_frame(context, frame), "avcodec_send_frame(libx264)")
+        return try drain(context)
+    }
+
+    /// Flushes frames still inside the encoder (none with zerolatency, but correct either way).
+    func flush() throws -> [EncodedPacket] {
+        guard let context else { return [] }
+        let result = avcodec_send_frame(context, nil)
+        if result != onair_AVERROR_EOF() { try check(result, "avcodec_send_frame(flush)") }
+        return try drain(context)
+    }
+
+    private func drain(_ context: UnsafeMutablePointer<AVCodecContext>) throws -> [EncodedPacket] {
+        guard let packet else { return [] }
+        var packets: [EncodedPacket] = []
+        while true {
+            let result = avcodec_receive_packet(context, packet)
+            if result == onair_AVERROR_EAGAIN() || result == onair_AVERROR_EOF() { break }
+            try check(result, "avcodec_receive_packet(libx264)")
+            defer { av_packet_unref(packet) }
+            let stamp = pending.removeValue(forKey: packet.pointee.pts) ?? (0, 0)
+            packets.append(EncodedPacket(
+                kind: .video, decodeTimestamp: stamp.milliseconds,
+                isKeyframe: packet.pointee.flags & AV_PKT_FLAG_KEY != 0,
+                payload: Array(UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))),
+                captureNanoseconds: stamp.capture))
+        }
+        return packets
+    }
+}

@@ -1,0 +1,112 @@
+/// A PCM WAV file (signed 16-bit little-endian) looped in real time: a microphone stand-in.
+///
+/// RIFF/WAVE chunks are walked rather than assuming a 44-byte header: files from `ffmpeg` and editors carry
+/// `LIST`/`fact` chunks before `data`. Format: https://www.mmsp.ece.mcgill.ca/Documents/AudioFormats/WAVE/WAVE.html
+public final class WAVFileSource: AudioSource {
+    public let format: AudioSourceFormat
+    public private(set) var overruns = 0
+    /// How many times the file has wrapped to its start.
+    public private(set) var loops = 0
+    /// Sample frames in one pass of the file.
+    public let frameCount: Int
+
+    private let file: FileDescriptor
+    private let dataOffset: Int
+    private var position = 0
+    private var pacing: Pacing
+    private var start: UInt64?
+    private var framesDelivered: Int64 = 0
+
+    /// What the RIFF walk found.
+    struct Layout: Equatable {
+        var sampleRate: Int
+        var channels: Int
+        var dataOffset: Int
+        var dataBytes: Int
+    }
+
+    public init(path: String, pacing: Pacing = .realTime) throws {
+        file = try FileDescriptor(readingFrom: path)
+        let layout = try WAVFileSource.parse(file)
+        format = AudioSourceFormat(sampleRate: layout.sampleRate, channels: layout.channels)
+        dataOffset = layout.dataOffset
+        frameCount = layout.dataBytes / (2 * layout.channels)
+        self.pacing = pacing
+        guard frameCount > 0 else { throw MediaError.fileUnreadable(path: path, reason: "the WAV file has no samples") }
+    }
+
+    static func parse(_ file: FileDescriptor) throws -> Layout {
+        let path = file.path
+        let head = try file.read(count: 12, at: 0)
+        guard head.count == 12, Array(head[0..<4]) == Array("RIFF".utf8), Array(head[8..<12]) == Array("WAVE".utf8) else {
+            throw MediaError.fileWrongKind(path: path, expected: "a RIFF/WAVE (.wav) audio file")
+        }
+        let size = try file.size()
+        var offset = 12
+        var formatFound: (rate: Int, channels: Int)?
+        while offset + 8 <= size {
+            let chunk = try file.read(count: 8, at: offset)
+            let id = String(decoding: chunk[0..<4], as: UTF8.self)
+            let length = Int(littleEndian32(chunk, 4))
+            let body = offset + 8
+            if id == "fmt " {
+                let fmt = try file.read(count: min(length, 40), at: body)
+                guard fmt.count >= 16 else { throw MediaError.fileUnreadable(path: path, reason: "the WAV fmt chunk is truncated") }
+                var tag = Int(littleEndian16(fmt, 0))
+                if tag == 0xFFFE, fmt.count >= 26 { tag = Int(littleEndian16(fmt, 24)) } // WAVE_FORMAT_EXTENSIBLE sub-format
+                let channels = Int(littleEndian16(fmt, 2))
+                let rate = Int(littleEndian32(fmt, 4))
+                let bits = Int(littleEndian16(fmt, 14))
+                guard tag == 1, bits == 16, (1...2).contains(channels), rate > 0 else {
+                    throw MediaError.formatUnsupported(
+                        "\(path) is WAV format \(tag), \(bits)-bit, \(channels) ch; OnAir reads PCM s16 mono/stereo: ffmpeg -i IN -c:a pcm_s16le -ac 2 OUT.wav")
+                }
+                formatFound = (rate, channels)
+            } else if id == "data" {
+                guard let formatFound else { throw MediaError.fileUnreadable(path: path, reason: "the WAV data chunk comes before its fmt chunk") }
+                let bytes = min(length, size - body)
+                return Layout(sampleRate: formatFound.rate, channels: formatFound.channels, dataOffset: body, dataBytes: bytes)
+            }
+            offset = body + length + (length & 1)
+        }
+        throw MediaError.fileUnreadable(path: path, reason: "the WAV file has no data chunk")
+    }
+
+    public func read(frames: Int) throws -> AudioChunk {
+        let now = MonotonicClock.now()
+        let start = self.start ?? now
+        self.start = start
+        let firstSampleTime = start + UInt64(Double(framesDelivered) * 1e9 / Double(format.sampleRate))
+        var samples = [Int16](repeating: 0, count: frames * format.channels)
+        var filled = 0
+        try samples.withUnsafeMutableBytes { buffer throws in
+            while filled < frames {
+                let take = min(frames - filled, frameCount - position)
+                let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[(filled * format.channels * 2)..<((filled + take) * format.channels * 2)])
+                let got = try file.read(into: bytes, at: dataOffset + position * format.channels * 2)
+                guard got == bytes.count else { throw MediaError.fileUnreadable(path: file.path, reason: "the WAV file shrank while playing") }
+                filled += take
+                position += take
+                if position == frameCount {
+                    position = 0
+                    loops += 1
+                }
+            }
+        }
+        for index in samples.indices { samples[index] = Int16(littleEndian: samples[index]) }
+        framesDelivered += Int64(frames)
+        if pacing == .realTime {
+            // The chunk is "captured" when its last sample has played, as a microphone would deliver it.
+            try MonotonicClock.sleep(until: start + UInt64(Double(framesDelivered) * 1e9 / Double(format.sampleRate)))
+        }
+        return AudioChunk(sampleRate: format.sampleRate, channels: format.channels, samples: samples, captureNanoseconds: firstSampleTime)
+    }
+}
+
+func littleEndian16(_ bytes: [UInt8], _ at: Int) -> UInt16 {
+    UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8
+}
+
+func littleEndian32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
+    UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
+}
