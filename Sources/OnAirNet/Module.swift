@@ -1,1 +1,0 @@
-// OnAirNet — see DESIGN.md §2 for what this target holds.

@@ -1,0 +1,88 @@
+import NIOCore
+import OnAirCore
+import OnAirRTMP
+
+/// Shared pieces of OnAir's RTMP clients, ``RTMPPublisher`` and ``RTMPPlayer``: their configuration and
+/// the errors they throw.
+///
+/// Both clients run every byte of protocol work — handshake, chunking, AMF, acknowledgements, ping
+/// answers, FLV conversion — on a SwiftNIO event loop; their `async` methods only await futures, so they
+/// never block Swift's cooperative thread pool.
+public enum RTMPClient {
+    /// Timeouts and wire choices; the defaults suit loopback tests and public ingest servers alike.
+    public struct Configuration: Sendable {
+        /// TCP connect timeout.
+        public var connectTimeout: TimeAmount = .seconds(5)
+        /// From TCP connected to S2 received (RTMP spec §5.2).
+        public var handshakeTimeout: TimeAmount = .seconds(5)
+        /// How long to wait for `_result`/`_error` or the answering `onStatus` of a command.
+        public var responseTimeout: TimeAmount = .seconds(10)
+        /// Outgoing chunk size announced with Set Chunk Size (RTMP spec §5.4.1); FFmpeg and OBS use 4096,
+        /// bigger chunks cost fewer headers on high-bitrate streams.
+        public var chunkSize: Int = 4096
+        /// Acknowledgement window we announce to the server (RTMP spec §5.4.4).
+        public var windowAcknowledgementSize: UInt32 = 2_500_000
+        /// The `flashVer` of `connect` (RTMP spec §7.2.1.1).
+        public var flashVersion: String = "FMLE/3.0 (compatible; OnAir)"
+        /// The event loop group to use; `nil` means NIO's shared singleton.
+        public var eventLoopGroup: (any EventLoopGroup)?
+
+        public init() {}
+    }
+
+    /// Why a client could not connect, publish or play, or why it stopped.
+    public enum Error: Swift.Error, Equatable, CustomStringConvertible {
+        case connectionRefused(host: String, port: Int)
+        case nameNotResolved(host: String)
+        case connectTimedOut(host: String, port: Int)
+        case tlsNotSupported
+        case handshakeFailed(String)
+        case handshakeTimedOut
+        case connectRejected(RTMPStatus?)
+        case publishRejected(RTMPStatus)
+        case commandFailed(command: String, status: RTMPStatus?)
+        case responseTimedOut(command: String)
+        case protocolViolation(String)
+        case connectionLost
+        case notPublishing
+
+        public var description: String {
+            switch self {
+            case .connectionRefused(let host, let port):
+                "connection refused by \(host):\(port); is the RTMP server running and listening on that port?"
+            case .nameNotResolved(let host):
+                "cannot resolve host name \(host); check the URL's host"
+            case .connectTimedOut(let host, let port):
+                "no TCP connection to \(host):\(port) within the timeout; check the address and firewall"
+            case .tlsNotSupported:
+                "rtmps:// is not supported yet; use rtmp:// or a local TLS tunnel"
+            case .handshakeFailed(let reason):
+                "RTMP handshake failed: \(reason)"
+            case .handshakeTimedOut:
+                "the server accepted TCP but did not complete the RTMP handshake; is this port an RTMP server?"
+            case .connectRejected(let status):
+                "the server rejected connect\(status.map { ": \($0.code) \($0.description)" } ?? ""); check the application name"
+            case .publishRejected(let status):
+                "the server refused to publish: \(status.code)\(status.description.isEmpty ? "" : " (\(status.description))")"
+                    + (status.code == .publishBadName ? "; the stream name is taken or invalid, pick another" : "")
+            case .commandFailed(let command, let status):
+                "\(command) failed\(status.map { ": \($0.code) \($0.description)" } ?? "")"
+            case .responseTimedOut(let command):
+                "no answer to \(command) within the timeout; the server is stalled or does not support it"
+            case .protocolViolation(let reason):
+                "the server broke the RTMP protocol: \(reason)"
+            case .connectionLost:
+                "the connection to the RTMP server was lost; reconnect to continue"
+            case .notPublishing:
+                "not publishing: call start() first, or the stream was stopped"
+            }
+        }
+    }
+
+    /// One decoded message with its header fields, as the connection hands it to a client.
+    struct Incoming: Sendable {
+        var message: RTMPMessage
+        var timestamp: UInt32
+        var messageStreamID: UInt32
+    }
+}

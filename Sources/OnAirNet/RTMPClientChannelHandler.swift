@@ -1,0 +1,269 @@
+import NIOCore
+import OnAirRTMP
+
+/// The client side of one RTMP connection inside a NIO pipeline: handshake (RTMP spec §5.2), chunk
+/// decoding/encoding (§5.3), automatic protocol duties, and request/response matching.
+///
+/// Everything here runs on the channel's event loop. It answers Ping (§7.1.7) and sends Acknowledgements
+/// per the peer's window (§5.4.3) by itself, matches `_result`/`_error` to transaction IDs, and resolves
+/// "wait for the next onStatus on stream N" requests; all other messages go to the owner's callback.
+/// Writes are buffered; callers choose when to flush so bursts go out in one syscall.
+final class RTMPClientChannelHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private var handshake = RTMPHandshake(role: .client)
+    private var decoder = RTMPChunkDecoder()
+    private var encoder = RTMPChunkEncoder()
+    private var cumulation = ByteBuffer()
+    private var context: ChannelHandlerContext?
+    private var handshakePromise: EventLoopPromise<Void>?
+    private let eventLoop: any EventLoop
+    private var closingDeliberately = false
+    private var nextTransactionID: Double = 1
+    private var pending: [Double: (command: String, promise: EventLoopPromise<RTMPCommand>)] = [:]
+    private var statusWaiters: [(streamID: UInt32, promise: EventLoopPromise<RTMPStatus>)] = []
+    private var bytesReceived: UInt64 = 0
+    private var bytesAcknowledged: UInt64 = 0
+    private var peerWindow: UInt64 = 0
+    private var closedError: RTMPClient.Error?
+    private let responseTimeout: TimeAmount
+    private let onIncoming: @Sendable (RTMPClient.Incoming) -> Void
+    private let onClose: @Sendable (RTMPClient.Error?) -> Void
+
+    init(
+        eventLoop: any EventLoop,
+        responseTimeout: TimeAmount,
+        onIncoming: @escaping @Sendable (RTMPClient.Incoming) -> Void,
+        onClose: @escaping @Sendable (RTMPClient.Error?) -> Void
+    ) {
+        self.eventLoop = eventLoop
+        self.handshakePromise = eventLoop.makePromise()
+        self.handshakeFuture = handshakePromise!.futureResult
+        self.responseTimeout = responseTimeout
+        self.onIncoming = onIncoming
+        self.onClose = onClose
+    }
+
+    // MARK: Pipeline events
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        if context.channel.isActive { startHandshake(context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        startHandshake(context: context)
+        context.fireChannelActive()
+    }
+
+    private func startHandshake(context: ChannelHandlerContext) {
+        let hello = handshake.start()
+        if hello.readableBytes > 0 { context.writeAndFlush(wrapOutboundOut(hello), promise: nil) }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var bytes = unwrapInboundIn(data)
+        bytesReceived += UInt64(bytes.readableBytes)
+        cumulation.writeBuffer(&bytes)
+        do {
+            if !handshake.isComplete {
+                try advanceHandshake(context: context)
+                guard handshake.isComplete else { return }
+            }
+            while let raw = try decoder.decode(&cumulation) {
+                handle(raw, context: context)
+            }
+        } catch {
+            fail(.protocolViolation("\(error)"), context: context)
+            return
+        }
+        if cumulation.readableBytes == 0 {
+            cumulation.clear()
+        } else if cumulation.readerIndex > 1 << 20 {
+            cumulation.discardReadBytes()
+        }
+        acknowledgeIfNeeded(context: context)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        context.flush()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish(closingDeliberately ? nil : (closedError ?? .connectionLost))
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        fail(.protocolViolation("\(error)"), context: context)
+    }
+
+    // MARK: Owner API (call on the event loop)
+
+    /// Completes when S2 has arrived.
+    let handshakeFuture: EventLoopFuture<Void>
+
+    /// Encodes a message; `flush` sends it (and everything buffered) now.
+    @discardableResult
+    func send(_ raw: RTMPRawMessage, flush: Bool) -> EventLoopFuture<Void> {
+        guard let context else { return failedFuture() }
+        var out = context.channel.allocator.buffer(capacity: raw.payload.readableBytes + 64)
+        encoder.encode(raw, into: &out)
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        context.write(wrapOutboundOut(out), promise: promise)
+        if flush { context.flush() }
+        return promise.futureResult
+    }
+
+    /// Encodes several messages into one buffer and one write.
+    @discardableResult
+    func send(batch: [RTMPRawMessage]) -> EventLoopFuture<Void> {
+        guard let context else { return failedFuture() }
+        let size = batch.reduce(0) { $0 + $1.payload.readableBytes + 64 }
+        var out = context.channel.allocator.buffer(capacity: size)
+        for raw in batch { encoder.encode(raw, into: &out) }
+        return context.writeAndFlush(wrapOutboundOut(out))
+    }
+
+    /// Sends Set Chunk Size (with the old size), then uses the new size (RTMP spec §5.4.1).
+    func setOutgoingChunkSize(_ size: Int) {
+        send(RTMPMessage.setChunkSize(UInt32(size)).raw(), flush: false)
+        encoder.setChunkSize(size)
+    }
+
+    /// Sends `command` with a fresh transaction ID and completes with its `_result`, or fails on `_error`.
+    func call(_ command: RTMPCommand, messageStreamID: UInt32 = 0) -> EventLoopFuture<RTMPCommand> {
+        guard let context else { return failedFuture() }
+        var command = command
+        command.transactionID = nextTransactionID
+        nextTransactionID += 1
+        let promise = context.eventLoop.makePromise(of: RTMPCommand.self)
+        let id = command.transactionID
+        pending[id] = (command.name, promise)
+        let name = command.name
+        context.eventLoop.assumeIsolated().scheduleTask(in: responseTimeout) { [self] in
+            if let entry = pending.removeValue(forKey: id) { entry.promise.fail(RTMPClient.Error.responseTimedOut(command: name)) }
+        }
+        send(RTMPMessage.command(command).raw(messageStreamID: messageStreamID), flush: true)
+        return promise.futureResult
+    }
+
+    /// Sends a command that expects no `_result` (still numbered, as FFmpeg does).
+    func notify(_ command: RTMPCommand, messageStreamID: UInt32 = 0, flush: Bool = true) {
+        var command = command
+        command.transactionID = nextTransactionID
+        nextTransactionID += 1
+        send(RTMPMessage.command(command).raw(messageStreamID: messageStreamID), flush: flush)
+    }
+
+    /// Sends a stream command (publish, play) and completes with the next `onStatus` on that stream.
+    func sendAwaitingStatus(_ command: RTMPCommand, messageStreamID: UInt32) -> EventLoopFuture<RTMPStatus> {
+        guard let context else { return failedFuture() }
+        let promise = context.eventLoop.makePromise(of: RTMPStatus.self)
+        statusWaiters.append((messageStreamID, promise))
+        let name = command.name
+        context.eventLoop.assumeIsolated().scheduleTask(in: responseTimeout) { [self] in
+            if let index = statusWaiters.firstIndex(where: { $0.promise.futureResult === promise.futureResult }) {
+                statusWaiters.remove(at: index).promise.fail(RTMPClient.Error.responseTimedOut(command: name))
+            }
+        }
+        send(RTMPMessage.command(command).raw(messageStreamID: messageStreamID, chunkStreamID: RTMPMessage.ChunkStream.data), flush: true)
+        return promise.futureResult
+    }
+
+    /// Flushes buffered writes and closes the channel.
+    func close() -> EventLoopFuture<Void> {
+        guard let context else { return failedFuture() }
+        closingDeliberately = true
+        context.flush()
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        context.close(promise: promise)
+        return promise.futureResult.recover { _ in }
+    }
+
+    /// Closes the connection because of `error` (a timeout seen by the owner); waiters fail with it.
+    func abort(with error: RTMPClient.Error) {
+        guard let context else { return }
+        fail(error, context: context)
+    }
+
+    // MARK: Internals
+
+    private func advanceHandshake(context: ChannelHandlerContext) throws {
+        while true {
+            switch try handshake.receive(&cumulation) {
+            case .needMoreData:
+                return
+            case .send(let bytes):
+                context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
+            case .complete:
+                handshakePromise?.succeed()
+                handshakePromise = nil
+                return
+            }
+        }
+    }
+
+    private func handle(_ raw: RTMPRawMessage, context: ChannelHandlerContext) {
+        let message: RTMPMessage
+        do {
+            message = try RTMPMessage(raw)
+        } catch {
+            return   // Unknown or unsupported message types are skipped, as the spec lets receivers do.
+        }
+        switch message {
+        case .windowAcknowledgementSize(let size):
+            peerWindow = UInt64(size)
+        case .userControl(.pingRequest(let timestamp)):
+            send(RTMPMessage.userControl(.pingResponse(timestamp: timestamp)).raw(), flush: false)
+        case .command(let command) where command.name == RTMPCommand.Name.result || command.name == RTMPCommand.Name.error:
+            if let entry = pending.removeValue(forKey: command.transactionID) {
+                if command.name == RTMPCommand.Name.result {
+                    entry.promise.succeed(command)
+                } else {
+                    entry.promise.fail(RTMPClient.Error.commandFailed(command: entry.command, status: command.status))
+                }
+                return
+            }
+        case .command(let command) where command.name == RTMPCommand.Name.onStatus:
+            if let status = command.status,
+               let index = statusWaiters.firstIndex(where: { $0.streamID == raw.messageStreamID }) {
+                statusWaiters.remove(at: index).promise.succeed(status)
+            }
+        default:
+            break
+        }
+        onIncoming(RTMPClient.Incoming(message: message, timestamp: raw.timestamp, messageStreamID: raw.messageStreamID))
+    }
+
+    private func acknowledgeIfNeeded(context: ChannelHandlerContext) {
+        guard peerWindow > 0, bytesReceived - bytesAcknowledged >= peerWindow else { return }
+        bytesAcknowledged = bytesReceived
+        send(RTMPMessage.acknowledgement(sequenceNumber: UInt32(truncatingIfNeeded: bytesReceived)).raw(), flush: true)
+    }
+
+    private func fail(_ error: RTMPClient.Error, context: ChannelHandlerContext) {
+        closedError = error
+        finish(error)
+        context.close(promise: nil)
+    }
+
+    private func finish(_ error: RTMPClient.Error?) {
+        let failure = error ?? .connectionLost
+        handshakePromise?.fail(failure)
+        handshakePromise = nil
+        for entry in pending.values { entry.promise.fail(failure) }
+        pending.removeAll()
+        for waiter in statusWaiters { waiter.promise.fail(failure) }
+        statusWaiters.removeAll()
+        if context != nil {
+            context = nil
+            onClose(error)
+        }
+    }
+
+    private func failedFuture<T>() -> EventLoopFuture<T> {
+        eventLoop.makeFailedFuture(closedError ?? RTMPClient.Error.connectionLost)
+    }
+}

@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NIOCore
+import NIOPosix
+import OnAirCore
+import OnAirRTMP
+
+/// One connected, handshaken RTMP NetConnection (RTMP spec §7.2.1): the shared first half of
+/// ``RTMPPublisher`` and ``RTMPPlayer``.
+///
+/// `open` does TCP → handshake → Set Chunk Size → `connect` and maps every failure on the way to an
+/// ``RTMPClient/Error`` that says what went wrong. The protocol state lives in
+/// ``RTMPClientChannelHandler`` on the channel's event loop; this type only hops onto that loop.
+final class RTMPClientConnection: Sendable {
+    let channel: any Channel
+    let handler: NIOLoopBound<RTMPClientChannelHandler>
+    let url: StreamURL
+
+    private init(channel: any Channel, handler: NIOLoopBound<RTMPClientChannelHandler>, url: StreamURL) {
+        self.channel = channel
+        self.handler = handler
+        self.url = url
+    }
+
+    var eventLoop: any EventLoop { channel.eventLoop }
+
+    /// Connects to `url`'s server and application.
+    static func open(
+        url: StreamURL,
+        configuration: RTMPClient.Configuration,
+        onIncoming: @escaping @Sendable (RTMPClient.Incoming) -> Void,
+        onClose: @escaping @Sendable (RTMPClient.Error?) -> Void
+    ) async throws -> RTMPClientConnection {
+        guard !url.usesTLS else { throw RTMPClient.Error.tlsNotSupported }
+        let group = configuration.eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton
+        let timeout = configuration.responseTimeout
+        let bootstrap = ClientBootstrap(group: group)
+            .connectTimeout(configuration.connectTimeout)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(RTMPClientChannelHandler(
+                        eventLoop: channel.eventLoop, responseTimeout: timeout, onIncoming: onIncoming, onClose: onClose))
+                }
+            }
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.connect(host: url.host, port: url.port).get()
+        } catch {
+            throw mapConnectError(error, url: url)
+        }
+        let handler = try await channel.eventLoop.submit {
+            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: RTMPClientChannelHandler.self), eventLoop: channel.eventLoop)
+        }.get()
+        let connection = RTMPClientConnection(channel: channel, handler: handler, url: url)
+        do {
+            let handshakeTimeout = configuration.handshakeTimeout
+            try await channel.eventLoop.flatSubmit {
+                let future = handler.value.handshakeFuture
+                let timer = channel.eventLoop.scheduleTask(in: handshakeTimeout) { handler.value.abort(with: .handshakeTimedOut) }
+                future.whenComplete { _ in timer.cancel() }
+                return future
+            }.get()
+            let chunkSize = configuration.chunkSize
+            let connect = RTMPCommand.connect(app: url.app, tcURL: url.tcURL, flashVersion: configuration.flashVersion)
+            let result = try await connection.flatSubmit { handler in
+                handler.setOutgoingChunkSize(chunkSize)
+                return handler.call(connect)
+            }
+            if let status = result.status, status.code != .connectSuccess {
+                throw RTMPClient.Error.connectRejected(status)
+            }
+        } catch {
+            await connection.close()
+            if case RTMPClient.Error.commandFailed(_, let status) = error { throw RTMPClient.Error.connectRejected(status) }
+            if case RTMPClient.Error.connectionLost = error { throw RTMPClient.Error.connectRejected(nil) }
+            throw error
+        }
+        return connection
+    }
+
+    /// Runs `body` on the event loop with the handler and awaits the future it returns.
+    func flatSubmit<T: Sendable>(_ body: @escaping @Sendable (RTMPClientChannelHandler) -> EventLoopFuture<T>) async throws -> T {
+        let handler = self.handler
+        return try await eventLoop.flatSubmit { body(handler.value) }.get()
+    }
+
+    /// Runs `body` on the event loop with the handler, without waiting for it.
+    func execute(_ body: @escaping @Sendable (RTMPClientChannelHandler) -> Void) {
+        let handler = self.handler
+        eventLoop.execute { body(handler.value) }
+    }
+
+    /// `createStream` (RTMP spec §7.2.1.3): the new message stream ID.
+    func createStream() async throws -> UInt32 {
+        let result = try await flatSubmit { $0.call(.createStream(transactionID: 0)) }
+        guard let id = result.arguments.first?.numberValue, id >= 0, id <= Double(UInt32.max) else {
+            throw RTMPClient.Error.protocolViolation("createStream answered without a stream ID")
+        }
+        return UInt32(id)
+    }
+
+    /// Flushes and closes; safe to call more than once.
+    func close() async {
+        try? await flatSubmit { $0.close() }
+    }
+
+    private static func mapConnectError(_ error: any Error, url: StreamURL) -> RTMPClient.Error {
+        if let error = error as? RTMPClient.Error { return error }
+        if let error = error as? NIOConnectionError {
+            if error.connectionErrors.isEmpty { return .nameNotResolved(host: url.host) }
+            for failure in error.connectionErrors {
+                if let io = failure.error as? IOError, io.errnoCode == ECONNREFUSED {
+                    return .connectionRefused(host: url.host, port: url.port)
+                }
+                if case ChannelError.connectTimeout = failure.error { return .connectTimedOut(host: url.host, port: url.port) }
+            }
+            return .connectionRefused(host: url.host, port: url.port)
+        }
+        if let io = error as? IOError, io.errnoCode == ECONNREFUSED { return .connectionRefused(host: url.host, port: url.port) }
+        if case ChannelError.connectTimeout = error { return .connectTimedOut(host: url.host, port: url.port) }
+        return .handshakeFailed("\(error)")
+    }
+}

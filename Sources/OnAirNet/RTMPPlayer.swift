@@ -1,0 +1,98 @@
+import NIOCore
+import OnAirCore
+import OnAirRTMP
+import Synchronization
+
+/// Plays one stream from an RTMP server: the client half of DESIGN.md §3's player contract.
+///
+/// ```swift
+/// let player = RTMPPlayer(url: try StreamURL("rtmp://127.0.0.1/live/stream1"))
+/// try await player.start()
+/// for await event in player.events {
+///     switch event {
+///     case .status(let status) where status.code == .playUnpublishNotify: …
+///     case .data(let message) where message.handler == "publisherBackground": …
+///     case .packet(let packet): decoder.decode(packet)       // Annex-B video or raw AAC
+///     default: break
+///     }
+/// }
+/// ```
+///
+/// `start` runs handshake → `connect` → `createStream` → Set Buffer Length → `play(name)`. Everything the
+/// server sends afterwards arrives in order on ``events``: `onStatus` codes (Play.Start, Play.Reset,
+/// PublishNotify, UnpublishNotify, StreamNotFound, Play.Stop …), StreamBegin/EOF/Dry, `onMetaData`, other
+/// data messages by handler name, track descriptions from the sequence headers, and media as
+/// ``OnAirCore/EncodedPacket``s. Parsing runs on a NIO event loop; the stream ends with ``Event/closed(_:)``.
+public final class RTMPPlayer: Sendable {
+    /// Everything a player learns, in arrival order.
+    public enum Event: Sendable, Equatable {
+        case status(RTMPStatus)
+        case streamBegin
+        case streamEOF
+        case streamDry
+        /// `onMetaData`'s object (FLV spec E.5).
+        case metadata(AMF0Value)
+        /// Any other data message, e.g. `publisherBackground("streamName=…")`.
+        case data(RTMPDataMessage)
+        /// From an AVC sequence header; size and rate come from the latest metadata (0 when none).
+        case videoTrack(VideoTrackDescription)
+        /// From an AAC sequence header.
+        case audioTrack(AudioTrackDescription)
+        /// A video (Annex-B) or audio (raw AAC) packet.
+        case packet(EncodedPacket)
+        /// The connection ended; `nil` when ``stop()`` closed it.
+        case closed(RTMPClient.Error?)
+    }
+
+    /// The buffer length a player announces with Set Buffer Length (RTMP spec §7.1.7), as FFmpeg does.
+    public static let bufferMilliseconds: UInt32 = 3000
+
+    public let url: StreamURL
+    public let configuration: RTMPClient.Configuration
+    /// Events in arrival order; finishes when the connection closes.
+    public let events: AsyncStream<Event>
+    private let continuation: AsyncStream<Event>.Continuation
+    private let connection = Mutex<RTMPClientConnection?>(nil)
+
+    public init(url: StreamURL, configuration: RTMPClient.Configuration = .init()) {
+        self.url = url
+        self.configuration = configuration
+        (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
+    }
+
+    /// Connects and sends `play(url.streamName)`; returns once the play command is on the wire.
+    public func start() async throws {
+        let continuation = self.continuation
+        let demuxer = Mutex(RTMPPlayerDemuxer())
+        let connection = try await RTMPClientConnection.open(
+            url: url, configuration: configuration,
+            onIncoming: { incoming in
+                for event in demuxer.withLock({ $0.handle(incoming) }) { continuation.yield(event) }
+            },
+            onClose: { error in
+                continuation.yield(.closed(error))
+                continuation.finish()
+            })
+        do {
+            let streamID = try await connection.createStream()
+            let name = url.streamName
+            connection.execute { handler in
+                handler.send(RTMPMessage.userControl(.setBufferLength(streamID: streamID, milliseconds: Self.bufferMilliseconds)).raw(), flush: false)
+                handler.notify(.play(name: name), messageStreamID: streamID)
+            }
+            self.connection.withLock { $0 = connection }
+        } catch {
+            await connection.close()
+            throw error
+        }
+    }
+
+    /// Closes the connection; ``events`` then ends with `.closed(nil)`.
+    public func stop() async {
+        guard let connection = connection.withLock({ current -> RTMPClientConnection? in
+            defer { current = nil }
+            return current
+        }) else { return }
+        await connection.close()
+    }
+}

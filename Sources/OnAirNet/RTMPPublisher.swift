@@ -1,0 +1,154 @@
+import NIOCore
+import OnAirCore
+import OnAirRTMP
+import Synchronization
+
+/// Publishes one live stream to an RTMP server: the client half of DESIGN.md §3's publish contract.
+///
+/// ```swift
+/// let publisher = RTMPPublisher(url: try StreamURL("rtmp://127.0.0.1/live/stream1"))
+/// try await publisher.start(type: .live, video: videoTrack, audio: audioTrack)
+/// try await publisher.send(packet)                                  // Annex-B video / raw AAC
+/// try await publisher.send(handler: "publisherBackground", [.string("streamName=stream1")])
+/// await publisher.stop()
+/// ```
+///
+/// `start` runs handshake → `connect` → `releaseStream`/`FCPublish`/`createStream` → `publish(name, type)`,
+/// waits for `NetStream.Publish.Start` (a refusal such as `NetStream.Publish.BadName` throws
+/// ``RTMPClient/Error/publishRejected(_:)``), then sends `@setDataFrame onMetaData` and the AVC/AAC
+/// sequence headers built from the track descriptions. ``events`` carries every `onStatus` the server
+/// sends and ends with ``Event/closed(_:)``. All protocol work runs on a NIO event loop.
+public final class RTMPPublisher: Sendable {
+    /// What the server said, and when the connection ended (`nil` error: closed by ``stop()``).
+    public enum Event: Sendable, Equatable {
+        case status(RTMPStatus)
+        case closed(RTMPClient.Error?)
+    }
+
+    private struct State: Sendable {
+        var connection: RTMPClientConnection?
+        var messageStreamID: UInt32 = 0
+        var lastTimestamp: UInt32 = 0
+    }
+
+    public let url: StreamURL
+    public let configuration: RTMPClient.Configuration
+    /// Server status events, in arrival order; finishes when the connection closes.
+    public let events: AsyncStream<Event>
+    private let continuation: AsyncStream<Event>.Continuation
+    private let state = Mutex(State())
+
+    public init(url: StreamURL, configuration: RTMPClient.Configuration = .init()) {
+        self.url = url
+        self.configuration = configuration
+        (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(1024))
+    }
+
+    /// Connects and publishes `url.streamName`; returns once the server said `NetStream.Publish.Start` and
+    /// the metadata and sequence headers are on their way.
+    public func start(type: PublishType = .live, video: VideoTrackDescription?, audio: AudioTrackDescription?) async throws {
+        let continuation = self.continuation
+        let connection = try await RTMPClientConnection.open(
+            url: url, configuration: configuration,
+            onIncoming: { incoming in
+                if case .command(let command) = incoming.message, command.name == RTMPCommand.Name.onStatus, let status = command.status {
+                    continuation.yield(.status(status))
+                }
+            },
+            onClose: { error in
+                continuation.yield(.closed(error))
+                continuation.finish()
+            })
+        do {
+            let name = url.streamName
+            connection.execute { handler in
+                handler.notify(.releaseStream(transactionID: 0, name: name), flush: false)
+                handler.notify(.fcPublish(transactionID: 0, name: name), flush: false)
+            }
+            let streamID = try await connection.createStream()
+            let status = try await connection.flatSubmit {
+                $0.sendAwaitingStatus(.publish(name: name, type: type), messageStreamID: streamID)
+            }
+            guard status.code == .publishStart else { throw RTMPClient.Error.publishRejected(status) }
+            state.withLock {
+                $0.connection = connection
+                $0.messageStreamID = streamID
+            }
+            var headers: [RTMPRawMessage] = [
+                RTMPMessage.data(.setDataFrame(metadata: FLVMetadata.onMetaData(video: video, audio: audio)))
+                    .raw(messageStreamID: streamID),
+            ]
+            if let video {
+                let record = try AVCDecoderConfigurationRecord(
+                    sequenceParameterSets: video.sequenceParameterSets, pictureParameterSets: video.pictureParameterSets)
+                headers.append(FLVTag(type: .video, timestamp: 0, data: FLVVideoTag.sequenceHeader(record)).rtmpMessage(messageStreamID: streamID))
+            }
+            if let audio {
+                headers.append(FLVTag(type: .audio, timestamp: 0, data: FLVAudioTag.sequenceHeader(audioSpecificConfig: audio.audioSpecificConfig))
+                    .rtmpMessage(messageStreamID: streamID))
+            }
+            let batch = headers
+            try await connection.flatSubmit { $0.send(batch: batch) }
+        } catch {
+            await connection.close()
+            throw error
+        }
+    }
+
+    /// Sends one encoded packet; returns when it is written to the socket (this is the backpressure).
+    public func send(_ packet: EncodedPacket) async throws {
+        try await send([packet])
+    }
+
+    /// Sends packets in one write and one flush.
+    public func send(_ packets: [EncodedPacket]) async throws {
+        let (connection, streamID) = try current()
+        let last = try await connection.flatSubmit { handler in
+            var messages: [RTMPRawMessage] = []
+            messages.reserveCapacity(packets.count)
+            var last: UInt32 = 0
+            for packet in packets {
+                let timestamp = UInt32(truncatingIfNeeded: max(0, packet.decodeTimestamp))
+                last = timestamp
+                let body = packet.kind == .video ? FLVVideoTag.frame(packet) : FLVAudioTag.frame(packet)
+                let type: FLVTag.TagType = packet.kind == .video ? .video : .audio
+                messages.append(FLVTag(type: type, timestamp: timestamp, data: body).rtmpMessage(messageStreamID: streamID))
+            }
+            let final = last
+            return handler.send(batch: messages).map { final }
+        }
+        state.withLock { $0.lastTimestamp = last }
+    }
+
+    /// Red5-style `send(handler, params…)` (DESIGN.md §3): an AMF0 data message on the publishing stream,
+    /// stamped with the latest media timestamp so recorders keep timestamps monotonic.
+    public func send(handler name: String, _ arguments: [AMF0Value]) async throws {
+        let (connection, streamID) = try current()
+        let timestamp = state.withLock { $0.lastTimestamp }
+        let message = RTMPMessage.data(RTMPDataMessage(handler: name, arguments: arguments))
+            .raw(timestamp: timestamp, messageStreamID: streamID)
+        try await connection.flatSubmit { $0.send(message, flush: true) }
+    }
+
+    /// `FCUnpublish`, `deleteStream`, then closes the connection. Safe to call more than once.
+    public func stop() async {
+        let taken = state.withLock { state -> (RTMPClientConnection, UInt32)? in
+            defer { state.connection = nil }
+            return state.connection.map { ($0, state.messageStreamID) }
+        }
+        guard let (connection, streamID) = taken else { return }
+        let name = url.streamName
+        connection.execute { handler in
+            handler.notify(.fcUnpublish(transactionID: 0, name: name), flush: false)
+            handler.notify(.deleteStream(streamID: streamID), flush: true)
+        }
+        await connection.close()
+    }
+
+    private func current() throws -> (RTMPClientConnection, UInt32) {
+        guard let pair = state.withLock({ state in state.connection.map { ($0, state.messageStreamID) } }) else {
+            throw RTMPClient.Error.notPublishing
+        }
+        return pair
+    }
+}
