@@ -9,8 +9,11 @@
 /// `state` is then ready to draw. Every notification, action and network event is written to
 /// `state.log` with `now`.
 ///
-/// The connection phase is changed in one place only — `apply(_:at:)` for actions and the network
-/// handlers — so no flow assigns it behind another's back.
+/// The connection phase is assigned by three functions only — `apply(_:at:)` (the actions the owner
+/// performs: publish, stop, drop), `endConnection(_:)` (every way a connection ends) and the
+/// Publish.Start handler — so no flow assigns it behind another's back (CONVENTIONS habit 1). The
+/// session never asks for `publish` while a connection is connecting or live: each policy stops or
+/// loses the old stream first.
 public struct PublisherSession: Sendable, Equatable {
     public internal(set) var state: PublisherAppState
     public internal(set) var simulator = LifecycleSimulator()
