@@ -19,13 +19,14 @@ public struct PublisherSession: Sendable, Equatable {
     public internal(set) var simulator = LifecycleSimulator()
     public internal(set) var policy: PublisherPolicy
     public internal(set) var connection = PublisherConnectionPhase.none
-    /// The timers the owner is running for this session; a `timerFired` for any other is stale and ignored.
-    public internal(set) var pendingTimers: Set<PublisherTimer> = []
     public internal(set) var previewOn = false
     var reconnect: ReconnectPolicy
     /// The attempt number while the `publish` under way is an automatic reconnect.
     var reconnectAttempt: Int?
     let suspendTimeout: Duration
+
+    /// The timers the owner is running for this session; a `timerFired` for any other is stale and ignored.
+    public var pendingTimers: Set<PublisherTimer> { Set(state.timerDeadlines.keys) }
 
     public init(configuration: PublisherConfiguration) {
         state = PublisherAppState(
@@ -125,10 +126,10 @@ public struct PublisherSession: Sendable, Equatable {
             state.tapArmed = true
         case .disarmTap:
             state.tapArmed = false
-        case .scheduleTimer(let timer, _):
-            pendingTimers.insert(timer)
+        case .scheduleTimer(let timer, let after):
+            state.timerDeadlines[timer] = now + after
         case .cancelTimer(let timer):
-            guard pendingTimers.remove(timer) != nil else { return [] }
+            guard state.timerDeadlines.removeValue(forKey: timer) != nil else { return [] }
         case .requestKeyframe:
             break
         }
@@ -159,7 +160,7 @@ public struct PublisherSession: Sendable, Equatable {
     // MARK: Timers
 
     private mutating func timerFired(_ timer: PublisherTimer, at now: SessionTime) -> [PublisherAction] {
-        guard pendingTimers.remove(timer) != nil else {
+        guard state.timerDeadlines.removeValue(forKey: timer) != nil else {
             log(now, .engine, "\(timer.rawValue) timer fired after it was cancelled: ignored")
             return []
         }

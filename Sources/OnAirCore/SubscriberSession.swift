@@ -5,8 +5,8 @@
 /// notices and the loop, SubscribeBackgroundTest (red5pro-subscribe-background.md) for render pausing.
 /// The owner feeds events stamped with its clock and performs the returned actions in order.
 public struct SubscriberSession: Sendable, Equatable {
-    public internal(set) var state: SubscriberAppState
-    public internal(set) var simulator = LifecycleSimulator()
+    public private(set) var state: SubscriberAppState
+    public private(set) var simulator = LifecycleSimulator()
     public private(set) var pendingTimers: Set<SubscriberTimer> = []
     /// How long to wait after losing the stream before playing again (the seed's `asyncAfter(.now() + 2.0)`).
     public let reconnectDelay: Duration
@@ -35,8 +35,10 @@ public struct SubscriberSession: Sendable, Equatable {
             return playFailed(reason, at: now)
         case .connectionLost(let reason):
             log(now, .error, "connection lost: \(reason)")
-            guard state.connection != .idle else { return [] }
-            return startReconnectLoop(at: now)
+            switch state.connection {
+            case .idle, .error: return []
+            case .connecting, .playing, .waitingForPublisher, .reconnecting: return startReconnectLoop(at: now)
+            }
         case .timerFired(let timer):
             return timerFired(timer, at: now)
         }

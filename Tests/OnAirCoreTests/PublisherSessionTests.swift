@@ -220,6 +220,23 @@ struct PublisherSessionTests {
         #expect(session.state.lifecycle == session.simulator.state)
     }
 
+    @Test("running timers show their deadlines until they fire or are cancelled")
+    func timerDeadlines() {
+        var session = PublisherSession(configuration: PublisherConfiguration(streamName: stream, redactedURL: "", policy: .backgroundAudio))
+        _ = session.handle(.control(.start(nil)), at: SessionTime(milliseconds: 0))
+        _ = session.handle(publishStarted, at: SessionTime(milliseconds: 100))
+        _ = session.handle(key(.incomingCall), at: SessionTime(milliseconds: 1000))
+        _ = session.handle(lost(), at: SessionTime(milliseconds: 4000))
+        #expect(session.state.timerDeadlines == [
+            .suspension: SessionTime(milliseconds: 11000), .reconnect: SessionTime(milliseconds: 6000),
+        ])
+        _ = session.handle(.timerFired(.reconnect), at: SessionTime(milliseconds: 6000))
+        #expect(session.state.timerDeadlines == [.suspension: SessionTime(milliseconds: 11000)])
+        _ = session.handle(key(.decline), at: SessionTime(milliseconds: 7000))
+        #expect(session.state.timerDeadlines.isEmpty)
+        #expect(session.pendingTimers.isEmpty)
+    }
+
     @Test("liveSince is the Publish.Start time and clears when the broadcast stops")
     func liveSince() {
         var session = PublisherSession(configuration: PublisherConfiguration(streamName: stream, redactedURL: ""))
