@@ -193,10 +193,10 @@ struct PublisherSessionTests {
     }
 
     @Test("a refused key is logged with its reason and shown as a notice")
-    func refusalIsLoggedAndShown() {
+    func refusalIsLoggedAndShown() throws {
         var session = PublisherSession(configuration: PublisherConfiguration(streamName: stream, redactedURL: ""))
         let actions = session.handle(key(.decline), at: SessionTime(milliseconds: 250))
-        let reason = OperatorAction.decline.refusal(in: .active)!
+        let reason = try #require(OperatorAction.decline.refusal(in: .active))
         #expect(actions.isEmpty)
         #expect(session.state.log.entries.last == EventLogEntry(time: SessionTime(milliseconds: 250), source: .key, text: "refused: \(reason)"))
         #expect(session.state.toasts.visible(at: SessionTime(milliseconds: 250)).map(\.text) == [reason])
