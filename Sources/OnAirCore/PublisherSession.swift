@@ -54,15 +54,7 @@ public struct PublisherSession: Sendable, Equatable {
     // MARK: Keys → notifications → policy
 
     private mutating func operate(_ action: OperatorAction, at now: SessionTime) -> [PublisherAction] {
-        log(now, .key, "key \(action.rawValue)")
-        switch simulator.handle(action) {
-        case .refused(let reason):
-            log(now, .key, "refused: \(reason)")
-            state.toasts.post(Toast(text: reason, postedAt: now))
-            return []
-        case .delivered(let notifications):
-            return notifications.flatMap { deliver($0, at: now) }
-        }
+        simulator.press(action, at: now, log: &state.log, toasts: &state.toasts).flatMap { deliver($0, at: now) }
     }
 
     private mutating func deliver(_ notification: AppNotification, at now: SessionTime) -> [PublisherAction] {

@@ -47,15 +47,7 @@ public struct SubscriberSession: Sendable, Equatable {
     // MARK: Own lifecycle (SubscribeBackgroundTest)
 
     private mutating func operate(_ action: OperatorAction, at now: SessionTime) -> [SubscriberAction] {
-        log(now, .key, "key \(action.rawValue)")
-        switch simulator.handle(action) {
-        case .refused(let reason):
-            log(now, .key, "refused: \(reason)")
-            state.toasts.post(Toast(text: reason, postedAt: now))
-            return []
-        case .delivered(let notifications):
-            return notifications.flatMap { lifecycle($0, at: now) }
-        }
+        simulator.press(action, at: now, log: &state.log, toasts: &state.toasts).flatMap { lifecycle($0, at: now) }
     }
 
     /// Seed `willResignActive` → `pauseRender()`, `willEnterForeground` → `resumeRender()`.
