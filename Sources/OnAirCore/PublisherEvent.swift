@@ -1,0 +1,11 @@
+/// Everything that can happen to a publisher, stamped by the owner and fed to `PublisherSession.handle`.
+public enum PublisherEvent: Sendable, Equatable {
+    /// A key standing for something done to the phone (call, decline, Home, tap, …).
+    case `operator`(OperatorAction)
+    /// A console control that is not a phone gesture (toggles, stop, start, next policy).
+    case control(PublisherControl)
+    /// What the network reported.
+    case network(PublisherNetworkEvent)
+    /// A timer the session scheduled with `PublisherAction.scheduleTimer` has run out.
+    case timerFired(PublisherTimer)
+}

@@ -1,0 +1,63 @@
+/// Network events and automatic reconnects.
+///
+/// A connection lost without being asked for is retried with `ReconnectPolicy` (OBS's
+/// `obs_output_signal_stop` → `output_reconnect`): RECONNECTING n/N, a keyframe first so the new stream
+/// starts decodable, the same name as `append` when the broadcast was recording (the blog's `resume:`)
+/// and `live` otherwise. After the last attempt the session stops in a clear ERROR. Any `stop` —
+/// the operator's or a policy's — cancels a pending reconnect.
+extension PublisherSession {
+    mutating func handleNetwork(_ event: PublisherNetworkEvent, at now: SessionTime) -> [PublisherAction] {
+        log(now, event == .publishStarted ? .rtmp : .error, "\(event)")
+        switch event {
+        case .publishStarted:
+            guard connection == .connecting else {
+                log(now, .rtmp, "ignored: no publish under way")
+                return []
+            }
+            connection = .live
+            reconnectAttempt = nil
+            reconnect.reset()
+            state.liveSince = now
+            return []
+        case .publishFailed(let reason):
+            guard connection == .connecting else {
+                log(now, .rtmp, "ignored: no publish under way")
+                return []
+            }
+            if reconnectAttempt != nil { return scheduleReconnect(after: reason, at: now) }
+            endConnection(.failed("publish refused: \(reason)"))
+            return []
+        case .connectionLost(let reason):
+            switch connection {
+            case .live, .connecting:
+                if reconnectAttempt == nil { reconnect.reset() }
+                return scheduleReconnect(after: reason, at: now)
+            case .none, .dropped, .failed, .waitingToReconnect:
+                log(now, .engine, "ignored: no connection to lose")
+                return []
+            }
+        }
+    }
+
+    /// Schedules the next attempt, or gives up with an error once the policy is exhausted.
+    private mutating func scheduleReconnect(after reason: String, at now: SessionTime) -> [PublisherAction] {
+        guard let attempt = reconnect.nextAttempt() else {
+            let attempts = reconnect.configuration.maxAttempts
+            endConnection(.failed("connection lost (\(reason)); gave up after \(attempts) reconnect attempts"))
+            log(now, .error, "reconnect gave up after \(attempts) attempts")
+            return []
+        }
+        endConnection(.waitingToReconnect(attempt: attempt.number))
+        log(now, .engine, "reconnect \(attempt.number)/\(reconnect.configuration.maxAttempts) in \(attempt.delay.wholeMilliseconds) ms")
+        return apply(.scheduleTimer(.reconnect, after: attempt.delay), at: now)
+    }
+
+    /// The reconnect timer ran out: publish again on a new connection, keyframe first.
+    mutating func attemptReconnect(at now: SessionTime) -> [PublisherAction] {
+        guard case .waitingToReconnect(let attempt) = connection else { return [] }
+        let type = context.republishType
+        let actions = apply(.requestKeyframe, at: now) + apply(.publish(name: state.streamName, type: type), at: now)
+        reconnectAttempt = attempt
+        return actions
+    }
+}

@@ -1,0 +1,36 @@
+/// What the subscriber asks its owner to do.
+public enum SubscriberAction: Sendable, Equatable {
+    /// Open a new connection and play `name`.
+    case play(name: String)
+    /// Stop playing and close the connection (the seed: `view.attach(nil)`, `delegate = nil`, `stop()`).
+    case stop
+    /// R5VideoViewController `pauseRender`: stop decoding video (`deactivate_display`); audio and the
+    /// connection go on (red5pro-subscribe-background.md).
+    case pauseRender
+    /// `resumeRender`: decode again (`activate_display`), from the next keyframe.
+    case resumeRender
+    /// A transient notice on the subscriber pane (`ALToastView.toast`).
+    case toast(String)
+    case scheduleTimer(SubscriberTimer, after: Duration)
+    case cancelTimer(SubscriberTimer)
+
+    /// True when the owner must do something; false for display-only actions.
+    public var requiresOwner: Bool {
+        if case .toast = self { return false }
+        return true
+    }
+}
+
+extension SubscriberAction: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .play(let name): "play \(name) on a new connection"
+        case .stop: "stop"
+        case .pauseRender: "pauseRender"
+        case .resumeRender: "resumeRender"
+        case .toast(let text): "toast \"\(text)\""
+        case .scheduleTimer(let id, let after): "schedule \(id.rawValue) timer in \(after.wholeMilliseconds) ms"
+        case .cancelTimer(let id): "cancel \(id.rawValue) timer"
+        }
+    }
+}

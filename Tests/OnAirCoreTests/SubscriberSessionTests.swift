@@ -1,0 +1,176 @@
+import OnAirCore
+import Testing
+
+/// One row of a subscriber table: at `time` ms feed `event`; expect exactly `actions`, the connection,
+/// and the seed's two flags.
+struct SubscriberStep: Sendable {
+    let time: Int64
+    let event: SubscriberEvent
+    let actions: [SubscriberAction]
+    let connection: SubscriberConnection
+    let inBackground: Bool
+    let disconnected: Bool
+
+    init(
+        _ time: Int64, _ event: SubscriberEvent, _ actions: [SubscriberAction], _ connection: SubscriberConnection,
+        inBackground: Bool = false, disconnected: Bool = false
+    ) {
+        self.time = time
+        self.event = event
+        self.actions = actions
+        self.connection = connection
+        self.inBackground = inBackground
+        self.disconnected = disconnected
+    }
+}
+
+struct SubscriberScenario: Sendable, CustomTestStringConvertible {
+    let name: String
+    let steps: [SubscriberStep]
+
+    init(_ name: String, _ steps: [SubscriberStep]) {
+        self.name = name
+        self.steps = steps
+    }
+
+    var testDescription: String { name }
+
+    @discardableResult
+    func run(sourceLocation: SourceLocation = #_sourceLocation) -> SubscriberSession {
+        var session = SubscriberSession(streamName: stream, redactedURL: "rtmp://127.0.0.1/live/***")
+        for (index, step) in steps.enumerated() {
+            let actions = session.handle(step.event, at: SessionTime(milliseconds: step.time))
+            let where_ = Comment(rawValue: "step \(index) (\(step.event))")
+            #expect(actions == step.actions, where_, sourceLocation: sourceLocation)
+            #expect(session.state.connection == step.connection, where_, sourceLocation: sourceLocation)
+            #expect(session.state.publisherIsInBackground == step.inBackground, where_, sourceLocation: sourceLocation)
+            #expect(session.state.publisherIsDisconnected == step.disconnected, where_, sourceLocation: sourceLocation)
+        }
+        return session
+    }
+}
+
+@Suite("Subscriber session")
+struct SubscriberSessionTests {
+    static let play = SubscriberAction.play(name: stream)
+    static let replayIn2s = SubscriberAction.scheduleTimer(.reconnect, after: .seconds(2))
+    static func message(_ handler: String) -> SubscriberEvent { .message(handler: handler, parameter: parameter) }
+    static func at(_ ms: Int64) -> SubscriberConnection { .reconnecting(at: SessionTime(milliseconds: ms)) }
+    static let playing: [SubscriberStep] = [
+        SubscriberStep(0, .control(.play), [play], .connecting),
+        SubscriberStep(50, .status(.start), [], .playing),
+    ]
+
+    static let scenarios: [SubscriberScenario] = [
+        SubscriberScenario("the publisher's background and foreground notices set the flag and toast", playing + [
+            SubscriberStep(1000, message("publisherBackground"), [.toast("Publish Background")], .playing, inBackground: true),
+            SubscriberStep(9000, message("publisherForeground"), [.toast("Publisher Foreground")], .playing),
+            SubscriberStep(9500, message("publisherInterrupt"), [.toast("Publisher Interrupted")], .playing),
+            SubscriberStep(9600, message("onCuePoint"), [], .playing),
+        ]),
+        SubscriberScenario("UnpublishNotify after a background notice loops stop-and-play every 2 s until the stream is back", playing + [
+            SubscriberStep(1000, message("publisherBackground"), [.toast("Publish Background")], .playing, inBackground: true),
+            SubscriberStep(3000, .status(.unpublishNotify), [replayIn2s], at(5000), inBackground: true, disconnected: true),
+            SubscriberStep(5000, .timerFired(.reconnect), [.stop, play], .connecting, inBackground: true, disconnected: true),
+            SubscriberStep(5050, .status(.streamNotFound), [replayIn2s], at(7050), inBackground: true, disconnected: true),
+            SubscriberStep(7050, .timerFired(.reconnect), [.stop, play], .connecting, inBackground: true, disconnected: true),
+            SubscriberStep(7060, .playFailed(reason: "connection refused"), [replayIn2s], at(9060), inBackground: true, disconnected: true),
+            SubscriberStep(9060, .timerFired(.reconnect), [.stop, play], .connecting, inBackground: true, disconnected: true),
+            SubscriberStep(9100, .status(.start), [], .playing, inBackground: true),
+        ]),
+        SubscriberScenario("PublishNotify during the wait ends the loop at once", playing + [
+            SubscriberStep(1000, message("publisherBackground"), [.toast("Publish Background")], .playing, inBackground: true),
+            SubscriberStep(3000, .status(.unpublishNotify), [replayIn2s], at(5000), inBackground: true, disconnected: true),
+            SubscriberStep(3500, .status(.publishNotify), [.cancelTimer(.reconnect)], .playing, inBackground: true),
+            SubscriberStep(5000, .timerFired(.reconnect), [], .playing, inBackground: true),
+        ]),
+        SubscriberScenario("media resuming ends the loop", playing + [
+            SubscriberStep(1000, message("publisherBackground"), [.toast("Publish Background")], .playing, inBackground: true),
+            SubscriberStep(3000, .status(.unpublishNotify), [replayIn2s], at(5000), inBackground: true, disconnected: true),
+            SubscriberStep(4000, .mediaResumed, [.cancelTimer(.reconnect)], .playing, inBackground: true),
+        ]),
+        SubscriberScenario("UnpublishNotify without a background notice waits for the publisher, no loop", playing + [
+            SubscriberStep(3000, .status(.unpublishNotify), [], .waitingForPublisher),
+            SubscriberStep(8000, .status(.publishNotify), [], .playing),
+        ]),
+        SubscriberScenario("the stall watchdog counts as the publisher gone", playing + [
+            SubscriberStep(1000, message("publisherBackground"), [.toast("Publish Background")], .playing, inBackground: true),
+            SubscriberStep(4000, .mediaStalled, [replayIn2s], at(6000), inBackground: true, disconnected: true),
+            SubscriberStep(4500, .mediaStalled, [], at(6000), inBackground: true, disconnected: true),
+        ]),
+        SubscriberScenario("a stall without a background notice waits for media", playing + [
+            SubscriberStep(4000, .mediaStalled, [], .waitingForPublisher),
+            SubscriberStep(7000, .mediaResumed, [], .playing),
+        ]),
+        SubscriberScenario("the subscriber's own lost connection is retried the same way", playing + [
+            SubscriberStep(2000, .connectionLost(reason: "reset"), [replayIn2s], at(4000)),
+            SubscriberStep(4000, .timerFired(.reconnect), [.stop, play], .connecting),
+            SubscriberStep(4100, .status(.start), [], .playing),
+        ]),
+        SubscriberScenario("stop ends the loop and a late timer is ignored", playing + [
+            SubscriberStep(1000, message("publisherBackground"), [.toast("Publish Background")], .playing, inBackground: true),
+            SubscriberStep(3000, .status(.unpublishNotify), [replayIn2s], at(5000), inBackground: true, disconnected: true),
+            SubscriberStep(3500, .control(.stop), [.cancelTimer(.reconnect), .stop], .idle, inBackground: true),
+            SubscriberStep(5000, .timerFired(.reconnect), [], .idle, inBackground: true),
+        ]),
+        SubscriberScenario("a first play that fails is an error; StreamNotFound waits", [
+            SubscriberStep(0, .control(.play), [play], .connecting),
+            SubscriberStep(10, .playFailed(reason: "connection refused"), [], .error("connection refused")),
+            SubscriberStep(1000, .control(.play), [play], .connecting),
+            SubscriberStep(1010, .status(.streamNotFound), [], .waitingForPublisher),
+            SubscriberStep(1020, .control(.play), [], .waitingForPublisher),
+        ]),
+    ]
+
+    @Test("notices and the reconnect loop", arguments: scenarios)
+    func flow(_ scenario: SubscriberScenario) {
+        scenario.run()
+    }
+
+    @Test("the loop counts its plays and resets the count when the stream is back")
+    func reconnectAttemptsCounted() {
+        var steps = Self.scenarios[1].steps
+        let back = steps.removeLast()
+        var session = SubscriberScenario("loop", steps).run()
+        #expect(session.state.reconnectAttempts == 3)
+        _ = session.handle(back.event, at: SessionTime(milliseconds: back.time))
+        #expect(session.state.reconnectAttempts == 0)
+    }
+
+    struct RenderRow: Sendable, CustomTestStringConvertible {
+        let keys: [OperatorAction]
+        let actions: [[SubscriberAction]]
+        let renderActive: [Bool]
+        var testDescription: String { keys.map(\.rawValue).joined(separator: " → ") }
+    }
+
+    /// SubscribeBackgroundTest: pauseRender on willResignActive, resumeRender on willEnterForeground —
+    /// and on didBecomeActive when still paused, so a declined call does not leave the display dead.
+    @Test("the subscriber's own lifecycle pauses and resumes rendering", arguments: [
+        RenderRow(keys: [.home, .returnToApp], actions: [[.pauseRender], [.resumeRender]], renderActive: [false, true]),
+        RenderRow(keys: [.incomingCall, .decline], actions: [[.pauseRender], [.resumeRender]], renderActive: [false, true]),
+        RenderRow(keys: [.siri, .decline], actions: [[.pauseRender], [.resumeRender]], renderActive: [false, true]),
+        RenderRow(
+            keys: [.incomingCall, .accept, .returnToApp], actions: [[.pauseRender], [], [.resumeRender]],
+            renderActive: [false, false, true]
+        ),
+        RenderRow(keys: [.tap, .decline], actions: [[], []], renderActive: [true, true]),
+    ])
+    func render(_ row: RenderRow) {
+        var session = SubscriberSession(streamName: stream, redactedURL: "")
+        for (index, key) in row.keys.enumerated() {
+            let actions = session.handle(.operator(key), at: SessionTime(milliseconds: Int64(index * 1000)))
+            #expect(actions == row.actions[index], "\(key.rawValue)")
+            #expect(session.state.renderActive == row.renderActive[index], "\(key.rawValue)")
+        }
+        #expect(session.state.lifecycle == session.simulator.state)
+    }
+
+    @Test("the subscriber log is stamped in ms")
+    func logStamped() {
+        let session = Self.scenarios[1].run()
+        let unpublish = session.state.log.entries.first { $0.text == PlayStatus.unpublishNotify.rawValue }
+        #expect(unpublish?.time == SessionTime(milliseconds: 3000))
+        #expect(unpublish?.source == .rtmp)
+    }
+}
