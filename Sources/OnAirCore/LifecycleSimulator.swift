@@ -48,8 +48,18 @@ public struct LifecycleSimulator: Sendable, Equatable {
     /// Whether the audio device is held by a call (between `audioInterruptionBegan` and `…Ended`).
     public var callHoldsAudio: Bool { interruption == .ringingCall || interruption == .acceptedCall }
 
+    /// Why `action` is impossible now, or nil when it would be delivered: `OperatorAction.refusal(in:)`,
+    /// plus accepting while Siri (not a call) is up. The console can show it before a key is pressed.
+    public func refusal(of action: OperatorAction) -> String? {
+        if let reason = action.refusal(in: state) { return reason }
+        if action == .accept, interruption == .siri {
+            return "Siri is up, there is no call to accept (d dismisses Siri)"
+        }
+        return nil
+    }
+
     public mutating func handle(_ action: OperatorAction) -> Outcome {
-        if let reason = action.refusal(in: state) { return .refused(reason) }
+        if let reason = refusal(of: action) { return .refused(reason) }
         switch action {
         case .incomingCall:
             return move(to: .inactive, interruption: .ringingCall, [.willResignActive, .audioInterruptionBegan])
@@ -59,9 +69,6 @@ public struct LifecycleSimulator: Sendable, Equatable {
             let ended: [AppNotification] = callHoldsAudio ? [.audioInterruptionEnded] : []
             return move(to: .active, interruption: nil, ended + [.didBecomeActive])
         case .accept:
-            if interruption == .siri {
-                return .refused("Siri is up, there is no call to accept (d dismisses Siri)")
-            }
             return move(to: .background, interruption: .acceptedCall, [.didEnterBackground])
         case .home:
             return move(to: .background, interruption: nil, [.willResignActive, .didEnterBackground])

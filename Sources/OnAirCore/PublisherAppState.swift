@@ -17,6 +17,9 @@ public struct PublisherAppState: Sendable, Equatable {
     public var redactedURL: String
     /// When the current broadcast started, for the session timer.
     public var liveSince: SessionTime?
+    /// When each running timer runs out: the next reconnect attempt, a background-audio suspension
+    /// dropping the connection. For countdowns on the dashboard ("reconnect in 3 s").
+    public var timerDeadlines: [PublisherTimer: SessionTime] = [:]
     public var toasts = ToastQueue()
     public var log = EventLog()
 

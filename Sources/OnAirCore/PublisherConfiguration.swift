@@ -6,7 +6,9 @@ public struct PublisherConfiguration: Sendable, Equatable {
     public var policy: PublisherPolicyKind
     /// background-audio: how long a call may suspend the app before its connection drops (`--suspend-timeout`).
     public var suspendTimeout: Duration
-    /// When to retry after the connection is lost (jitter already drawn by the owner).
+    /// When to retry after the connection is lost. The default has no jitter so the core stays
+    /// deterministic; an owner draws it once, as OBS does per output:
+    /// `ReconnectPolicy(using: &generator)` with `SystemRandomNumberGenerator`.
     public var reconnect: ReconnectPolicy
 
     public init(

@@ -9,11 +9,11 @@ extension PublisherSession {
             return apply(.pauseAudio(!state.pauseAudio), at: now)
         case .stop:
             switch connection {
-            case .none, .dropped:
+            case .none:
                 log(now, .policy, "nothing to stop")
                 return resetPolicy(to: policy.kind, at: now)
-            case .failed:
-                // Acknowledges the error: back to idle.
+            case .failed, .dropped:
+                // Acknowledges the error, or gives up on a suspended broadcast: back to idle.
                 endConnection(.none)
                 return resetPolicy(to: policy.kind, at: now)
             case .connecting, .live, .waitingToReconnect:

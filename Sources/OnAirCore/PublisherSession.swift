@@ -9,20 +9,24 @@
 /// `state` is then ready to draw. Every notification, action and network event is written to
 /// `state.log` with `now`.
 ///
-/// The connection phase is changed in one place only — `apply(_:at:)` for actions and the network
-/// handlers — so no flow assigns it behind another's back.
+/// The connection phase is assigned by three functions only — `apply(_:at:)` (the actions the owner
+/// performs: publish, stop, drop), `endConnection(_:)` (every way a connection ends) and the
+/// Publish.Start handler — so no flow assigns it behind another's back (CONVENTIONS habit 1). The
+/// session never asks for `publish` while a connection is connecting or live: each policy stops or
+/// loses the old stream first.
 public struct PublisherSession: Sendable, Equatable {
     public internal(set) var state: PublisherAppState
     public internal(set) var simulator = LifecycleSimulator()
     public internal(set) var policy: PublisherPolicy
     public internal(set) var connection = PublisherConnectionPhase.none
-    /// The timers the owner is running for this session; a `timerFired` for any other is stale and ignored.
-    public internal(set) var pendingTimers: Set<PublisherTimer> = []
     public internal(set) var previewOn = false
     var reconnect: ReconnectPolicy
     /// The attempt number while the `publish` under way is an automatic reconnect.
     var reconnectAttempt: Int?
     let suspendTimeout: Duration
+
+    /// The timers the owner is running for this session; a `timerFired` for any other is stale and ignored.
+    public var pendingTimers: Set<PublisherTimer> { Set(state.timerDeadlines.keys) }
 
     public init(configuration: PublisherConfiguration) {
         state = PublisherAppState(
@@ -50,15 +54,7 @@ public struct PublisherSession: Sendable, Equatable {
     // MARK: Keys → notifications → policy
 
     private mutating func operate(_ action: OperatorAction, at now: SessionTime) -> [PublisherAction] {
-        log(now, .key, "key \(action.rawValue)")
-        switch simulator.handle(action) {
-        case .refused(let reason):
-            log(now, .key, "refused: \(reason)")
-            state.toasts.post(Toast(text: reason, postedAt: now))
-            return []
-        case .delivered(let notifications):
-            return notifications.flatMap { deliver($0, at: now) }
-        }
+        simulator.press(action, at: now, log: &state.log, toasts: &state.toasts).flatMap { deliver($0, at: now) }
     }
 
     private mutating func deliver(_ notification: AppNotification, at now: SessionTime) -> [PublisherAction] {
@@ -122,10 +118,10 @@ public struct PublisherSession: Sendable, Equatable {
             state.tapArmed = true
         case .disarmTap:
             state.tapArmed = false
-        case .scheduleTimer(let timer, _):
-            pendingTimers.insert(timer)
+        case .scheduleTimer(let timer, let after):
+            state.timerDeadlines[timer] = now + after
         case .cancelTimer(let timer):
-            guard pendingTimers.remove(timer) != nil else { return [] }
+            guard state.timerDeadlines.removeValue(forKey: timer) != nil else { return [] }
         case .requestKeyframe:
             break
         }
@@ -156,7 +152,7 @@ public struct PublisherSession: Sendable, Equatable {
     // MARK: Timers
 
     private mutating func timerFired(_ timer: PublisherTimer, at now: SessionTime) -> [PublisherAction] {
-        guard pendingTimers.remove(timer) != nil else {
+        guard state.timerDeadlines.removeValue(forKey: timer) != nil else {
             log(now, .engine, "\(timer.rawValue) timer fired after it was cancelled: ignored")
             return []
         }

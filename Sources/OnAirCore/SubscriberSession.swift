@@ -5,8 +5,8 @@
 /// notices and the loop, SubscribeBackgroundTest (red5pro-subscribe-background.md) for render pausing.
 /// The owner feeds events stamped with its clock and performs the returned actions in order.
 public struct SubscriberSession: Sendable, Equatable {
-    public internal(set) var state: SubscriberAppState
-    public internal(set) var simulator = LifecycleSimulator()
+    public private(set) var state: SubscriberAppState
+    public private(set) var simulator = LifecycleSimulator()
     public private(set) var pendingTimers: Set<SubscriberTimer> = []
     /// How long to wait after losing the stream before playing again (the seed's `asyncAfter(.now() + 2.0)`).
     public let reconnectDelay: Duration
@@ -35,8 +35,10 @@ public struct SubscriberSession: Sendable, Equatable {
             return playFailed(reason, at: now)
         case .connectionLost(let reason):
             log(now, .error, "connection lost: \(reason)")
-            guard state.connection != .idle else { return [] }
-            return startReconnectLoop(at: now)
+            switch state.connection {
+            case .idle, .error: return []
+            case .connecting, .playing, .waitingForPublisher, .reconnecting: return startReconnectLoop(at: now)
+            }
         case .timerFired(let timer):
             return timerFired(timer, at: now)
         }
@@ -45,15 +47,7 @@ public struct SubscriberSession: Sendable, Equatable {
     // MARK: Own lifecycle (SubscribeBackgroundTest)
 
     private mutating func operate(_ action: OperatorAction, at now: SessionTime) -> [SubscriberAction] {
-        log(now, .key, "key \(action.rawValue)")
-        switch simulator.handle(action) {
-        case .refused(let reason):
-            log(now, .key, "refused: \(reason)")
-            state.toasts.post(Toast(text: reason, postedAt: now))
-            return []
-        case .delivered(let notifications):
-            return notifications.flatMap { lifecycle($0, at: now) }
-        }
+        simulator.press(action, at: now, log: &state.log, toasts: &state.toasts).flatMap { lifecycle($0, at: now) }
     }
 
     /// Seed `willResignActive` → `pauseRender()`, `willEnterForeground` → `resumeRender()`.

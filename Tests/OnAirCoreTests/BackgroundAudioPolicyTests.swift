@@ -96,6 +96,16 @@ struct BackgroundAudioPolicyTests {
             ]
         ),
         PublisherScenario(
+            "the operator's stop after a suspension drop returns to idle",
+            policy: .backgroundAudio,
+            steps: startedBroadcast(.live) + [
+                PublisherStep(1000, key(.incomingCall), [.pauseVideo(true), .pauseAudio(true), suspend], .interrupted),
+                PublisherStep(11000, .timerFired(.suspension), [.dropConnection], .interrupted),
+                PublisherStep(12000, .control(.stop), [], .idle),
+                PublisherStep(13000, key(.decline), [], .idle),
+            ]
+        ),
+        PublisherScenario(
             "Siri does not take the audio device: nothing changes",
             policy: .backgroundAudio,
             steps: startedBroadcast(.live) + [

@@ -115,6 +115,13 @@ struct LifecycleSimulatorTests {
         #expect(reason == expected)
     }
 
+    @Test("refusal(of:) predicts the outcome without changing the state", arguments: table)
+    func refusalPredicts(_ row: Row) {
+        let simulator = row.situation.simulator
+        #expect((simulator.refusal(of: row.key) == nil) == (row.notifications != nil))
+        #expect(simulator == row.situation.simulator)
+    }
+
     @Test("the audio device is held from the ring to the end of the call, never by Siri or Home")
     func audioDeviceHolder() {
         let walks: [([OperatorAction], [Bool])] = [

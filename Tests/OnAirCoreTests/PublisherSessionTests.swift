@@ -193,10 +193,10 @@ struct PublisherSessionTests {
     }
 
     @Test("a refused key is logged with its reason and shown as a notice")
-    func refusalIsLoggedAndShown() {
+    func refusalIsLoggedAndShown() throws {
         var session = PublisherSession(configuration: PublisherConfiguration(streamName: stream, redactedURL: ""))
         let actions = session.handle(key(.decline), at: SessionTime(milliseconds: 250))
-        let reason = OperatorAction.decline.refusal(in: .active)!
+        let reason = try #require(OperatorAction.decline.refusal(in: .active))
         #expect(actions.isEmpty)
         #expect(session.state.log.entries.last == EventLogEntry(time: SessionTime(milliseconds: 250), source: .key, text: "refused: \(reason)"))
         #expect(session.state.toasts.visible(at: SessionTime(milliseconds: 250)).map(\.text) == [reason])
@@ -218,6 +218,23 @@ struct PublisherSessionTests {
         let lifecycle = session.state.log.entries.filter { $0.source == .lifecycle }.map(\.text)
         #expect(lifecycle == expected)
         #expect(session.state.lifecycle == session.simulator.state)
+    }
+
+    @Test("running timers show their deadlines until they fire or are cancelled")
+    func timerDeadlines() {
+        var session = PublisherSession(configuration: PublisherConfiguration(streamName: stream, redactedURL: "", policy: .backgroundAudio))
+        _ = session.handle(.control(.start(nil)), at: SessionTime(milliseconds: 0))
+        _ = session.handle(publishStarted, at: SessionTime(milliseconds: 100))
+        _ = session.handle(key(.incomingCall), at: SessionTime(milliseconds: 1000))
+        _ = session.handle(lost(), at: SessionTime(milliseconds: 4000))
+        #expect(session.state.timerDeadlines == [
+            .suspension: SessionTime(milliseconds: 11000), .reconnect: SessionTime(milliseconds: 6000),
+        ])
+        _ = session.handle(.timerFired(.reconnect), at: SessionTime(milliseconds: 6000))
+        #expect(session.state.timerDeadlines == [.suspension: SessionTime(milliseconds: 11000)])
+        _ = session.handle(key(.decline), at: SessionTime(milliseconds: 7000))
+        #expect(session.state.timerDeadlines.isEmpty)
+        #expect(session.pendingTimers.isEmpty)
     }
 
     @Test("liveSince is the Publish.Start time and clears when the broadcast stops")
