@@ -56,6 +56,12 @@ public enum JSONValue: Sendable, Equatable, Codable, ExpressibleByStringLiteral,
         return nil
     }
 
+    /// The fields of an object; an empty dictionary for anything else.
+    public var objectFields: [String: JSONValue] {
+        if case .object(let fields) = self { return fields }
+        return [:]
+    }
+
     public var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil

@@ -33,12 +33,16 @@ public struct EventLogEntry: Sendable, Equatable, Codable {
 public struct EventLog: Sendable, Equatable {
     public private(set) var entries: [EventLogEntry] = []
     public let capacity: Int
+    /// Entries appended since the log was made, including those dropped for capacity: a front end that
+    /// remembers this number can tell exactly which entries are new since it last looked.
+    public private(set) var appendedCount = 0
 
     public init(capacity: Int = 500) {
         self.capacity = capacity
     }
 
     public mutating func append(_ entry: EventLogEntry) {
+        appendedCount += 1
         entries.append(entry)
         if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
     }
@@ -49,4 +53,9 @@ public struct EventLog: Sendable, Equatable {
 
     /// The newest `count` entries, oldest first: what a log widget of `count` lines shows.
     public func last(_ count: Int) -> ArraySlice<EventLogEntry> { entries.suffix(count) }
+
+    /// The entries appended after the log had `appendedCount` entries (those still kept).
+    public func entries(after appendedCount: Int) -> ArraySlice<EventLogEntry> {
+        entries.suffix(max(0, min(entries.count, self.appendedCount - appendedCount)))
+    }
 }

@@ -23,6 +23,21 @@ struct PublishCommand: AsyncParsableCommand {
     @OptionGroup var presentation: PresentationOptions
 
     func run() async throws {
-        try await runFrontEnd { throw FrontEndExit.notBuiltYet("publish", issue: 3) }
+        let options = PublishOptions(
+            url: url,
+            initialType: type,
+            policy: policy.kind,
+            suspendTimeout: policy.suspendTimeout,
+            engine: engine.settings(previewFramesPerSecond: presentation.previewFps),
+            duration: presentation.duration,
+            theme: presentation.theme
+        )
+        try await runFrontEnd {
+            if presentation.headless {
+                try await PublishFrontEnd.runHeadless(options)
+            } else {
+                throw FrontEndExit.notBuiltYet("publish without --headless (the console)", issue: 6)
+            }
+        }
     }
 }

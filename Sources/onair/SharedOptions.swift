@@ -1,12 +1,9 @@
 import ArgumentParser
+import OnAirApp
 import OnAirCore
 
 /// The publisher's interrupt policy (DESIGN.md §1.2).
-enum PolicyOption: String, ExpressibleByArgument, CaseIterable {
-    case tapRepublish = "tap-republish"
-    case resumeAppend = "resume-append"
-    case backgroundAudio = "background-audio"
-}
+extension PublisherPolicyKind: ExpressibleByArgument {}
 
 extension PublishType: ExpressibleByArgument {}
 
@@ -47,15 +44,24 @@ struct EngineOptions: ParsableArguments {
 
     @Option(help: "Audio bitrate, e.g. 128k.")
     var audioBitrate = "128k"
+
+    func settings(previewFramesPerSecond: Double) -> EngineSettings {
+        EngineSettings(
+            video: video, audio: audio, size: size, framesPerSecond: fps,
+            bitrate: bitrate, audioBitrate: audioBitrate, previewFramesPerSecond: previewFramesPerSecond
+        )
+    }
 }
 
 /// Options for the publisher's interrupt handling (DESIGN.md §1.2).
 struct PolicyOptions: ParsableArguments {
     @Option(help: "Interrupt policy: tap-republish, resume-append or background-audio.")
-    var policy: PolicyOption = .tapRepublish
+    var policy: PublisherPolicyKind = .tapRepublish
 
     @Option(help: "background-audio: seconds suspended (phone call) before the connection is dropped.")
     var suspendTimeout: Double = 10
+
+    var kind: PublisherPolicyKind { policy }
 }
 
 /// Options for the subscriber (DESIGN.md §1.3).

@@ -15,6 +15,20 @@ struct SubscribeCommand: AsyncParsableCommand {
     @OptionGroup var presentation: PresentationOptions
 
     func run() async throws {
-        try await runFrontEnd { throw FrontEndExit.notBuiltYet("subscribe", issue: 3) }
+        let options = SubscribeOptions(
+            url: url,
+            reconnectDelay: subscriber.reconnectDelay,
+            stallTimeout: subscriber.stallTimeout,
+            duration: presentation.duration,
+            theme: presentation.theme,
+            previewFramesPerSecond: presentation.previewFps
+        )
+        try await runFrontEnd {
+            if presentation.headless {
+                try await SubscribeFrontEnd.runHeadless(options)
+            } else {
+                throw FrontEndExit.notBuiltYet("subscribe without --headless (the console)", issue: 6)
+            }
+        }
     }
 }

@@ -1,0 +1,44 @@
+import OnAirCore
+import OnAirMedia
+
+/// The start-up steps front ends share, each failing with a one-line message and the right exit status.
+enum FrontEndSetup {
+    /// Parses an RTMP URL; a wrong one is a usage error (exit 2).
+    static func streamURL(_ text: String, command: String) throws -> StreamURL {
+        do {
+            return try StreamURL(text)
+        } catch {
+            throw FrontEndExit(code: 2, message: "onair \(command): \(error)")
+        }
+    }
+
+    /// Resolves the sources and builds the engine; bad values are usage errors (exit 2), devices that
+    /// cannot be opened are runtime errors (exit 1). Notices (a missing camera replaced by the test
+    /// pattern) go to `notice`.
+    static func engine(_ settings: EngineSettings, command: String, notice: (String) -> Void) throws -> MediaEngine {
+        let configuration: MediaEngineConfiguration
+        do {
+            let (resolved, notices) = try settings.configuration()
+            notices.forEach(notice)
+            configuration = resolved
+        } catch let invalid as CommandLineValue.Invalid {
+            throw FrontEndExit(code: 2, message: "onair \(command): \(invalid)")
+        } catch {
+            throw FrontEndExit(code: 1, message: "onair \(command): \(error)")
+        }
+        do {
+            return try MediaEngine(configuration)
+        } catch {
+            throw FrontEndExit(code: 1, message: "onair \(command): \(error)")
+        }
+    }
+
+    /// A positive number of seconds; anything else is a usage error (exit 2).
+    static func seconds(_ value: Double, option: String, command: String) throws -> Duration {
+        do {
+            return try CommandLineValue.seconds(value, option: option)
+        } catch {
+            throw FrontEndExit(code: 2, message: "onair \(command): \(error)")
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import OnAirCore
+import OnAirMedia
+import OnAirNet
+import Synchronization
+
+/// Moves encoded packets from the engine to whichever RTMP connection is live, on its own task.
+///
+/// The engine keeps encoding while nothing is published (the preview stays live and the first frame of
+/// a new broadcast is ready at once); those packets are dropped here. Video to a new connection waits for
+/// a keyframe, so a subscriber's decoder never starts on a P-frame. The engine's bounded queue is the
+/// only buffer: a slow socket makes `send` wait, the queue fills and the engine drops to the next keyframe.
+final class MediaPump: Sendable {
+    private struct Target {
+        var publisher: RTMPPublisher
+        var awaitingKeyframe = true
+    }
+
+    private let target = Mutex<Target?>(nil)
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    /// Starts draining `packets`.
+    func start(_ packets: PacketStream) {
+        let pump = Task.detached { [weak self] in
+            for await packet in packets {
+                guard let self else { return }
+                guard let publisher = self.publisher(accepting: packet) else { continue }
+                // A failed send means the connection is going away; its own events report that.
+                try? await publisher.send(packet)
+            }
+        }
+        task.withLock { $0 = pump }
+    }
+
+    /// Sends media to `publisher` from the next keyframe on; `nil` stops sending.
+    func route(to publisher: RTMPPublisher?) {
+        target.withLock { $0 = publisher.map { Target(publisher: $0) } }
+    }
+
+    func stop() {
+        task.withLock { $0 }?.cancel()
+        route(to: nil)
+    }
+
+    private func publisher(accepting packet: EncodedPacket) -> RTMPPublisher? {
+        target.withLock { target in
+            guard var current = target else { return nil }
+            if packet.kind == .video && current.awaitingKeyframe {
+                guard packet.isKeyframe else { return nil }
+                current.awaitingKeyframe = false
+                target = current
+            }
+            return current.publisher
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import OnAirCore
+
+/// A command typed on stdin in headless mode, or written in a scenario file: the same names as the
+/// console's keys stand for (README, "Headless commands").
+public enum OperatorCommand: Sendable, Equatable {
+    /// A phone gesture: `call`, `siri`, `decline`, `accept`, `home`, `return`, `tap`.
+    case phone(OperatorAction)
+    /// A publisher control: `pause-video`, `pause-audio`, `next-policy`, `stop`, `start`.
+    case publisher(PublisherControl)
+    /// A subscriber control: `play`, `stop-play`.
+    case subscriber(SubscriberControl)
+    /// `quit`: end cleanly.
+    case quit
+
+    /// Every command name, for help texts and error messages.
+    public static let names: [String] =
+        OperatorAction.allCases.map(\.rawValue) + ["pause-video", "pause-audio", "next-policy", "stop", "start", "play", "stop-play", "quit"]
+
+    /// Parses one command name (case-insensitive, surrounding blanks ignored); nil when unknown.
+    public init?(_ text: some StringProtocol) {
+        let word = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if let action = OperatorAction(rawValue: word) {
+            self = .phone(action)
+            return
+        }
+        switch word {
+        case "pause-video": self = .publisher(.togglePauseVideo)
+        case "pause-audio": self = .publisher(.togglePauseAudio)
+        case "next-policy": self = .publisher(.nextPolicy)
+        case "stop": self = .publisher(.stop)
+        case "start": self = .publisher(.start(nil))
+        case "play": self = .subscriber(.play)
+        case "stop-play": self = .subscriber(.stop)
+        case "quit", "q": self = .quit
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import OnAirCore
+import OnAirMedia
+import OnAirNet
+
+/// `onair publish URL`: one publisher, driven by keys (console) or stdin commands (`--headless`).
+public enum PublishFrontEnd {
+    /// Runs the headless publisher until `--duration`, `quit`, SIGINT/SIGTERM or an unrecoverable error.
+    public static func runHeadless(_ options: PublishOptions) async throws {
+        let writer = JSONLinesWriter()
+        let clock = SessionClock()
+        let url = try FrontEndSetup.streamURL(options.url, command: "publish")
+        let engine = try FrontEndSetup.engine(options.engine, command: "publish") { notice in
+            writer.write(HeadlessEvent(time: clock.now, side: .publisher, kind: "notice", details: ["text": .string(notice)]))
+        }
+        let inputs = HeadlessInputStream<PublisherInput>(duration: options.duration.map { .milliseconds(Int64($0 * 1000)) })
+        let session = PublisherSession(configuration: PublisherConfiguration(
+            streamName: url.bareStreamName,
+            redactedURL: url.redacted,
+            policy: options.policy,
+            suspendTimeout: .milliseconds(Int64(options.suspendTimeout * 1000)),
+            reconnect: ReconnectPolicy(jitterUnit: Double.random(in: 0..<1))
+        ))
+        let controller = PublisherController(session: session, engine: engine, url: url, clock: clock) { inputs.post($0) }
+        do {
+            try controller.start()
+        } catch {
+            throw FrontEndExit(code: 1, message: "onair publish: \(error)")
+        }
+        writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "started", details: [
+            "command": "publish", "url": .string(url.redacted), "policy": .string(options.policy.rawValue),
+            "video": .string(engine.configuration.video?.description ?? "none"),
+            "audio": .string(engine.configuration.audio?.description ?? "none"),
+        ]))
+        inputs.post(.event(.control(.start(options.initialType))))
+
+        var reporter = HeadlessReporter(side: .publisher)
+        var failure: FrontEndExit?
+        loop: for await input in inputs.stream {
+            switch input {
+            case .side(let event):
+                await controller.handle(event)
+            case .command(.phone(let action)):
+                await controller.handle(.event(.operator(action)))
+            case .command(.publisher(let control)):
+                await controller.handle(.event(.control(control)))
+            case .command(.subscriber):
+                writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "error", details: ["text": "play/stop-play are subscriber commands"]))
+            case .unknownCommand(let line):
+                writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "error", details: [
+                    "text": .string("unknown command '\(line)'; commands: \(OperatorCommand.names.joined(separator: ", "))"),
+                ]))
+            case .tick:
+                writer.write(HeadlessEvent(time: clock.now, side: .publisher, kind: "stats", details: engine.stats.headlessDetails))
+            case .command(.quit):
+                break loop
+            case .quit(let reason):
+                writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "quit", details: ["reason": .string(reason)]))
+                break loop
+            }
+            let state = controller.state
+            for event in reporter.report(log: state.log, toasts: state.toasts, summary: state.headlessSummary, at: clock.now) {
+                writer.write(event)
+            }
+            if case .error(let message) = state.status {
+                failure = FrontEndExit(code: 1, message: "onair publish: \(message)")
+                break loop
+            }
+        }
+        inputs.finish()
+        await controller.shutdown()
+        writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "stopped", details: engine.stats.headlessDetails))
+        if let failure { throw failure }
+    }
+}

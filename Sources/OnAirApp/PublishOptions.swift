@@ -1,0 +1,30 @@
+import OnAirCore
+
+/// What `onair publish` was asked to do.
+public struct PublishOptions: Sendable {
+    public var url: String
+    public var initialType: PublishType?
+    public var policy: PublisherPolicyKind
+    public var suspendTimeout: Double
+    public var engine: EngineSettings
+    public var duration: Double?
+    public var theme: String
+
+    public init(
+        url: String,
+        initialType: PublishType? = nil,
+        policy: PublisherPolicyKind = .tapRepublish,
+        suspendTimeout: Double = 10,
+        engine: EngineSettings = EngineSettings(),
+        duration: Double? = nil,
+        theme: String = "default"
+    ) {
+        self.url = url
+        self.initialType = initialType
+        self.policy = policy
+        self.suspendTimeout = suspendTimeout
+        self.engine = engine
+        self.duration = duration
+        self.theme = theme
+    }
+}

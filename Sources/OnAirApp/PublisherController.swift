@@ -1,0 +1,144 @@
+import OnAirCore
+import OnAirMedia
+import OnAirNet
+import OnAirRTMP
+
+/// Owns a `PublisherSession` and performs what it decides with the real engine and RTMP client.
+///
+/// It is confined to its front end's loop: the loop passes every `PublisherInput` to `handle(_:)`, which
+/// applies it to the session and performs the returned actions in order. Work that finishes later (a
+/// publish handshake, a lost connection, a timer) comes back into the loop through `post`, never by
+/// touching the session from another task — so the session has exactly one writer.
+public final class PublisherController {
+    public private(set) var session: PublisherSession
+    public let engine: MediaEngine
+    public let url: StreamURL
+    private let clock: SessionClock
+    private let rtmp: RTMPClient.Configuration
+    private let post: @Sendable (PublisherInput) -> Void
+    private let timers: TimerService<PublisherTimer>
+    private let pump = MediaPump()
+    private var connection: RTMPPublisher?
+    private var generation = 0
+
+    public init(
+        session: PublisherSession,
+        engine: MediaEngine,
+        url: StreamURL,
+        clock: SessionClock,
+        rtmp: RTMPClient.Configuration = .init(),
+        post: @escaping @Sendable (PublisherInput) -> Void
+    ) {
+        self.session = session
+        self.engine = engine
+        self.url = url
+        self.clock = clock
+        self.rtmp = rtmp
+        self.post = post
+        timers = TimerService { post(.event(.timerFired($0))) }
+    }
+
+    /// Starts the engine and its pump. The broadcast itself starts with `.control(.start(_))`.
+    public func start() throws {
+        try engine.start()
+        pump.start(engine.packets)
+    }
+
+    public var state: PublisherAppState { session.state }
+
+    /// Applies one input and performs what the session asks.
+    public func handle(_ input: PublisherInput) async {
+        let event: PublisherEvent
+        switch input {
+        case .event(let value):
+            event = value
+        case .connection(let from, let value):
+            guard from == generation else { return }
+            if case .publishStarted = value, let connection {
+                pump.route(to: connection)
+                engine.requestKeyframe()
+            }
+            event = .network(value)
+        }
+        let actions = session.handle(event, at: clock.now)
+        for action in actions where action.requiresOwner {
+            await perform(action)
+        }
+    }
+
+    /// Ends the broadcast and the engine, as a quit does: unpublish in order, then stop capturing.
+    public func shutdown() async {
+        timers.cancelAll()
+        pump.stop()
+        generation += 1
+        let last = connection
+        connection = nil
+        await last?.stop()
+        engine.stop()
+    }
+
+    private func perform(_ action: PublisherAction) async {
+        switch action {
+        case .pauseVideo(let paused):
+            engine.pauseVideo(paused)
+        case .pauseAudio(let paused):
+            engine.pauseAudio(paused)
+        case .requestKeyframe:
+            engine.requestKeyframe()
+        case .send(let handler, let parameter):
+            // Awaited here so that a notice is on the wire before a `stop` that follows it (the seed's
+            // didBecomeActive sends publisherInterrupt, then stops).
+            try? await connection?.send(handler: handler, [.string(parameter)])
+        case .publish(let name, let type):
+            openConnection(publishing: name, type: type)
+        case .stop:
+            closeConnection()
+        case .dropConnection:
+            closeConnection()
+        case .scheduleTimer(let id, let delay):
+            timers.schedule(id, after: delay)
+        case .cancelTimer(let id):
+            timers.cancel(id)
+        case .preview, .toast, .armTap, .disarmTap:
+            break
+        }
+    }
+
+    /// A new connection for every publish, as the seeds' `republish()` makes a new `R5Connection`.
+    private func openConnection(publishing name: String, type: PublishType) {
+        closeConnection()
+        generation += 1
+        let current = generation
+        // The session knows the stream by its bare name (it goes into `streamName=` notices, where a key
+        // must never appear); the wire needs the full name with any `?key=` query.
+        var target = url
+        if name != url.bareStreamName { target.streamName = name }
+        let publisher = RTMPPublisher(url: target, configuration: rtmp)
+        connection = publisher
+        let post = post
+        let video = engine.videoTrack
+        let audio = engine.audioTrack
+        Task {
+            do {
+                try await publisher.start(type: type, video: video, audio: audio)
+            } catch {
+                post(.connection(generation: current, .publishFailed(reason: "\(error)")))
+                return
+            }
+            post(.connection(generation: current, .publishStarted))
+            for await event in publisher.events {
+                if case .closed(let error?) = event {
+                    post(.connection(generation: current, .connectionLost(reason: error.description)))
+                }
+            }
+        }
+    }
+
+    private func closeConnection() {
+        pump.route(to: nil)
+        generation += 1
+        guard let closing = connection else { return }
+        connection = nil
+        Task { await closing.stop() }
+    }
+}

@@ -1,0 +1,11 @@
+import OnAirCore
+
+/// What the publisher side of a front end's loop receives: the core's events, plus results of the
+/// controller's own network work tagged with the connection they belong to.
+public enum PublisherInput: Sendable {
+    /// A key, a console control or a timer, fed straight to the session.
+    case event(PublisherEvent)
+    /// What connection number `generation` reported. Reports from a connection the session has since
+    /// replaced or stopped are stale and dropped, so a late "connection lost" never hits a new broadcast.
+    case connection(generation: Int, PublisherNetworkEvent)
+}

@@ -1,0 +1,32 @@
+import OnAirCore
+import OnAirMedia
+
+extension MediaStats {
+    /// The `stats` event details of a publisher (README, "Headless output").
+    var headlessDetails: [String: JSONValue] {
+        var details: [String: JSONValue] = [
+            "bitrate": .integer(Int64(bitrate1s)),
+            "videoBitrate": .integer(Int64(videoBitrate1s)),
+            "audioBitrate": .integer(Int64(audioBitrate1s)),
+            "fps": .number((encodedFramesPerSecond * 10).rounded() / 10),
+            "framesEncoded": .integer(Int64(framesEncoded)),
+            "keyframes": .integer(Int64(keyframesEncoded)),
+            "dropped": .integer(Int64(drops.total)),
+            "encodeMs": .number((encodeMillisecondsPerFrame * 100).rounded() / 100),
+            "queueDepth": .integer(Int64(output?.depth ?? 0)),
+            "pauseVideo": .bool(videoPaused),
+            "pauseAudio": .bool(audioPaused),
+        ]
+        if let p50 = latencyP50Milliseconds { details["latencyP50Ms"] = .number((p50 * 10).rounded() / 10) }
+        if let p99 = latencyP99Milliseconds { details["latencyP99Ms"] = .number((p99 * 10).rounded() / 10) }
+        return details
+    }
+
+    /// How full the output queue is, 0…1: the dashboard's congestion level.
+    var congestion: Double {
+        guard let output, output.capacity > 0 else { return 0 }
+        let byDepth = Double(output.depth) / Double(output.capacity)
+        let byBytes = output.byteCapacity > 0 ? Double(output.bytes) / Double(output.byteCapacity) : 0
+        return min(1, max(byDepth, byBytes))
+    }
+}

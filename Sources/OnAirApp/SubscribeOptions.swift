@@ -1,0 +1,25 @@
+/// What `onair subscribe` was asked to do.
+public struct SubscribeOptions: Sendable {
+    public var url: String
+    public var reconnectDelay: Double
+    public var stallTimeout: Double
+    public var duration: Double?
+    public var theme: String
+    public var previewFramesPerSecond: Double
+
+    public init(
+        url: String,
+        reconnectDelay: Double = 2,
+        stallTimeout: Double = 3,
+        duration: Double? = nil,
+        theme: String = "default",
+        previewFramesPerSecond: Double = 8
+    ) {
+        self.url = url
+        self.reconnectDelay = reconnectDelay
+        self.stallTimeout = stallTimeout
+        self.duration = duration
+        self.theme = theme
+        self.previewFramesPerSecond = previewFramesPerSecond
+    }
+}

@@ -1,0 +1,196 @@
+import OnAirCore
+import OnAirMedia
+import OnAirNet
+import OnAirRTMP
+
+/// Owns a `SubscriberSession` and performs what it decides with the real RTMP player and decoder.
+///
+/// Like `PublisherController`, it is confined to its front end's loop; player events and timers come
+/// back through `post`. It also runs the no-media watchdog (DESIGN §1.3, interop NOTES: a stalled
+/// publisher makes nginx-rtmp send nothing at all), reported to the session as `mediaStalled`.
+public final class SubscriberController {
+    public private(set) var session: SubscriberSession
+    public let url: StreamURL
+    public let decoder: DecoderThread
+    public private(set) var meter = RateMeter()
+    private let clock: SessionClock
+    private let rtmp: RTMPClient.Configuration
+    private let post: @Sendable (SubscriberInput) -> Void
+    private let timers: TimerService<SubscriberTimer>
+    private let stallTimeout: Duration
+    private var player: RTMPPlayer?
+    private var generation = 0
+    private var lastMedia: SessionTime?
+    private var mediaFlowing = false
+    private var videoTrack: VideoTrackDescription?
+    private var audioTrack: AudioTrackDescription?
+    /// What the stream announced (metadata, codec configurations) since the front end last took them.
+    private var notices: [(kind: String, details: [String: JSONValue])] = []
+
+    public init(
+        session: SubscriberSession,
+        url: StreamURL,
+        clock: SessionClock,
+        stallTimeout: Duration = .seconds(3),
+        previewWidth: Int = 64,
+        previewHeight: Int = 36,
+        rtmp: RTMPClient.Configuration = .init(),
+        post: @escaping @Sendable (SubscriberInput) -> Void
+    ) {
+        self.session = session
+        self.url = url
+        self.clock = clock
+        self.stallTimeout = stallTimeout
+        self.rtmp = rtmp
+        self.post = post
+        decoder = DecoderThread(previewWidth: previewWidth, previewHeight: previewHeight)
+        timers = TimerService { post(.event(.timerFired($0))) }
+    }
+
+    public var state: SubscriberAppState { session.state }
+
+    /// Received bitrate, fps and the decoded preview, for the dashboard.
+    public var telemetry: StreamTelemetry {
+        let decoded = decoder.latest
+        return StreamTelemetry(
+            bitrate: meter.bitrate,
+            bitrateHistory: meter.history,
+            framesPerSecond: meter.framesPerSecond,
+            droppedFrames: decoded.droppedBehind + decoded.counters.videoSkippedWhilePaused,
+            queueDepth: 0,
+            congestion: 0,
+            preview: decoded.preview
+        )
+    }
+
+    public func handle(_ input: SubscriberInput) async {
+        let now = clock.now
+        switch input {
+        case .event(let event):
+            await apply(event, at: now)
+        case .player(let from, let event):
+            guard from == generation else { return }
+            await playerReported(event, at: now)
+        case .playFailed(let from, let reason):
+            guard from == generation else { return }
+            player = nil
+            await apply(.playFailed(reason: reason), at: now)
+        case .tick:
+            meter.sample(at: now)
+            if mediaFlowing, let last = lastMedia, now.since(last) >= stallTimeout {
+                mediaFlowing = false
+                await apply(.mediaStalled, at: now)
+            }
+        }
+    }
+
+    /// Hands over what the stream announced since the last call (for headless `track`/`metadata` events).
+    public func takeNotices() -> [(kind: String, details: [String: JSONValue])] {
+        defer { notices.removeAll() }
+        return notices
+    }
+
+    public func shutdown() async {
+        timers.cancelAll()
+        generation += 1
+        let last = player
+        player = nil
+        await last?.stop()
+        decoder.stop()
+    }
+
+    private func apply(_ event: SubscriberEvent, at now: SessionTime) async {
+        let actions = session.handle(event, at: now)
+        for action in actions where action.requiresOwner {
+            await perform(action)
+        }
+    }
+
+    private func playerReported(_ event: RTMPPlayer.Event, at now: SessionTime) async {
+        switch event {
+        case .status(let status):
+            if let code = PlayStatus(rawValue: status.code.rawValue) {
+                if code == .unpublishNotify || code == .stop { mediaFlowing = false }
+                await apply(.status(code), at: now)
+            }
+        case .data(let message):
+            let parameter = message.arguments.first.flatMap(\.stringValue) ?? ""
+            await apply(.message(handler: message.handler, parameter: parameter), at: now)
+        case .videoTrack(let track):
+            videoTrack = track
+            decoder.configure(video: videoTrack, audio: audioTrack)
+            notices.append(("videoTrack", [
+                "width": .integer(Int64(track.width)), "height": .integer(Int64(track.height)),
+                "fps": .number(track.framesPerSecond), "sps": .integer(Int64(track.sequenceParameterSets.count)),
+            ]))
+        case .audioTrack(let track):
+            audioTrack = track
+            decoder.configure(video: videoTrack, audio: audioTrack)
+            notices.append(("audioTrack", [
+                "sampleRate": .integer(Int64(track.sampleRate)), "channels": .integer(Int64(track.channels)),
+            ]))
+        case .metadata(let metadata):
+            notices.append(("metadata", metadata.json.objectFields))
+        case .packet(let packet):
+            meter.add(bytes: packet.payload.count, videoFrame: packet.kind == .video)
+            decoder.submit(packet)
+            lastMedia = now
+            if !mediaFlowing {
+                mediaFlowing = true
+                await apply(.mediaResumed, at: now)
+            }
+        case .closed(let error?):
+            player = nil
+            mediaFlowing = false
+            await apply(.connectionLost(reason: error.description), at: now)
+        case .closed(nil), .streamBegin, .streamEOF, .streamDry:
+            break
+        }
+    }
+
+    private func perform(_ action: SubscriberAction) async {
+        switch action {
+        case .play(let name):
+            await play(name)
+        case .stop:
+            generation += 1
+            mediaFlowing = false
+            let stopping = player
+            player = nil
+            await stopping?.stop()
+        case .pauseRender:
+            decoder.setRenderPaused(true)
+        case .resumeRender:
+            decoder.setRenderPaused(false)
+        case .scheduleTimer(let id, let delay):
+            timers.schedule(id, after: delay)
+        case .cancelTimer(let id):
+            timers.cancel(id)
+        case .toast:
+            break
+        }
+    }
+
+    /// A new connection for every play, as the seed's `reconnect()` makes a new subscriber.
+    private func play(_ name: String) async {
+        generation += 1
+        let current = generation
+        if let previous = player { await previous.stop() }
+        var target = url
+        if name != url.bareStreamName { target.streamName = name }
+        let player = RTMPPlayer(url: target, configuration: rtmp)
+        self.player = player
+        let post = post
+        Task {
+            do {
+                try await player.start()
+            } catch {
+                post(.playFailed(generation: current, reason: "\(error)"))
+                return
+            }
+            for await event in player.events {
+                post(.player(generation: current, event))
+            }
+        }
+    }
+}
