@@ -50,7 +50,7 @@ public struct KeyMap: Sendable {
         guard Self.belongs(intent, to: context.mode) else { return false }
         switch context.mode {
         case .confirmingQuit: return true
-        case .help: return intent == .toggleHelp || intent == .quit || intent == .cancel
+        case .help: return intent == .toggleHelp || intent == .quit
         case .normal: break
         }
         let onPublisher = context.focus == .publisher

@@ -66,6 +66,11 @@ public struct ConsoleUIState: Sendable, Equatable {
         _ key: ConsoleKey, publisher: PublisherAppState?, subscriber: SubscriberAppState?, now: SessionTime, keyMap: KeyMap = .standard
     ) -> [Effect] {
         let context = keyContext(publisher: publisher, subscriber: subscriber)
+        // As in htop, any key that means nothing in the help overlay closes it.
+        if context.mode == .help, keyMap.intent(for: key, mode: .help).map({ keyMap.isAvailable($0, in: context) }) != true {
+            showHelp = false
+            return []
+        }
         guard let intent = keyMap.intent(for: key, mode: context.mode) else {
             if context.mode == .normal { notice = Notice(text: "\(key): not a key here (? shows the keys)", postedAt: now) }
             return []

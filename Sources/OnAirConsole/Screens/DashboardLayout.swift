@@ -20,7 +20,7 @@ public struct DashboardLayout: Sendable, Equatable {
                 preview = rest.top(wanted)
                 rest = rest.droppingTop(wanted)
             } else if inner.width >= 60 {
-                let parts = info.columns([.fill, .length(1), .percentage(38)])
+                let parts = info.columns([.fill, .length(1), .percentage(34)])
                 info = parts[0]
                 preview = parts[2]
             }

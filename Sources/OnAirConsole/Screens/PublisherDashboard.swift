@@ -62,13 +62,10 @@ public struct PublisherDashboard: Widget {
         buffer.write(timer, in: parts[2], style: theme[.value])
 
         // Row 1: the flags of the seeds.
-        var column = info.x
-        let row1 = info.row(1)
-        for flag in [FlagIndicator("pauseVideo", isOn: state.pauseVideo), FlagIndicator("pauseAudio", isOn: state.pauseAudio), FlagIndicator("tapArmed", isOn: state.tapArmed)] {
-            flag.render(in: Rect(x: column, y: row1.y, width: row1.maxX - column, height: 1), into: &buffer, theme: theme)
-            column += flag.width + 2
-            if column >= row1.maxX { break }
-        }
+        FlagRow([
+            FlagIndicator("pauseVideo", isOn: state.pauseVideo), FlagIndicator("pauseAudio", isOn: state.pauseAudio),
+            FlagIndicator("tapArmed", isOn: state.tapArmed),
+        ]).render(in: info.row(1), into: &buffer, theme: theme)
 
         LabelledField("policy", "\(state.policy.rawValue)   type \(state.publishType.rawValue)", labelWidth: 9)
             .render(in: info.row(2), into: &buffer, theme: theme)

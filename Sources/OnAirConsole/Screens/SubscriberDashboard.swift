@@ -61,16 +61,10 @@ public struct SubscriberDashboard: Widget {
         if case .error(let message) = state.connection { detail = message }
         buffer.write(detail, in: parts[1], style: theme[.value])
 
-        var column = info.x
-        let row1 = info.row(1)
-        for flag in [
+        FlagRow([
             FlagIndicator("publisherIsInBackground", isOn: state.publisherIsInBackground),
             FlagIndicator("publisherIsDisconnected", isOn: state.publisherIsDisconnected),
-        ] {
-            flag.render(in: Rect(x: column, y: row1.y, width: row1.maxX - column, height: 1), into: &buffer, theme: theme)
-            column += flag.width + 2
-            if column >= row1.maxX { break }
-        }
+        ]).render(in: info.row(1), into: &buffer, theme: theme)
 
         LabelledField(
             "render", state.renderActive ? "ACTIVE" : "PAUSED (pauseRender: video counted, not decoded)",
