@@ -64,7 +64,8 @@ struct WidgetTests {
         #expect(lines[1] == String(repeating: " ", count: 8) + "╭" + String(repeating: "─", count: 22) + "╮")
         let later = render(ToastStack(queue, now: SessionTime(milliseconds: 3_500)), width: 40, height: 8)
         #expect(!later.text.contains("Publish Background") && later.text.contains("Publisher Foreground"))
-        #expect(render(ToastStack(queue, now: SessionTime(milliseconds: 4_000)), width: 40, height: 8).textLines().allSatisfy(\.isEmpty))
+        let expired = render(ToastStack(queue, now: SessionTime(milliseconds: 4_000)), width: 40, height: 8).textLines()
+        #expect(expired.allSatisfy { $0.isEmpty })
         let short = render(ToastStack(queue, now: SessionTime(milliseconds: 2_000)), width: 40, height: 1)
         #expect(short.text.contains("Publisher Foreground") && !short.text.contains("╭"))
     }
