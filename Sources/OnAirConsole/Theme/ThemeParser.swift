@@ -19,6 +19,11 @@ public struct ThemeParser: Sendable {
         public var file: String
         public var line: Int
         public var message: String
+        public init(file: String, line: Int, message: String) {
+            self.file = file
+            self.line = line
+            self.message = message
+        }
         public var description: String { "\(file):\(line): \(message)" }
     }
 
@@ -27,6 +32,11 @@ public struct ThemeParser: Sendable {
         public var file: String
         public var line: Int
         public var message: String
+        public init(file: String, line: Int, message: String) {
+            self.file = file
+            self.line = line
+            self.message = message
+        }
         public var description: String { "\(file):\(line): warning: \(message)" }
     }
 
