@@ -1,3 +1,4 @@
+import Foundation
 import OnAirConsole
 import OnAirCore
 import Testing
@@ -121,5 +122,28 @@ struct WidgetTests {
         #expect(ConsoleFormat.percent(0.125) == "13%")
         #expect(ConsoleFormat.decimal(29.97, places: 1) == "30.0")
         #expect(ConsoleFormat.decimal(.nan, places: 1) == "–")
+    }
+}
+
+@Suite("Theme swatch")
+struct ThemeSwatchTests {
+    @Test("plain text has no escapes; ANSI colours each piece and resets after it")
+    func swatch() {
+        let plain = ThemeSwatch(.builtInDefault).line(ansi: false)
+        #expect(plain.hasPrefix(" PUBLISHING  "))
+        #expect(plain.contains(" Tap to Re-Publish! "))
+        #expect(!plain.contains("\u{1B}"))
+        let ansi = ThemeSwatch(.builtInDefault).line(ansi: true)
+        #expect(ansi.hasPrefix("\u{1B}[0;1;97;41m PUBLISHING \u{1B}[0m"))
+        let stripped = ansi.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        #expect(stripped == plain)
+        #expect(ansi.hasSuffix("ERR\u{1B}[0m"))
+    }
+
+    @Test("SGR codes: attributes, 8/16 colours, 256-colour indices, RGB mapped to the palette")
+    func sgr() {
+        #expect(ThemeSwatch.sgr(.plain) == "\u{1B}[0m")
+        #expect(ThemeSwatch.sgr(Style(foreground: .ansi(2), attributes: [.underline, .reverse])) == "\u{1B}[0;4;7;32m")
+        #expect(ThemeSwatch.sgr(Style(foreground: .indexed(114), background: .rgb(255, 0, 0))) == "\u{1B}[0;38;5;114;48;5;196m")
     }
 }
