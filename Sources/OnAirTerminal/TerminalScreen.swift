@@ -136,6 +136,15 @@ public final class TerminalScreen {
         close()
     }
 
+    /// Opens the terminal, runs `body`, and restores the terminal however `body` ends (return or throw).
+    public static func run<Result>(
+        _ options: Options = Options(), _ body: (TerminalScreen) throws -> Result
+    ) throws -> Result {
+        let screen = try open(options)
+        defer { screen.close() }
+        return try body(screen)
+    }
+
     /// Restores the terminal (`endwin`) and frees the screen. Safe to call more than once.
     public func close() {
         guard let screen else { return }
@@ -148,6 +157,7 @@ public final class TerminalScreen {
         if let inputFile { fclose(inputFile) }
         outputFile = nil
         inputFile = nil
+        TerminalSignals.uninstall()
     }
 
     /// The terminal's size in cells.
@@ -186,6 +196,12 @@ public final class TerminalScreen {
         _ = doupdate()
         previous = buffer
         lastFrame = stats
+    }
+
+    /// Renders a console frame at the terminal's current size and draws it: one call per loop iteration.
+    public func draw(_ content: ConsoleScreen, theme: Theme) {
+        let (width, height) = size
+        draw(content.render(width: width, height: height, theme: theme))
     }
 
     static func attributes(_ attributes: TextAttributes) -> attr_t {

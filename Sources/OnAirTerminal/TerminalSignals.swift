@@ -27,4 +27,11 @@ public enum TerminalSignals {
         _ = signal(SIGINT, handler)
         _ = signal(SIGTERM, handler)
     }
+
+    /// Puts the default handlers back once the terminal is restored, so a second Ctrl-C during a slow
+    /// shutdown ends the process as the operator expects.
+    public static func uninstall() {
+        _ = signal(SIGINT, SIG_DFL)
+        _ = signal(SIGTERM, SIG_DFL)
+    }
 }

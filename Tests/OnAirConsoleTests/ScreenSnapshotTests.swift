@@ -110,3 +110,42 @@ enum ThemeFiles {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Themes").path
 }
+
+@Suite("Screen layouts at every size")
+struct LayoutSweepTests {
+    @Test("from 40×10 to 220×70 every frame fits: footer on the last row, panes and overlays inside the screen")
+    func sweep() {
+        var failures: [String] = []
+        for width in stride(from: 40, through: 220, by: 7) {
+            for height in stride(from: 10, through: 70, by: 5) {
+                for variant in 0..<4 {
+                    var screen = ConsoleFixtures.demo(focus: variant % 2 == 0 ? .publisher : .subscriber)
+                    screen.ui.showHelp = variant == 2
+                    screen.ui.confirmingQuit = variant == 3
+                    screen.publisher?.toasts.post(Toast(text: "Tap to Re-Publish!", postedAt: ConsoleFixtures.now))
+                    let buffer = screen.render(width: width, height: height, theme: .builtInDefault)
+                    let lines = buffer.textLines(trimmingTrailingSpaces: false)
+                    if lines.count != height || lines.contains(where: { DisplayWidth.of($0) != width }) {
+                        failures.append("\(width)x\(height) variant \(variant): wrong frame size")
+                    }
+                    if !lines[height - 1].contains("q quit") && variant != 3 {
+                        failures.append("\(width)x\(height) variant \(variant): footer lost 'q quit'")
+                    }
+                    if variant == 3 && !buffer.text.contains("y/n") {
+                        failures.append("\(width)x\(height): quit question cut")
+                    }
+                    if variant < 2 && !(lines[0].hasPrefix("┌") || lines[0].hasPrefix("┏")) {
+                        failures.append("\(width)x\(height): no pane border at the top left")
+                    }
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(10))")
+    }
+
+    @Test("below the minimum size a one-line message asks for more room")
+    func tooSmall() {
+        let buffer = ConsoleFixtures.demo().render(width: 30, height: 5, theme: .builtInDefault)
+        #expect(buffer.textLines()[0].hasPrefix("terminal too small (30×5)"))
+    }
+}

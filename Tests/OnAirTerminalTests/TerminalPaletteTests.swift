@@ -47,3 +47,13 @@ struct TerminalPaletteTests {
         #expect(style.foreground == 7 && style.background == 0)
     }
 }
+
+@Suite("NO_COLOR")
+struct NoColorTests {
+    @Test("a non-empty NO_COLOR forces monochrome; empty or unset leaves the terminal's choice")
+    func noColor() {
+        #expect(TerminalColorMode.override(environment: ["NO_COLOR": "1"]) == .monochrome)
+        #expect(TerminalColorMode.override(environment: ["NO_COLOR": ""]) == nil)
+        #expect(TerminalColorMode.override(environment: [:]) == nil)
+    }
+}

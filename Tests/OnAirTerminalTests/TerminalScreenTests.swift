@@ -1,7 +1,7 @@
 import Foundation
 import OnAirConsole
 import Testing
-@testable import OnAirTerminal
+import OnAirTerminal
 
 #if canImport(Glibc)
 import Glibc
