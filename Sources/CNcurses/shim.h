@@ -15,6 +15,10 @@
 #endif
 
 #include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <errno.h>
 #include <stdio.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
@@ -54,6 +58,54 @@ static inline int onair_mvadd_wch(WINDOW *win, int y, int x, wchar_t ch, attr_t 
         return ERR;
     }
     return mvwadd_wch(win, y, x, &cell);
+}
+
+/// Draws one grapheme (a base character plus combining marks, at most 5 wide chars) at (y, x).
+/// `text` is NUL-terminated. Same pair handling as `onair_mvadd_wch`.
+static inline int onair_mvadd_wchstr(WINDOW *win, int y, int x, const wchar_t *text, attr_t attrs, int pair) {
+    cchar_t cell;
+    int extendedPair = pair;
+    if (setcchar(&cell, text, attrs, (short)(pair > 255 ? 0 : pair), &extendedPair) == ERR) {
+        return ERR;
+    }
+    return mvwadd_wch(win, y, x, &cell);
+}
+
+/// `curscr` is a C global: ncurses' idea of what the terminal shows now (read back in tests).
+static inline WINDOW *onair_curscr(void) { return curscr; }
+
+/// Reads the cell at (y, x) of `win`: its first wide character, attributes and extended pair.
+/// Returns ERR outside the window.
+static inline int onair_mvwin_wch(WINDOW *win, int y, int x, wchar_t *ch, attr_t *attrs, int *pair) {
+    cchar_t cell;
+    if (mvwin_wch(win, y, x, &cell) == ERR) return ERR;
+    wchar_t text[CCHARW_MAX + 1];
+    short shortPair = 0;
+    int extendedPair = 0;
+    if (getcchar(&cell, text, attrs, &shortPair, &extendedPair) == ERR) return ERR;
+    *ch = text[0];
+    *pair = extendedPair != 0 ? extendedPair : shortPair;
+    return OK;
+}
+
+/// Opens a write FILE on a duplicate of `fd` (the FILE owns the duplicate). NULL on failure.
+/// A real descriptor matters: ncurses writes with `write(fileno(file))` and reads the window size
+/// with `ioctl` on it, so a cookie FILE (to count bytes) would silently draw nothing.
+static inline FILE *onair_write_file(int fd) {
+    int copy = dup(fd);
+    if (copy < 0) return NULL;
+    FILE *file = fdopen(copy, "w");
+    if (file == NULL) close(copy);
+    return file;
+}
+
+/// Opens a read FILE on a duplicate of `fd` (the FILE owns the duplicate). NULL on failure.
+static inline FILE *onair_read_file(int fd) {
+    int copy = dup(fd);
+    if (copy < 0) return NULL;
+    FILE *file = fdopen(copy, "r");
+    if (file == NULL) close(copy);
+    return file;
 }
 
 /// `stdout`/`stderr` are globals too; `newterm` needs FILE pointers.

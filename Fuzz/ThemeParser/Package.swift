@@ -1,0 +1,16 @@
+// swift-tools-version: 6.1
+// libFuzzer target for the console's theme parser (PLATFORM-NOTES.md, "Fuzzing with SwiftPM").
+//
+// A package of its own so that the main build never sees it: a fuzzer only links with
+// `-sanitize=fuzzer`. Its OnAirCore and OnAirConsole are symlinks to the real sources, so it fuzzes
+// exactly the code that ships. Run it with `make fuzz` from the repository root.
+import PackageDescription
+
+let package = Package(
+    name: "FuzzThemeParser",
+    targets: [
+        .target(name: "OnAirCore", path: "Sources/OnAirCore"),
+        .target(name: "OnAirConsole", dependencies: ["OnAirCore"], path: "Sources/OnAirConsole"),
+        .executableTarget(name: "FuzzThemeParser", dependencies: ["OnAirConsole"], path: "Sources/FuzzThemeParser"),
+    ]
+)

@@ -1,0 +1,62 @@
+/// How many terminal columns text takes, without asking the C library.
+///
+/// `wcwidth` depends on the process locale, and the pure console must lay out the same way in tests as on a
+/// terminal. This covers what the console draws: ASCII, Latin, box drawing and block elements (one column),
+/// combining marks (zero, they join the previous cell), and East Asian wide / emoji ranges (two columns).
+public enum DisplayWidth {
+    /// Columns taken by one character (a grapheme cluster): 0, 1 or 2.
+    public static func of(_ character: Character) -> Int {
+        guard let first = character.unicodeScalars.first else { return 0 }
+        return of(first)
+    }
+
+    /// Columns taken by one Unicode scalar: 0, 1 or 2.
+    public static func of(_ scalar: Unicode.Scalar) -> Int {
+        let v = scalar.value
+        if v < 0x20 || (v >= 0x7F && v < 0xA0) { return 0 }
+        if v < 0x300 { return 1 }
+        if isZeroWidth(v) { return 0 }
+        if isWide(v) { return 2 }
+        return 1
+    }
+
+    /// Columns taken by a string.
+    public static func of(_ text: some StringProtocol) -> Int {
+        text.reduce(0) { $0 + of($1) }
+    }
+
+    private static func isZeroWidth(_ v: UInt32) -> Bool {
+        (0x0300...0x036F).contains(v) || (0x200B...0x200F).contains(v) || (0x20D0...0x20FF).contains(v)
+            || (0xFE00...0xFE0F).contains(v) || (0xFE20...0xFE2F).contains(v)
+    }
+
+    private static func isWide(_ v: UInt32) -> Bool {
+        (0x1100...0x115F).contains(v) || (0x2E80...0x303E).contains(v) || (0x3041...0x33FF).contains(v)
+            || (0x3400...0x4DBF).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xA000...0xA4CF).contains(v)
+            || (0xAC00...0xD7A3).contains(v) || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v)
+            || (0xFF00...0xFF60).contains(v) || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1F64F).contains(v)
+            || (0x1F900...0x1F9FF).contains(v) || (0x20000...0x3FFFD).contains(v)
+    }
+
+    /// `text` cut to at most `width` columns; an ellipsis marks the cut when there is room for one.
+    public static func truncate(_ text: String, to width: Int, ellipsis: Bool = true) -> String {
+        guard width > 0 else { return "" }
+        if of(text) <= width { return text }
+        let limit = ellipsis ? width - 1 : width
+        var result = ""
+        var used = 0
+        for character in text {
+            let w = of(character)
+            if used + w > limit { break }
+            result.append(character)
+            used += w
+        }
+        return ellipsis ? result + "…" : result
+    }
+
+    /// `text` padded with spaces (or truncated) to exactly `width` columns.
+    public static func pad(_ text: String, to width: Int) -> String {
+        let cut = truncate(text, to: width)
+        return cut + String(repeating: " ", count: max(0, width - of(cut)))
+    }
+}

@@ -1,0 +1,28 @@
+import OnAirCore
+
+/// What the operator means by a key: keys map to intents through `KeyMap`, never straight to behaviour
+/// (htop's `Action.c`, bottom's event table), so the same table can draw the footer and the help overlay.
+public enum ConsoleIntent: Sendable, Hashable {
+    /// Something that happens to the simulated phone app (c s d a h f space/t).
+    case phone(OperatorAction)
+    /// `v`: toggle Red5's `pauseVideo` on the publisher.
+    case togglePauseVideo
+    /// `m`: toggle `pauseAudio` on the publisher.
+    case togglePauseAudio
+    /// `p`: switch to the next interrupt policy.
+    case nextPolicy
+    /// `x`: stop the broadcast.
+    case stopBroadcast
+    /// `o`: show or hide the half-block preview.
+    case togglePreview
+    /// `?`: show or hide the help overlay.
+    case toggleHelp
+    /// `q`: quit (asks first while live).
+    case quit
+    /// Tab: give the keys to the other pane.
+    case switchPane
+    /// `y` in a confirmation.
+    case confirm
+    /// `n` / Esc in a confirmation or the help overlay.
+    case cancel
+}

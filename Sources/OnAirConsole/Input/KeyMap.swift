@@ -1,0 +1,87 @@
+import OnAirCore
+
+/// The table of key → intent. The key reader, the footer and the help overlay all read this one table,
+/// so a key cannot work without being listed, nor be listed without working.
+public struct KeyMap: Sendable {
+    public var bindings: [KeyBinding]
+
+    public init(bindings: [KeyBinding]) {
+        self.bindings = bindings
+    }
+
+    /// The console's keys (DESIGN.md §1.1 and issue 6).
+    public static let standard = KeyMap(bindings: [
+        KeyBinding(keys: [.character("c")], intent: .phone(.incomingCall), label: "call", help: "an incoming phone call rings (willResignActive)"),
+        KeyBinding(keys: [.character("s")], intent: .phone(.siri), label: "Siri", help: "Siri is activated (willResignActive)"),
+        KeyBinding(keys: [.character("d")], intent: .phone(.decline), label: "decline", help: "decline the call / dismiss Siri (didBecomeActive)"),
+        KeyBinding(keys: [.character("a")], intent: .phone(.accept), label: "accept", help: "accept the call (didEnterBackground)"),
+        KeyBinding(keys: [.character("h")], intent: .phone(.home), label: "home", help: "Home button (willResignActive, didEnterBackground)"),
+        KeyBinding(keys: [.character("f")], intent: .phone(.returnToApp), label: "return", help: "return to the app (willEnterForeground, didBecomeActive)"),
+        KeyBinding(keys: [.character(" "), .character("t")], intent: .phone(.tap), label: "tap", help: "tap the screen (meaning depends on the policy)"),
+        KeyBinding(keys: [.character("v")], intent: .togglePauseVideo, label: "pauseVideo", help: "toggle pauseVideo (audio keeps flowing)"),
+        KeyBinding(keys: [.character("m")], intent: .togglePauseAudio, label: "pauseAudio", help: "toggle pauseAudio (silence is sent)"),
+        KeyBinding(keys: [.character("p")], intent: .nextPolicy, label: "policy", help: "switch to the next interrupt policy"),
+        KeyBinding(keys: [.character("x")], intent: .stopBroadcast, label: "stop", help: "stop the broadcast"),
+        KeyBinding(keys: [.character("o")], intent: .togglePreview, label: "preview", help: "show or hide the colour preview"),
+        KeyBinding(keys: [.tab], intent: .switchPane, label: "pane", help: "give the keys to the other pane"),
+        KeyBinding(keys: [.character("?")], intent: .toggleHelp, label: "help", help: "show or hide this help"),
+        KeyBinding(keys: [.character("q")], intent: .quit, label: "quit", help: "quit (asks first while broadcasting)"),
+        KeyBinding(keys: [.character("y")], intent: .confirm, label: "yes", help: "confirm"),
+        KeyBinding(keys: [.character("n"), .escape], intent: .cancel, label: "no", help: "cancel"),
+    ])
+
+    /// The intent of a key in `mode`, if the table has one there (whether it is allowed now is separate).
+    public func intent(for key: ConsoleKey, mode: ConsoleMode = .normal) -> ConsoleIntent? {
+        bindings.first { $0.keys.contains(key) && Self.belongs($0.intent, to: mode) }?.intent
+    }
+
+    /// The bindings that do something now, in table order: the footer's content.
+    public func available(in context: KeyContext) -> [KeyBinding] {
+        bindings.filter { isAvailable($0.intent, in: context) }
+    }
+
+    /// The bindings the help overlay lists (everything used outside a confirmation).
+    public var helpBindings: [KeyBinding] {
+        bindings.filter { Self.belongs($0.intent, to: .normal) }
+    }
+
+    /// Whether an intent does something in `context`.
+    public func isAvailable(_ intent: ConsoleIntent, in context: KeyContext) -> Bool {
+        guard Self.belongs(intent, to: context.mode) else { return false }
+        switch context.mode {
+        case .confirmingQuit: return true
+        case .help: return intent == .toggleHelp || intent == .quit
+        case .normal: break
+        }
+        let onPublisher = context.focus == .publisher
+        let status = context.publisherStatus ?? .idle
+        switch intent {
+        case .phone(.tap):
+            // A tap means something to the publisher's policy only; the subscriber app has no tap flow.
+            return onPublisher
+        case .phone(let action):
+            return action.isAllowed(in: context.lifecycle)
+        case .togglePauseVideo, .togglePauseAudio:
+            return onPublisher && status.isLive
+        case .nextPolicy:
+            return onPublisher
+        case .stopBroadcast:
+            return onPublisher && status != .idle && status != .preview
+        case .switchPane:
+            return context.paneCount > 1
+        case .togglePreview, .toggleHelp, .quit:
+            return true
+        case .confirm, .cancel:
+            return false
+        }
+    }
+
+    /// Confirmation answers only exist in the confirmation; everything else only outside it.
+    static func belongs(_ intent: ConsoleIntent, to mode: ConsoleMode) -> Bool {
+        switch intent {
+        case .confirm: mode == .confirmingQuit
+        case .cancel: mode != .normal
+        default: mode != .confirmingQuit
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import OnAirCore
+
+/// A whole console frame: one or two dashboards, the footer, and the overlays (help, quit confirmation).
+///
+/// `onair demo` shows both panes (side by side from `sideBySideMinimumWidth` columns, stacked below it);
+/// `onair publish` and `onair subscribe` show one. A front end builds one of these per frame from its state
+/// and calls `render(width:height:theme:)`; the terminal backend blits the result.
+public struct ConsoleScreen: Sendable {
+    public var publisher: PublisherAppState?
+    public var publisherTelemetry: StreamTelemetry
+    public var subscriber: SubscriberAppState?
+    public var subscriberTelemetry: StreamTelemetry
+    public var ui: ConsoleUIState
+    public var now: SessionTime
+    public var keyMap: KeyMap
+
+    /// Below this width the two panes are stacked; at and above it they sit side by side.
+    public static let sideBySideMinimumWidth = 160
+    /// The smallest screen the console draws into; below it a one-line message asks for more room.
+    public static let minimumSize = (width: 40, height: 10)
+    public static let quitQuestion = "Stop broadcasting and quit? y/n"
+
+    public init(
+        publisher: PublisherAppState? = nil, publisherTelemetry: StreamTelemetry = .none,
+        subscriber: SubscriberAppState? = nil, subscriberTelemetry: StreamTelemetry = .none,
+        ui: ConsoleUIState = ConsoleUIState(), now: SessionTime, keyMap: KeyMap = .standard
+    ) {
+        self.publisher = publisher
+        self.publisherTelemetry = publisherTelemetry
+        self.subscriber = subscriber
+        self.subscriberTelemetry = subscriberTelemetry
+        self.ui = ui
+        self.now = now
+        self.keyMap = keyMap
+    }
+
+    /// The frame as a new buffer.
+    public func render(width: Int, height: Int, theme: Theme) -> CellBuffer {
+        var buffer = CellBuffer(width: width, height: height, fill: Cell(" ", style: theme[.text]))
+        render(in: buffer.area, into: &buffer, theme: theme)
+        return buffer
+    }
+
+    /// The areas of the panes present, in order publisher, subscriber.
+    public static func paneAreas(in body: Rect, count: Int) -> [Rect] {
+        guard count > 1 else { return [body] }
+        return body.width >= sideBySideMinimumWidth ? body.columns([.percentage(50), .fill]) : body.rows([.percentage(50), .fill])
+    }
+
+    public func render(in area: Rect, into buffer: inout CellBuffer, theme: Theme) {
+        guard area.width >= Self.minimumSize.width, area.height >= Self.minimumSize.height else {
+            buffer.fill(area, style: theme[.text])
+            let message = "terminal too small (\(area.width)×\(area.height)); need \(Self.minimumSize.width)×\(Self.minimumSize.height)"
+            buffer.write(message, in: area.row(0), style: theme[.notice])
+            return
+        }
+        let context = ui.keyContext(publisher: publisher, subscriber: subscriber)
+        let body = area.droppingBottom(1)
+        let areas = Self.paneAreas(in: body, count: context.paneCount)
+        var next = areas.makeIterator()
+        let many = context.paneCount > 1
+        if let publisher, let paneArea = next.next() {
+            PublisherDashboard(
+                state: publisher, telemetry: publisherTelemetry, now: now,
+                isFocused: many && context.focus == .publisher, showPreview: ui.showPreview
+            ).render(in: paneArea, into: &buffer, theme: theme)
+        }
+        if let subscriber, let paneArea = next.next() {
+            SubscriberDashboard(
+                state: subscriber, telemetry: subscriberTelemetry, now: now,
+                isFocused: many && context.focus == .subscriber, showPreview: ui.showPreview
+            ).render(in: paneArea, into: &buffer, theme: theme)
+        }
+        if publisher == nil, subscriber == nil {
+            buffer.write("nothing to show", in: body.centered(width: 15, height: 1), style: theme[.muted])
+        }
+        Footer(bindings: keyMap.available(in: context), notice: ui.visibleNotice(at: now))
+            .render(in: area.bottom(1), into: &buffer, theme: theme)
+        if ui.showHelp && !ui.confirmingQuit {
+            var normal = context
+            normal.mode = .normal
+            let available = Set(keyMap.helpBindings.map(\.intent).filter { keyMap.isAvailable($0, in: normal) })
+            HelpOverlay(bindings: keyMap.helpBindings, available: available).render(in: body, into: &buffer, theme: theme)
+        }
+        if ui.confirmingQuit {
+            ConfirmDialog(Self.quitQuestion).render(in: body, into: &buffer, theme: theme)
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import OnAirCore
+
+/// What the console itself remembers between frames (focus, overlays, preview toggle, the last notice),
+/// and how keys change it. Keys that reach the engine come back as `ConsoleEffect`s for the owner to run
+/// (CONVENTIONS.md §1, §8): this type never performs anything itself.
+public struct ConsoleUIState: Sendable, Equatable {
+    /// A short line in the footer saying why a key did nothing; it fades after `Notice.lifetime`.
+    public struct Notice: Sendable, Equatable {
+        public var text: String
+        public var postedAt: SessionTime
+        public static let lifetimeMilliseconds: Int64 = 4000
+    }
+
+    /// What the owner must do after a key.
+    public enum Effect: Sendable, Equatable {
+        /// Deliver a phone-app action to a pane's state machine.
+        case perform(OperatorAction, on: ConsolePane)
+        case togglePauseVideo
+        case togglePauseAudio
+        case nextPolicy
+        case stopBroadcast
+        /// Leave the event loop (after `stopBroadcast`, when confirmed while live).
+        case quit
+    }
+
+    public var focus: ConsolePane
+    public var showPreview: Bool
+    public var showHelp = false
+    public var confirmingQuit = false
+    public var notice: Notice?
+
+    public init(focus: ConsolePane = .publisher, showPreview: Bool = true) {
+        self.focus = focus
+        self.showPreview = showPreview
+    }
+
+    public var mode: ConsoleMode { confirmingQuit ? .confirmingQuit : showHelp ? .help : .normal }
+
+    /// The notice to show at `now`, if it has not faded.
+    public func visibleNotice(at now: SessionTime) -> String? {
+        guard let notice, now.milliseconds - notice.postedAt.milliseconds < Notice.lifetimeMilliseconds else { return nil }
+        return notice.text
+    }
+
+    /// The key context for the panes present; focus falls back to the pane that exists.
+    public func keyContext(publisher: PublisherAppState?, subscriber: SubscriberAppState?) -> KeyContext {
+        let paneCount = (publisher == nil ? 0 : 1) + (subscriber == nil ? 0 : 1)
+        let focused = effectiveFocus(publisher: publisher, subscriber: subscriber)
+        let lifecycle = (focused == .publisher ? publisher?.lifecycle : subscriber?.lifecycle) ?? .active
+        return KeyContext(
+            mode: mode, focus: focused, paneCount: paneCount, lifecycle: lifecycle,
+            publisherStatus: focused == .publisher ? publisher?.status : nil
+        )
+    }
+
+    func effectiveFocus(publisher: PublisherAppState?, subscriber: SubscriberAppState?) -> ConsolePane {
+        switch focus {
+        case .publisher where publisher == nil && subscriber != nil: .subscriber
+        case .subscriber where subscriber == nil && publisher != nil: .publisher
+        default: focus
+        }
+    }
+
+    /// Applies one key: updates the console's own state and returns what the owner must do.
+    public mutating func handle(
+        _ key: ConsoleKey, publisher: PublisherAppState?, subscriber: SubscriberAppState?, now: SessionTime, keyMap: KeyMap = .standard
+    ) -> [Effect] {
+        let context = keyContext(publisher: publisher, subscriber: subscriber)
+        // As in htop, any key that means nothing in the help overlay closes it.
+        if context.mode == .help, keyMap.intent(for: key, mode: .help).map({ keyMap.isAvailable($0, in: context) }) != true {
+            showHelp = false
+            return []
+        }
+        guard let intent = keyMap.intent(for: key, mode: context.mode) else {
+            if context.mode == .normal { notice = Notice(text: "\(key): not a key here (? shows the keys)", postedAt: now) }
+            return []
+        }
+        guard keyMap.isAvailable(intent, in: context) else {
+            notice = Notice(text: Self.refusal(of: intent, key: key, context: context), postedAt: now)
+            return []
+        }
+        notice = nil
+        switch intent {
+        case .phone(let action): return [.perform(action, on: context.focus)]
+        case .togglePauseVideo: return [.togglePauseVideo]
+        case .togglePauseAudio: return [.togglePauseAudio]
+        case .nextPolicy: return [.nextPolicy]
+        case .stopBroadcast: return [.stopBroadcast]
+        case .togglePreview: showPreview.toggle()
+        case .toggleHelp: showHelp.toggle()
+        case .switchPane: focus = context.focus == .publisher ? .subscriber : .publisher
+        case .quit:
+            if publisher?.status.isLive == true, !confirmingQuit {
+                showHelp = false
+                confirmingQuit = true
+                return []
+            }
+            return [.quit]
+        case .confirm:
+            confirmingQuit = false
+            return publisher?.status.isLive == true ? [.stopBroadcast, .quit] : [.quit]
+        case .cancel:
+            confirmingQuit = false
+            showHelp = false
+        }
+        return []
+    }
+
+    /// Why a known key does nothing now, in one short line.
+    static func refusal(of intent: ConsoleIntent, key: ConsoleKey, context: KeyContext) -> String {
+        switch intent {
+        case .phone(.tap): return "\(key): the subscriber has no tap action"
+        case .phone(let action): return "\(key): " + (action.refusal(in: context.lifecycle) ?? "not now")
+        case .togglePauseVideo, .togglePauseAudio:
+            return context.focus == .publisher ? "\(key): only while publishing" : "\(key): a publisher key (Tab to switch)"
+        case .nextPolicy: return "\(key): a publisher key (Tab to switch)"
+        case .stopBroadcast: return context.focus == .publisher ? "\(key): nothing is being broadcast" : "\(key): a publisher key (Tab to switch)"
+        case .switchPane: return "\(key): only one pane"
+        default: return "\(key): not now"
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// Where a dashboard's parts go inside its pane: the info rows on top, then the preview (below the info
+/// when the pane is tall, beside it when it is only wide, left out when there is no room), then the log.
+public struct DashboardLayout: Sendable, Equatable {
+    public var info: Rect
+    public var preview: Rect?
+    public var logTitle: Rect?
+    public var log: Rect
+
+    /// Rows of `label value` lines every dashboard shows.
+    public static let infoRows = 6
+
+    public init(inner: Rect, showPreview: Bool) {
+        let infoHeight = min(Self.infoRows, inner.height)
+        var info = inner.top(infoHeight)
+        var rest = inner.droppingTop(infoHeight)
+        var preview: Rect?
+        if showPreview {
+            if rest.height >= 14 {
+                let wanted = min(rest.height / 2, max(4, inner.width * 9 / 32 + 1))
+                preview = rest.top(wanted)
+                rest = rest.droppingTop(wanted)
+            } else if inner.width >= 60 {
+                let parts = info.columns([.fill, .length(1), .percentage(34)])
+                info = parts[0]
+                preview = parts[2]
+            }
+        }
+        if rest.height >= 4 {
+            logTitle = rest.top(1)
+            rest = rest.droppingTop(1)
+        } else {
+            logTitle = nil
+        }
+        self.info = info
+        self.preview = preview
+        self.log = rest
+    }
+}

@@ -1,0 +1,96 @@
+import OnAirCore
+
+/// The publisher's pane: state badge, app state, the seeds' flags, policy, publish type, URL, timer,
+/// bitrate with a 60 s sparkline, fps, drops, queue/congestion, preview, event log, and toasts on top.
+public struct PublisherDashboard: Widget {
+    public var state: PublisherAppState
+    public var telemetry: StreamTelemetry
+    public var now: SessionTime
+    public var isFocused: Bool
+    public var showPreview: Bool
+
+    public init(state: PublisherAppState, telemetry: StreamTelemetry, now: SessionTime, isFocused: Bool = true, showPreview: Bool = true) {
+        self.state = state
+        self.telemetry = telemetry
+        self.now = now
+        self.isFocused = isFocused
+        self.showPreview = showPreview
+    }
+
+    /// Renders the pane into `area` of `buffer`: the one call a front end needs per frame for this pane.
+    public static func render(
+        state: PublisherAppState, telemetry: StreamTelemetry, now: SessionTime,
+        in area: Rect, into buffer: inout CellBuffer, theme: Theme, isFocused: Bool = true, showPreview: Bool = true
+    ) {
+        PublisherDashboard(state: state, telemetry: telemetry, now: now, isFocused: isFocused, showPreview: showPreview)
+            .render(in: area, into: &buffer, theme: theme)
+    }
+
+    /// The session timer: time since the broadcast went live, or dashes when it is not live.
+    public var sessionTimer: String {
+        guard let since = state.liveSince, state.status != .idle else { return "--:--:--" }
+        return ConsoleFormat.clock(now.since(since))
+    }
+
+    public func render(in area: Rect, into buffer: inout CellBuffer, theme: Theme) {
+        guard !area.isEmpty else { return }
+        Panel(title: "Publisher · \(state.streamName)", isFocused: isFocused).render(in: area, into: &buffer, theme: theme)
+        let inner = Panel.inner(of: area)
+        guard !inner.isEmpty else { return }
+        let layout = DashboardLayout(inner: inner, showPreview: showPreview)
+        renderInfo(in: layout.info, into: &buffer, theme: theme)
+        if let preview = layout.preview {
+            PreviewView(telemetry.preview, placeholder: "camera preview: no frame yet").render(in: preview, into: &buffer, theme: theme)
+        }
+        if let title = layout.logTitle {
+            buffer.write("events", in: title, style: theme[.muted])
+        }
+        EventLogView(state.log).render(in: layout.log, into: &buffer, theme: theme)
+        ToastStack(state.toasts, now: now).render(in: inner, into: &buffer, theme: theme)
+    }
+
+    private func renderInfo(in info: Rect, into buffer: inout CellBuffer, theme: Theme) {
+        // Row 0: badge, app state, timer on the right.
+        let top = info.row(0)
+        let badge = StatusBadge(state.status)
+        let timer = "⏱ " + sessionTimer
+        let parts = top.columns([.length(badge.width + 1), .fill, .length(DisplayWidth.of(timer))])
+        badge.render(in: parts[0], into: &buffer, theme: theme)
+        var appText = "app " + state.lifecycle.label
+        if case .error(let message) = state.status { appText = message }
+        buffer.write(appText, in: parts[1], style: theme[isError ? .logError : .value])
+        buffer.write(timer, in: parts[2], style: theme[.value])
+
+        // Row 1: the flags of the seeds.
+        FlagRow([
+            FlagIndicator("pauseVideo", isOn: state.pauseVideo), FlagIndicator("pauseAudio", isOn: state.pauseAudio),
+            FlagIndicator("tapArmed", isOn: state.tapArmed),
+        ]).render(in: info.row(1), into: &buffer, theme: theme)
+
+        LabelledField("policy", "\(state.policy.rawValue)   type \(state.publishType.rawValue)", labelWidth: 9)
+            .render(in: info.row(2), into: &buffer, theme: theme)
+        LabelledField("url", state.redactedURL, labelWidth: 9).render(in: info.row(3), into: &buffer, theme: theme)
+        Self.renderBitrate(telemetry, in: info.row(4), into: &buffer, theme: theme)
+        let congestionRole: ThemeRole = telemetry.congestion >= 0.75 ? .meterWarning : .value
+        LabelledField(
+            "fps",
+            "\(ConsoleFormat.decimal(telemetry.framesPerSecond, places: 1))  dropped \(telemetry.droppedFrames)  queue \(telemetry.queueDepth)  congestion \(ConsoleFormat.percent(telemetry.congestion))",
+            labelWidth: 9, valueRole: congestionRole
+        ).render(in: info.row(5), into: &buffer, theme: theme)
+    }
+
+    private var isError: Bool {
+        if case .error = state.status { return true }
+        return false
+    }
+
+    /// `bitrate  2.50 Mb/s  ▂▃▅▆▇`: the number, then the sparkline in the rest of the row.
+    static func renderBitrate(_ telemetry: StreamTelemetry, in row: Rect, into buffer: inout CellBuffer, theme: Theme) {
+        guard !row.isEmpty else { return }
+        let text = ConsoleFormat.bitrate(telemetry.bitrate)
+        let parts = row.columns([.length(9), .length(DisplayWidth.of(text) + 2), .fill])
+        buffer.write("bitrate", in: parts[0], style: theme[.label])
+        buffer.write(text, in: parts[1], style: theme[.value])
+        Sparkline(samples: telemetry.bitrateHistory).render(in: parts[2], into: &buffer, theme: theme)
+    }
+}

@@ -1,0 +1,81 @@
+import OnAirCore
+
+/// The subscriber's pane: connection badge, app state, the seeds' `publisherIsInBackground` and
+/// `publisherIsDisconnected`, the reconnect countdown, render active/paused, received bitrate and fps,
+/// the decoded preview, the event log, and toasts ("Publish Background", "Publisher Foreground") on top.
+public struct SubscriberDashboard: Widget {
+    public var state: SubscriberAppState
+    public var telemetry: StreamTelemetry
+    public var now: SessionTime
+    public var isFocused: Bool
+    public var showPreview: Bool
+
+    public init(state: SubscriberAppState, telemetry: StreamTelemetry, now: SessionTime, isFocused: Bool = true, showPreview: Bool = true) {
+        self.state = state
+        self.telemetry = telemetry
+        self.now = now
+        self.isFocused = isFocused
+        self.showPreview = showPreview
+    }
+
+    /// Renders the pane into `area` of `buffer`.
+    public static func render(
+        state: SubscriberAppState, telemetry: StreamTelemetry, now: SessionTime,
+        in area: Rect, into buffer: inout CellBuffer, theme: Theme, isFocused: Bool = true, showPreview: Bool = true
+    ) {
+        SubscriberDashboard(state: state, telemetry: telemetry, now: now, isFocused: isFocused, showPreview: showPreview)
+            .render(in: area, into: &buffer, theme: theme)
+    }
+
+    /// `retry in 1.2 s (attempt 3)` while the reconnect loop waits, nil otherwise.
+    public var reconnectCountdown: String? {
+        guard case .reconnecting(let at) = state.connection else { return nil }
+        return "retry in \(ConsoleFormat.seconds(at.milliseconds - now.milliseconds)) (attempt \(state.reconnectAttempts + 1))"
+    }
+
+    public func render(in area: Rect, into buffer: inout CellBuffer, theme: Theme) {
+        guard !area.isEmpty else { return }
+        Panel(title: "Subscriber · \(state.streamName)", isFocused: isFocused).render(in: area, into: &buffer, theme: theme)
+        let inner = Panel.inner(of: area)
+        guard !inner.isEmpty else { return }
+        let layout = DashboardLayout(inner: inner, showPreview: showPreview)
+        renderInfo(in: layout.info, into: &buffer, theme: theme)
+        if let preview = layout.preview {
+            let placeholder = state.renderActive ? "decoded video: no frame yet" : "render paused (pauseRender)"
+            PreviewView(state.renderActive ? telemetry.preview : nil, placeholder: placeholder).render(in: preview, into: &buffer, theme: theme)
+        }
+        if let title = layout.logTitle {
+            buffer.write("events", in: title, style: theme[.muted])
+        }
+        EventLogView(state.log).render(in: layout.log, into: &buffer, theme: theme)
+        ToastStack(state.toasts, now: now).render(in: inner, into: &buffer, theme: theme)
+    }
+
+    private func renderInfo(in info: Rect, into buffer: inout CellBuffer, theme: Theme) {
+        let top = info.row(0)
+        let badge = StatusBadge(state.connection)
+        let parts = top.columns([.length(badge.width + 1), .fill])
+        badge.render(in: parts[0], into: &buffer, theme: theme)
+        var detail = "app " + state.lifecycle.label
+        if let countdown = reconnectCountdown { detail += "  " + countdown }
+        if case .error(let message) = state.connection { detail = message }
+        buffer.write(detail, in: parts[1], style: theme[.value])
+
+        FlagRow([
+            FlagIndicator("publisherIsInBackground", isOn: state.publisherIsInBackground),
+            FlagIndicator("publisherIsDisconnected", isOn: state.publisherIsDisconnected),
+        ]).render(in: info.row(1), into: &buffer, theme: theme)
+
+        LabelledField(
+            "render", state.renderActive ? "ACTIVE" : "PAUSED (pauseRender: video counted, not decoded)",
+            labelWidth: 9, valueRole: state.renderActive ? .value : .flagOn
+        ).render(in: info.row(2), into: &buffer, theme: theme)
+        LabelledField("url", state.redactedURL, labelWidth: 9).render(in: info.row(3), into: &buffer, theme: theme)
+        PublisherDashboard.renderBitrate(telemetry, in: info.row(4), into: &buffer, theme: theme)
+        LabelledField(
+            "fps",
+            "\(ConsoleFormat.decimal(telemetry.framesPerSecond, places: 1))  dropped \(telemetry.droppedFrames)  queue \(telemetry.queueDepth)",
+            labelWidth: 9
+        ).render(in: info.row(5), into: &buffer, theme: theme)
+    }
+}

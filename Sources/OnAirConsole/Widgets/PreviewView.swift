@@ -1,0 +1,54 @@
+import OnAirCore
+
+/// A colour picture drawn with the upper half block `▀`: each cell shows two pixels, the top one as the
+/// foreground and the bottom one as the background, which makes pixels roughly square in a terminal.
+///
+/// The picture is scaled (nearest neighbour) to fit the area with its aspect ratio kept, and centred.
+public struct PreviewView: Widget {
+    public var image: PreviewImage?
+    /// Shown when there is no picture (preview off, nothing decoded yet).
+    public var placeholder: String
+
+    public init(_ image: PreviewImage?, placeholder: String = "no picture") {
+        self.image = image
+        self.placeholder = placeholder
+    }
+
+    /// The cell size the picture takes in `area`: width in columns, height in rows (2 pixels each).
+    public static func fittedSize(imageWidth: Int, imageHeight: Int, in area: Rect) -> (columns: Int, rows: Int) {
+        guard imageWidth > 0, imageHeight > 0, !area.isEmpty else { return (0, 0) }
+        let maxPixelRows = area.height * 2
+        var columns = area.width
+        var pixelRows = columns * imageHeight / imageWidth
+        if pixelRows > maxPixelRows {
+            pixelRows = maxPixelRows
+            columns = max(1, pixelRows * imageWidth / imageHeight)
+        }
+        return (min(columns, area.width), max(1, min(area.height, (pixelRows + 1) / 2)))
+    }
+
+    public func render(in area: Rect, into buffer: inout CellBuffer, theme: Theme) {
+        guard !area.isEmpty else { return }
+        guard let image, image.width > 0, image.height > 0 else {
+            let text = DisplayWidth.truncate(placeholder, to: area.width)
+            let spot = area.centered(width: DisplayWidth.of(text), height: 1)
+            buffer.write(text, in: spot, style: theme[.previewPlaceholder])
+            return
+        }
+        let size = Self.fittedSize(imageWidth: image.width, imageHeight: image.height, in: area)
+        let target = area.centered(width: size.columns, height: size.rows)
+        let pixelRows = size.rows * 2
+        for row in 0..<size.rows {
+            for column in 0..<size.columns {
+                let sourceX = column * image.width / size.columns
+                let top = image.pixel(x: sourceX, y: min(image.height - 1, (row * 2) * image.height / pixelRows))
+                let bottom = image.pixel(x: sourceX, y: min(image.height - 1, (row * 2 + 1) * image.height / pixelRows))
+                let style = Style(
+                    foreground: .rgb(top.red, top.green, top.blue),
+                    background: .rgb(bottom.red, bottom.green, bottom.blue)
+                )
+                buffer.put("▀", x: target.x + column, y: target.y + row, style: style, clip: target)
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import OnAirCore
+
+/// The toasts visible now, centred on their pane and stacked oldest on top (the seeds' `ALToastView`).
+///
+/// Each toast is a small box when there is room, a single highlighted line when the pane is short; when
+/// even that does not fit, the newest toasts win. Expiry is by time: the caller passes `now`.
+public struct ToastStack: Widget {
+    public var toasts: [Toast]
+
+    public init(_ queue: ToastQueue, now: SessionTime) {
+        toasts = queue.visible(at: now)
+    }
+
+    public init(toasts: [Toast]) {
+        self.toasts = toasts
+    }
+
+    public func render(in area: Rect, into buffer: inout CellBuffer, theme: Theme) {
+        guard !toasts.isEmpty, area.width >= 3, area.height >= 1 else { return }
+        let style = theme[.toast]
+        let boxed = area.height >= 3 * toasts.count && area.width >= 8
+        let rowsPerToast = boxed ? 3 : 1
+        let shown = Array(toasts.suffix(max(1, area.height / rowsPerToast)))
+        let textWidth = min(area.width - (boxed ? 4 : 2), shown.map { DisplayWidth.of($0.text) }.max() ?? 0)
+        let boxWidth = textWidth + (boxed ? 4 : 2)
+        let stack = area.centered(width: boxWidth, height: shown.count * rowsPerToast)
+        for (index, toast) in shown.enumerated() {
+            let top = stack.y + index * rowsPerToast
+            let text = DisplayWidth.pad(toast.text, to: textWidth)
+            if boxed {
+                let inner = String(repeating: "─", count: textWidth + 2)
+                buffer.write("╭" + inner + "╮", x: stack.x, y: top, style: style, clip: stack)
+                buffer.write("│ " + text + " │", x: stack.x, y: top + 1, style: style, clip: stack)
+                buffer.write("╰" + inner + "╯", x: stack.x, y: top + 2, style: style, clip: stack)
+            } else {
+                buffer.write(" " + text + " ", x: stack.x, y: top, style: style, clip: stack)
+            }
+        }
+    }
+}

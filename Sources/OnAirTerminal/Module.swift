@@ -1,1 +1,0 @@
-// OnAirTerminal — see DESIGN.md §2 for what this target holds.

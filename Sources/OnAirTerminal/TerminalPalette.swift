@@ -1,0 +1,70 @@
+import OnAirConsole
+
+/// How many colours the terminal can show; decided once per screen from ncurses' `COLORS`.
+public enum TerminalColorMode: String, Sendable, Equatable {
+    /// 256 colours (xterm-256color, tmux-256color): palette indices as themes name them.
+    case indexed256
+    /// The eight ANSI colours (`xterm`, `screen`): every colour mapped to the nearest of eight.
+    case basic8
+    /// No colour (`vt100`, `xterm-mono`, NO_COLOR): attributes only; a coloured background becomes reverse.
+    case monochrome
+
+    /// `.monochrome` when the user asked for no colour (https://no-color.org: `NO_COLOR` set and not empty),
+    /// nil to use what the terminal reports.
+    public static func override(environment: [String: String]) -> TerminalColorMode? {
+        environment["NO_COLOR"].map { $0.isEmpty ? nil : .monochrome } ?? nil
+    }
+
+    /// The mode for a terminal reporting `colors` colours (`has_colors` false → 0).
+    public static func forTerminal(colors: Int) -> TerminalColorMode {
+        colors >= 256 ? .indexed256 : colors >= 8 ? .basic8 : .monochrome
+    }
+}
+
+/// A style as ncurses needs it: attributes plus a foreground/background colour number (-1 = terminal default).
+public struct CursesStyle: Sendable, Hashable {
+    public var attributes: TextAttributes
+    public var foreground: Int32
+    public var background: Int32
+}
+
+/// Maps theme styles down to what the terminal can show. Pure, so the fallbacks are unit-tested
+/// without a terminal.
+public struct TerminalPalette: Sendable {
+    public var mode: TerminalColorMode
+    /// False when `use_default_colors` failed: "default" then means white on black.
+    public var hasDefaultColors: Bool
+
+    public init(mode: TerminalColorMode, hasDefaultColors: Bool = true) {
+        self.mode = mode
+        self.hasDefaultColors = hasDefaultColors
+    }
+
+    public func cursesStyle(for style: Style) -> CursesStyle {
+        var attributes = style.attributes
+        switch mode {
+        case .monochrome:
+            // Without colours, a background is what marks a badge or a toast: show it as reverse video.
+            if style.background != .default { attributes.insert(.reverse) }
+            return CursesStyle(attributes: attributes, foreground: -1, background: -1)
+        case .basic8:
+            if case .ansi(let n) = style.foreground, n >= 8 { attributes.insert(.bold) }
+            return CursesStyle(
+                attributes: attributes,
+                foreground: number(style.foreground.basicIndex, isForeground: true),
+                background: number(style.background.basicIndex, isForeground: false)
+            )
+        case .indexed256:
+            return CursesStyle(
+                attributes: attributes,
+                foreground: number(style.foreground.paletteIndex, isForeground: true),
+                background: number(style.background.paletteIndex, isForeground: false)
+            )
+        }
+    }
+
+    private func number(_ index: Int?, isForeground: Bool) -> Int32 {
+        if let index { return Int32(index) }
+        return hasDefaultColors ? -1 : (isForeground ? 7 : 0)
+    }
+}

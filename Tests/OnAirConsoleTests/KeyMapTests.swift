@@ -1,0 +1,126 @@
+import OnAirConsole
+import OnAirCore
+import Testing
+
+@Suite("Key map and console state")
+struct KeyMapTests {
+    let map = KeyMap.standard
+
+    func context(_ lifecycle: LifecycleState, _ status: PublisherStatus? = .publishing, focus: ConsolePane = .publisher, mode: ConsoleMode = .normal, panes: Int = 2) -> KeyContext {
+        KeyContext(mode: mode, focus: focus, paneCount: panes, lifecycle: lifecycle, publisherStatus: focus == .publisher ? status : nil)
+    }
+
+    @Test("every key of issue 6 maps to its intent")
+    func table() {
+        let expected: [(ConsoleKey, ConsoleIntent)] = [
+            (.character("c"), .phone(.incomingCall)), (.character("s"), .phone(.siri)), (.character("d"), .phone(.decline)),
+            (.character("a"), .phone(.accept)), (.character("h"), .phone(.home)), (.character("f"), .phone(.returnToApp)),
+            (.character(" "), .phone(.tap)), (.character("t"), .phone(.tap)), (.character("v"), .togglePauseVideo),
+            (.character("m"), .togglePauseAudio), (.character("p"), .nextPolicy), (.character("x"), .stopBroadcast),
+            (.character("o"), .togglePreview), (.character("?"), .toggleHelp), (.character("q"), .quit), (.tab, .switchPane),
+        ]
+        for (key, intent) in expected {
+            #expect(map.intent(for: key) == intent, "\(key)")
+        }
+        #expect(map.intent(for: .character("y")) == nil)
+        #expect(map.intent(for: .character("y"), mode: .confirmingQuit) == .confirm)
+        #expect(map.intent(for: .escape, mode: .confirmingQuit) == .cancel)
+        #expect(map.intent(for: .character("c"), mode: .confirmingQuit) == nil)
+    }
+
+    @Test("no key is bound twice in the same mode")
+    func unique() {
+        for mode in [ConsoleMode.normal, .help, .confirmingQuit] {
+            let keys = map.bindings.filter { map.intent(for: $0.keys[0], mode: mode) != nil }.flatMap(\.keys)
+            #expect(Set(keys).count == keys.count, "\(mode)")
+        }
+    }
+
+    @Test("phone keys are offered exactly when OperatorAction.isAllowed says so", arguments: LifecycleState.allCases)
+    func phoneKeysFollowLifecycle(lifecycle: LifecycleState) {
+        let offered = Set(map.available(in: context(lifecycle)).map(\.intent))
+        for action in OperatorAction.allCases {
+            #expect(offered.contains(.phone(action)) == action.isAllowed(in: lifecycle), "\(action) in \(lifecycle)")
+        }
+    }
+
+    @Test("publisher-only keys need the publisher pane, pause keys need a live broadcast")
+    func publisherKeys() {
+        let live = Set(map.available(in: context(.active, .publishing)).map(\.intent))
+        #expect(live.isSuperset(of: [.togglePauseVideo, .togglePauseAudio, .nextPolicy, .stopBroadcast, .switchPane]))
+        let idle = Set(map.available(in: context(.active, .idle)).map(\.intent))
+        #expect(!idle.contains(.togglePauseVideo) && !idle.contains(.stopBroadcast) && idle.contains(.nextPolicy))
+        let subscriber = Set(map.available(in: context(.active, focus: .subscriber)).map(\.intent))
+        #expect(!subscriber.contains(.nextPolicy) && !subscriber.contains(.phone(.tap)) && subscriber.contains(.phone(.home)))
+        let single = Set(map.available(in: context(.active, panes: 1)).map(\.intent))
+        #expect(!single.contains(.switchPane))
+    }
+
+    @Test("in a confirmation only y and n/Esc are offered")
+    func confirmation() {
+        let offered = map.available(in: context(.active, mode: .confirmingQuit)).map(\.intent)
+        #expect(offered == [.confirm, .cancel])
+    }
+
+    @Test("a refused key leaves a notice saying why and does nothing")
+    func refusal() {
+        var ui = ConsoleUIState()
+        let publisher = ConsoleFixtures.publisher(.publishing)
+        let effects = ui.handle(.character("d"), publisher: publisher, subscriber: nil, now: ConsoleFixtures.now)
+        #expect(effects.isEmpty)
+        #expect(ui.visibleNotice(at: ConsoleFixtures.now)?.contains("nothing to decline") == true)
+        #expect(ui.visibleNotice(at: ConsoleFixtures.now + .seconds(5)) == nil)
+        _ = ui.handle(.character("Z"), publisher: publisher, subscriber: nil, now: ConsoleFixtures.now)
+        #expect(ui.notice?.text.contains("? shows the keys") == true)
+    }
+
+    @Test("allowed phone keys become effects for the focused pane; Tab moves the focus")
+    func effects() {
+        var ui = ConsoleUIState()
+        let publisher = ConsoleFixtures.publisher(.publishing)
+        let subscriber = ConsoleFixtures.subscriber()
+        #expect(ui.handle(.character("c"), publisher: publisher, subscriber: subscriber, now: .zero) == [.perform(.incomingCall, on: .publisher)])
+        #expect(ui.handle(.character("v"), publisher: publisher, subscriber: subscriber, now: .zero) == [.togglePauseVideo])
+        #expect(ui.handle(.tab, publisher: publisher, subscriber: subscriber, now: .zero).isEmpty)
+        #expect(ui.focus == .subscriber)
+        #expect(ui.handle(.character("h"), publisher: publisher, subscriber: subscriber, now: .zero) == [.perform(.home, on: .subscriber)])
+        #expect(ui.handle(.character("v"), publisher: publisher, subscriber: subscriber, now: .zero).isEmpty)
+        #expect(ui.notice?.text.contains("Tab") == true)
+    }
+
+    @Test("q asks first while live: y stops and quits, n cancels; q quits at once when not live")
+    func quit() {
+        var ui = ConsoleUIState()
+        let live = ConsoleFixtures.publisher(.publishing)
+        #expect(ui.handle(.character("q"), publisher: live, subscriber: nil, now: .zero).isEmpty)
+        #expect(ui.confirmingQuit)
+        #expect(ui.handle(.character("c"), publisher: live, subscriber: nil, now: .zero).isEmpty)
+        #expect(ui.handle(.character("n"), publisher: live, subscriber: nil, now: .zero).isEmpty)
+        #expect(!ui.confirmingQuit)
+        _ = ui.handle(.character("q"), publisher: live, subscriber: nil, now: .zero)
+        #expect(ui.handle(.character("y"), publisher: live, subscriber: nil, now: .zero) == [.stopBroadcast, .quit])
+        var idle = ConsoleUIState()
+        #expect(idle.handle(.character("q"), publisher: ConsoleFixtures.publisher(.idle), subscriber: nil, now: .zero) == [.quit])
+    }
+
+    @Test("? opens help, any other key closes it without acting; o toggles the preview")
+    func helpAndPreview() {
+        var ui = ConsoleUIState()
+        let publisher = ConsoleFixtures.publisher(.publishing)
+        _ = ui.handle(.character("?"), publisher: publisher, subscriber: nil, now: .zero)
+        #expect(ui.showHelp && ui.mode == .help)
+        #expect(ui.handle(.character("c"), publisher: publisher, subscriber: nil, now: .zero).isEmpty)
+        #expect(!ui.showHelp)
+        _ = ui.handle(.character("o"), publisher: publisher, subscriber: nil, now: .zero)
+        #expect(!ui.showPreview)
+    }
+
+    @Test("the footer of a screen lists exactly the keys available now")
+    func footerFromTable() {
+        var screen = ConsoleScreen(publisher: ConsoleFixtures.publisher(.publishing), now: ConsoleFixtures.now)
+        screen.publisher?.lifecycle = .inactive
+        let footer = screen.render(width: 120, height: 24, theme: .builtInDefault).textLines().last ?? ""
+        #expect(footer.contains("d decline") && footer.contains("a accept"))
+        #expect(!footer.contains("c call") && !footer.contains("Tab"))
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import OnAirConsole
+import OnAirCore
+import Testing
+
+@Suite("Widgets")
+struct WidgetTests {
+    let theme = Theme.builtInDefault
+
+    func render(_ widget: some Widget, width: Int, height: Int = 1) -> CellBuffer {
+        var buffer = CellBuffer(width: width, height: height)
+        widget.render(in: buffer.area, into: &buffer, theme: theme)
+        return buffer
+    }
+
+    @Test("a badge shows the status text with the role's colours")
+    func badge() {
+        let buffer = render(StatusBadge(.reconnecting(attempt: 2, maxAttempts: 5)), width: 20)
+        #expect(buffer.text == " RECONNECTING 2/5")
+        #expect(buffer[1, 0].style == theme[.reconnectingBadge])
+        #expect(StatusBadge.role(for: .publishing) == .liveBadge)
+        #expect(StatusBadge.role(for: .error("x")) == .errorBadge)
+        #expect(render(StatusBadge(.pausedVideo), width: 6).text == " PAUS…")
+    }
+
+    @Test("flags read without colour: ● set, ○ clear")
+    func flags() {
+        #expect(render(FlagIndicator("pauseVideo", isOn: true), width: 20).text == "● pauseVideo")
+        #expect(render(FlagIndicator("pauseVideo", isOn: false), width: 20).text == "○ pauseVideo")
+        #expect(render(FlagIndicator("pauseVideo", isOn: true), width: 20)[0, 0].style == theme[.flagOn])
+    }
+
+    @Test("a sparkline scales to its largest sample, newest right, zero as a gap")
+    func sparkline() {
+        let spark = Sparkline(samples: [0, 1, 2, 3, 4, 5, 6, 7, 8])
+        #expect(String(spark.characters(width: 9)) == " ▁▂▃▄▅▆▇█")
+        #expect(String(spark.characters(width: 3)) == "▆▇█")
+        #expect(render(Sparkline(samples: [8, 8]), width: 5).textLines(trimmingTrailingSpaces: false) == ["   ██"])
+        #expect(String(Sparkline(samples: [5, 10], maximum: 40).characters(width: 2)) == "▁▂")
+    }
+
+    @Test("the event log shows the newest lines that fit, with millisecond stamps and source tags")
+    func eventLog() {
+        var log = EventLog()
+        log.append(SessionTime(milliseconds: 1_001), .key, "c: incoming call")
+        log.append(SessionTime(milliseconds: 1_002), .lifecycle, "willResignActive")
+        log.append(SessionTime(milliseconds: 3_723_004), .rtmp, "NetStream.Publish.Start")
+        let buffer = render(EventLogView(log), width: 50, height: 2)
+        #expect(buffer.textLines() == ["00:01.002 life willResignActive", "1:02:03.004 rtmp NetStream.Publish.Start"])
+        #expect(buffer[15, 0].style == theme[.logLifecycle])
+        #expect(buffer[0, 0].style == theme[.logTime])
+        #expect(render(EventLogView(EventLog()), width: 20).text == "(no events yet)")
+    }
+
+    @Test("toasts are centred, stacked oldest on top, and gone after their lifetime")
+    func toasts() {
+        var queue = ToastQueue()
+        queue.post(Toast(text: "Publish Background", postedAt: SessionTime(milliseconds: 0)))
+        queue.post(Toast(text: "Publisher Foreground", postedAt: SessionTime(milliseconds: 1_000)))
+        let both = render(ToastStack(queue, now: SessionTime(milliseconds: 2_000)), width: 40, height: 8)
+        let lines = both.textLines()
+        let first = lines.firstIndex { $0.contains("Publish Background") }
+        let second = lines.firstIndex { $0.contains("Publisher Foreground") }
+        #expect(first != nil && second != nil && first! < second!)
+        #expect(lines[1] == String(repeating: " ", count: 8) + "╭" + String(repeating: "─", count: 22) + "╮")
+        let later = render(ToastStack(queue, now: SessionTime(milliseconds: 3_500)), width: 40, height: 8)
+        #expect(!later.text.contains("Publish Background") && later.text.contains("Publisher Foreground"))
+        let expired = render(ToastStack(queue, now: SessionTime(milliseconds: 4_000)), width: 40, height: 8).textLines()
+        #expect(expired.allSatisfy { $0.isEmpty })
+        let short = render(ToastStack(queue, now: SessionTime(milliseconds: 2_000)), width: 40, height: 1)
+        #expect(short.text.contains("Publisher Foreground") && !short.text.contains("╭"))
+    }
+
+    @Test("the preview draws two pixels per cell with ▀, top as foreground, bottom as background")
+    func preview() {
+        let image = PreviewImage(width: 2, height: 2, rgb: [255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255])
+        let buffer = render(PreviewView(image), width: 2, height: 1)
+        #expect(buffer.text == "▀▀")
+        #expect(buffer[0, 0].style.foreground == .rgb(255, 0, 0))
+        #expect(buffer[0, 0].style.background == .rgb(0, 0, 255))
+        #expect(buffer[1, 0].style.background == .rgb(255, 255, 255))
+        #expect(render(PreviewView(nil, placeholder: "off"), width: 9).text == "   off")
+        let fitted = PreviewView.fittedSize(imageWidth: 16, imageHeight: 9, in: Rect(x: 0, y: 0, width: 80, height: 10))
+        #expect(fitted.rows == 10 && fitted.columns == 35)
+    }
+
+    @Test("the footer pins help and quit to the right and drops keys that do not fit")
+    func footer() {
+        let map = KeyMap.standard
+        let context = KeyContext(focus: .publisher, paneCount: 2, lifecycle: .active, publisherStatus: .publishing)
+        let buffer = render(Footer(bindings: map.available(in: context)), width: 50)
+        let text = buffer.text
+        #expect(text.hasSuffix("? help  q quit"))
+        #expect(text.hasPrefix(" c call  s Siri  h home"))
+        #expect(!text.contains("decline"))
+        let withNotice = render(Footer(bindings: map.available(in: context), notice: "d: nothing to decline"), width: 80).text
+        #expect(withNotice.hasPrefix(" d: nothing to decline"))
+    }
+
+    @Test("a panel's focus shows as a heavy border and a ▶ marker")
+    func panel() {
+        let focused = render(Panel(title: "Publisher", isFocused: true), width: 20, height: 3)
+        #expect(focused.textLines()[0] == "┏━▶ Publisher ━━━━━┓")
+        let plain = render(Panel(title: "Subscriber"), width: 20, height: 3)
+        #expect(plain.textLines() == ["┌─ Subscriber ─────┐", "│                  │", "└──────────────────┘"])
+    }
+
+    @Test("the quit confirmation asks the seeds' question")
+    func confirm() {
+        let buffer = render(ConfirmDialog(ConsoleScreen.quitQuestion), width: 60, height: 5)
+        #expect(buffer.textLines()[2].contains("Stop broadcasting and quit? y/n"))
+    }
+
+    @Test("number formats are fixed and locale-free")
+    func formats() {
+        #expect(ConsoleFormat.bitrate(2_512_000) == "2.51 Mb/s")
+        #expect(ConsoleFormat.bitrate(128_000) == "128 kb/s")
+        #expect(ConsoleFormat.bitrate(-5) == "0 b/s")
+        #expect(ConsoleFormat.clock(.milliseconds(3_723_999)) == "01:02:03")
+        #expect(ConsoleFormat.seconds(1_201) == "1.3 s")
+        #expect(ConsoleFormat.seconds(0) == "0.0 s")
+        #expect(ConsoleFormat.percent(0.125) == "13%")
+        #expect(ConsoleFormat.decimal(29.97, places: 1) == "30.0")
+        #expect(ConsoleFormat.decimal(.nan, places: 1) == "–")
+    }
+}
+
+@Suite("Theme swatch")
+struct ThemeSwatchTests {
+    @Test("plain text has no escapes; ANSI colours each piece and resets after it")
+    func swatch() {
+        let plain = ThemeSwatch(.builtInDefault).line(ansi: false)
+        #expect(plain.hasPrefix(" PUBLISHING  "))
+        #expect(plain.contains(" Tap to Re-Publish! "))
+        #expect(!plain.contains("\u{1B}"))
+        let ansi = ThemeSwatch(.builtInDefault).line(ansi: true)
+        #expect(ansi.hasPrefix("\u{1B}[0;1;97;41m PUBLISHING \u{1B}[0m"))
+        let stripped = ansi.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        #expect(stripped == plain)
+        #expect(ansi.hasSuffix("ERR\u{1B}[0m"))
+    }
+
+    @Test("SGR codes: attributes, 8/16 colours, 256-colour indices, RGB mapped to the palette")
+    func sgr() {
+        #expect(ThemeSwatch.sgr(.plain) == "\u{1B}[0m")
+        #expect(ThemeSwatch.sgr(Style(foreground: .ansi(2), attributes: [.underline, .reverse])) == "\u{1B}[0;4;7;32m")
+        #expect(ThemeSwatch.sgr(Style(foreground: .indexed(114), background: .rgb(255, 0, 0))) == "\u{1B}[0;38;5;114;48;5;196m")
+    }
+}

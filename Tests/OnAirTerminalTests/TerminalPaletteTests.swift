@@ -1,0 +1,59 @@
+import OnAirConsole
+import OnAirTerminal
+import Testing
+
+@Suite("TerminalPalette fallbacks")
+struct TerminalPaletteTests {
+    let badge = Style(foreground: .ansi(15), background: .rgb(0xC0, 0, 0), attributes: [.bold])
+
+    @Test("the colour mode follows COLORS: 256 → indexed, 8 → basic, fewer → monochrome")
+    func modeFromColors() {
+        #expect(TerminalColorMode.forTerminal(colors: 256) == .indexed256)
+        #expect(TerminalColorMode.forTerminal(colors: 16_777_216) == .indexed256)
+        #expect(TerminalColorMode.forTerminal(colors: 8) == .basic8)
+        #expect(TerminalColorMode.forTerminal(colors: 0) == .monochrome)
+    }
+
+    @Test("256 colours: palette indices, RGB to the nearest cube entry")
+    func indexed() {
+        let style = TerminalPalette(mode: .indexed256).cursesStyle(for: badge)
+        #expect(style.foreground == 15)
+        #expect(style.background == 124)
+        #expect(style.attributes == [.bold])
+    }
+
+    @Test("8 colours: nearest basic colour, bright foregrounds become bold")
+    func basic() {
+        let style = TerminalPalette(mode: .basic8).cursesStyle(for: badge)
+        #expect(style.foreground == 7)
+        #expect(style.background == 1)
+        #expect(style.attributes.contains(.bold))
+        let grey = TerminalPalette(mode: .basic8).cursesStyle(for: Style(foreground: .indexed(245)))
+        #expect(grey.foreground == 7)
+    }
+
+    @Test("monochrome: no colours, a coloured background becomes reverse video")
+    func mono() {
+        let style = TerminalPalette(mode: .monochrome).cursesStyle(for: badge)
+        #expect(style.foreground == -1 && style.background == -1)
+        #expect(style.attributes.contains(.reverse))
+        let plain = TerminalPalette(mode: .monochrome).cursesStyle(for: Style(foreground: .ansi(2)))
+        #expect(!plain.attributes.contains(.reverse))
+    }
+
+    @Test("without default colours, 'default' is white on black")
+    func noDefaults() {
+        let style = TerminalPalette(mode: .indexed256, hasDefaultColors: false).cursesStyle(for: .plain)
+        #expect(style.foreground == 7 && style.background == 0)
+    }
+}
+
+@Suite("NO_COLOR")
+struct NoColorTests {
+    @Test("a non-empty NO_COLOR forces monochrome; empty or unset leaves the terminal's choice")
+    func noColor() {
+        #expect(TerminalColorMode.override(environment: ["NO_COLOR": "1"]) == .monochrome)
+        #expect(TerminalColorMode.override(environment: ["NO_COLOR": ""]) == nil)
+        #expect(TerminalColorMode.override(environment: [:]) == nil)
+    }
+}
