@@ -1,0 +1,148 @@
+import OnAirConsole
+import OnAirCore
+import OnAirMedia
+import OnAirTerminal
+
+/// The console: one loop over keys, network events, timers and ticks for one or both sides, drawing the
+/// screen once per turn (CONVENTIONS.md §8). `onair publish` and `onair subscribe` run one side each,
+/// `onair demo` both.
+final class ConsoleFrontEnd {
+    enum Input: Sendable {
+        case publisher(PublisherInput)
+        case subscriber(SubscriberInput)
+        case terminal(TerminalScreen.Event)
+        case tick
+    }
+
+    private let stream: AsyncStream<Input>
+    private let continuation: AsyncStream<Input>.Continuation
+    private let clock: SessionClock
+    private var publisher: PublisherController?
+    private var subscriber: SubscriberController?
+    private var ui: ConsoleUIState
+    private var publisherHistory = BitrateHistory()
+    private let theme: Theme
+    private let tick: Duration
+
+    init(clock: SessionClock, theme: Theme, previewFramesPerSecond: Double) {
+        (stream, continuation) = AsyncStream<Input>.makeStream()
+        self.clock = clock
+        self.theme = theme
+        ui = ConsoleUIState(showPreview: previewFramesPerSecond > 0)
+        // The screen refreshes at the preview rate (capped for slow SSH links), at least twice a second
+        // so the session timer and rates move.
+        let rate = min(max(previewFramesPerSecond, 2), 30)
+        tick = .milliseconds(Int64(1000 / rate))
+    }
+
+    /// Where the controllers post their asynchronous results.
+    var publisherPost: @Sendable (PublisherInput) -> Void {
+        let continuation = continuation
+        return { continuation.yield(.publisher($0)) }
+    }
+
+    var subscriberPost: @Sendable (SubscriberInput) -> Void {
+        let continuation = continuation
+        return { continuation.yield(.subscriber($0)) }
+    }
+
+    func attach(publisher: PublisherController?, subscriber: SubscriberController?) {
+        self.publisher = publisher
+        self.subscriber = subscriber
+        if publisher == nil { ui.focus = .subscriber }
+    }
+
+    /// Runs until the operator quits or a signal arrives; the terminal is restored on every way out.
+    func run() async throws {
+        let continuation = continuation
+        let terminal: TerminalThread
+        do {
+            terminal = try TerminalThread(theme: theme) { continuation.yield(.terminal($0)) }
+        } catch {
+            throw FrontEndExit(code: 2, message: "onair: \(error)")
+        }
+        defer { terminal.stop() }
+        let ticker = Task { [tick] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: tick)
+                continuation.yield(.tick)
+            }
+        }
+        defer { ticker.cancel() }
+        terminal.show(screen())
+        var lastSubscriberTick = clock.now
+        loop: for await input in stream {
+            switch input {
+            case .publisher(let event):
+                await publisher?.handle(event)
+            case .subscriber(let event):
+                await subscriber?.handle(event)
+            case .terminal(.key(let key)):
+                if await apply(key) == .quit { break loop }
+            case .terminal(.resize):
+                break
+            case .terminal(.stopRequested):
+                break loop
+            case .tick:
+                let now = clock.now
+                if let publisher { publisherHistory.record(publisher.engine.stats.bitrate1s, at: now) }
+                if now.since(lastSubscriberTick) >= .seconds(1) {
+                    lastSubscriberTick = now
+                    await subscriber?.handle(.tick)
+                }
+            }
+            terminal.show(screen())
+        }
+        await publisher?.shutdown()
+        await subscriber?.shutdown()
+    }
+
+    private enum Outcome { case carryOn, quit }
+
+    private func apply(_ key: ConsoleKey) async -> Outcome {
+        let effects = ui.handle(key, publisher: publisher?.state, subscriber: subscriber?.state, now: clock.now)
+        for effect in effects {
+            switch effect {
+            case .perform(let action, on: .publisher):
+                await publisher?.handle(.event(.operator(action)))
+            case .perform(let action, on: .subscriber):
+                await subscriber?.handle(.event(.operator(action)))
+            case .togglePauseVideo:
+                await publisher?.handle(.event(.control(.togglePauseVideo)))
+            case .togglePauseAudio:
+                await publisher?.handle(.event(.control(.togglePauseAudio)))
+            case .nextPolicy:
+                await publisher?.handle(.event(.control(.nextPolicy)))
+            case .stopBroadcast:
+                await publisher?.handle(.event(.control(.stop)))
+            case .quit:
+                return .quit
+            }
+        }
+        return .carryOn
+    }
+
+    private func screen() -> ConsoleScreen {
+        ConsoleScreen(
+            publisher: publisher?.state,
+            publisherTelemetry: publisher.map { publisherTelemetry($0) } ?? .none,
+            subscriber: subscriber?.state,
+            subscriberTelemetry: subscriber?.telemetry ?? .none,
+            ui: ui,
+            now: clock.now
+        )
+    }
+
+    private func publisherTelemetry(_ publisher: PublisherController) -> StreamTelemetry {
+        let stats = publisher.engine.stats
+        return StreamTelemetry(
+            bitrate: stats.bitrate1s,
+            bitrateHistory: publisherHistory.samples,
+            framesPerSecond: stats.encodedFramesPerSecond,
+            droppedFrames: stats.drops.total,
+            queueDepth: stats.output?.depth ?? 0,
+            congestion: stats.congestion,
+            preview: ui.showPreview ? publisher.engine.preview : nil
+        )
+    }
+}
