@@ -64,12 +64,14 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
-        bytesReceived += UInt64(bytes.readableBytes)
+        // Acknowledgements count chunk-stream bytes after the handshake, as nginx-rtmp and FFmpeg do.
+        if handshake.isComplete { bytesReceived += UInt64(bytes.readableBytes) }
         cumulation.writeBuffer(&bytes)
         do {
             if !handshake.isComplete {
                 try advanceHandshake(context: context)
                 guard handshake.isComplete else { return }
+                bytesReceived += UInt64(cumulation.readableBytes)
             }
             while let raw = try decoder.decode(&cumulation) {
                 handle(raw, context: context)
