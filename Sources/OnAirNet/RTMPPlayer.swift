@@ -34,7 +34,7 @@ public final class RTMPPlayer: Sendable {
         case metadata(AMF0Value)
         /// Any other data message, e.g. `publisherBackground("streamName=…")`.
         case data(RTMPDataMessage)
-        /// From an AVC sequence header; size and rate come from the latest metadata (0 when none).
+        /// From an AVC sequence header: size from the SPS; rate and bitrate from the latest metadata (0 when none).
         case videoTrack(VideoTrackDescription)
         /// From an AAC sequence header.
         case audioTrack(AudioTrackDescription)

@@ -58,6 +58,9 @@ struct RTMPCaptureReplayTests {
         let record = try AVCDecoderConfigurationRecord(parsing: header.body)
         #expect(record.nalLengthSize == 4)
         #expect(record.sequenceParameterSets.count == 1)
+        let sps = try #require(record.sequenceParameterSets.first.flatMap(H264SequenceParameterSet.init))
+        #expect(sps.width == 320)
+        #expect(sps.height == 180)
         #expect(video.dropFirst().allSatisfy { $0.packetType == .nalu })
         #expect(video.dropFirst().first?.isKeyframe == true)
         let audio = try messages.compactMap { if case .audio(let body) = $0 { try FLVAudioTag(parsing: body) } else { nil } }
