@@ -149,4 +149,45 @@ struct RTMPInteropTests {
         #expect(tags.contains { $0.type == .video })
         #expect(tags.contains { $0.type == .audio })
     }
+
+    @Test("nginx-rtmp relays onMetaData but drops custom data messages (the premise of OnAir's relay self-test)")
+    func nginxDropsCustomData() async throws {
+        let directory = try TestEnvironment.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = try FLVSource(contentsOf: try await TestEnvironment.makeTestFLV(in: directory, seconds: 2),
+                                   width: 640, height: 360, framesPerSecond: 30)
+        let nginx = try await NginxRTMPServer(directory: directory)
+        defer { nginx.stop() }
+        let player = RTMPPlayer(url: try StreamURL(nginx.url("relay1")))
+        try await player.start()
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(30))
+            await player.stop()
+        }
+        defer { watchdog.cancel() }
+        let publisher = RTMPPublisher(url: try StreamURL(nginx.url("relay1")))
+        var events: [RTMPPlayer.Event] = []
+        var marker: Int64?
+        for await event in player.events {
+            events.append(event)
+            if marker == nil, case .status = event {
+                // Media, then the notice, then more media: TCP and nginx keep order, so frames after the
+                // notice arriving without it prove that nginx dropped it.
+                try await publisher.start(type: .live, video: source.video, audio: source.audio)
+                let half = source.packets.count / 2
+                try await publisher.send(Array(source.packets.prefix(half)))
+                try await publisher.send(handler: "publisherBackground", [.string("streamName=relay1")])
+                marker = source.packets[half - 1].decodeTimestamp
+                try await publisher.send(Array(source.packets.dropFirst(half)))
+                await publisher.stop()
+            }
+            if case .status(let status) = event, status.code == .playUnpublishNotify { break }
+        }
+        await player.stop()
+        let after = events.filter { if case .packet(let packet) = $0 { packet.decodeTimestamp > (marker ?? .max) } else { false } }
+        #expect(after.count > 10)
+        #expect(events.contains { if case .metadata = $0 { true } else { false } })
+        let handlers = events.compactMap { if case .data(let data) = $0 { data.handler } else { nil } }
+        #expect(!handlers.contains("publisherBackground"), "data handlers seen: \(handlers)")
+    }
 }
