@@ -76,6 +76,9 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
             while let raw = try decoder.decode(&cumulation) {
                 handle(raw, context: context)
             }
+        } catch let error as RTMPHandshake.Error {
+            fail(.handshakeFailed(error.description), context: context)
+            return
         } catch {
             fail(.protocolViolation("\(error)"), context: context)
             return
@@ -253,7 +256,9 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
 
     private func finish(_ error: RTMPClient.Error?) {
         let failure = error ?? .connectionLost
-        handshakePromise?.fail(failure)
+        handshakePromise?.fail(failure == .connectionLost
+            ? .handshakeFailed("the server closed the connection before the handshake completed; is this an RTMP server?")
+            : failure)
         handshakePromise = nil
         for entry in pending.values { entry.promise.fail(failure) }
         pending.removeAll()

@@ -64,6 +64,11 @@ final class RTMPClientConnection: Sendable {
                 future.whenComplete { _ in timer.cancel() }
                 return future
             }.get()
+        } catch {
+            await connection.close()
+            throw error
+        }
+        do {
             let chunkSize = configuration.chunkSize
             let connect = RTMPCommand.connect(app: url.app, tcURL: url.tcURL, flashVersion: configuration.flashVersion)
             let result = try await connection.flatSubmit { handler in

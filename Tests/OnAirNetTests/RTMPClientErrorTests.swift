@@ -73,4 +73,35 @@ struct RTMPClientErrorTests {
             #expect(error.description.contains("rejected connect"))
         }
     }
+
+    @Test("an HTTP server (nginx) on the port: handshake failed, saying it is not RTMP")
+    func httpServer() async throws {
+        let directory = try TestEnvironment.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = try TestEnvironment.freePort()
+        let config = """
+        worker_processes 1;
+        pid \(directory.path)/nginx.pid;
+        error_log \(directory.path)/error.log;
+        events { worker_connections 16; }
+        http { access_log off; server { listen 127.0.0.1:\(port); return 200 "not rtmp"; } }
+        """
+        try config.write(to: directory.appendingPathComponent("http.conf"), atomically: true, encoding: .utf8)
+        let nginx = try PeerProcess("nginx", ["-p", directory.path, "-c", directory.appendingPathComponent("http.conf").path,
+                                              "-e", directory.appendingPathComponent("error.log").path, "-g", "daemon off;"],
+                                    directory: directory)
+        defer { nginx.stop() }
+        #expect(await TestEnvironment.waitUntilListening(port: port))
+        let player = RTMPPlayer(url: try StreamURL("rtmp://127.0.0.1:\(port)/live/x"))
+        do {
+            try await player.start()
+            Issue.record("an HTTP server passed the RTMP handshake")
+        } catch let error as RTMPClient.Error {
+            guard case .handshakeFailed = error else {
+                Issue.record("expected handshakeFailed, got \(error)")
+                return
+            }
+            #expect(error.description.contains("RTMP server"))
+        }
+    }
 }
