@@ -44,6 +44,9 @@ public final class RTMPPlayer: Sendable {
         case closed(RTMPClient.Error?)
     }
 
+    /// The errors this client throws (shared with the other RTMP client).
+    public typealias Error = RTMPClient.Error
+
     /// The buffer length a player announces with Set Buffer Length (RTMP spec §7.1.7), as FFmpeg does.
     public static let bufferMilliseconds: UInt32 = 3000
 
