@@ -34,7 +34,7 @@ public final class RTMPPlayer: Sendable {
         case metadata(AMF0Value)
         /// Any other data message, e.g. `publisherBackground("streamName=…")`.
         case data(RTMPDataMessage)
-        /// From an AVC sequence header; size and rate come from the latest metadata (0 when none).
+        /// From an AVC sequence header: size from the SPS; rate and bitrate from the latest metadata (0 when none).
         case videoTrack(VideoTrackDescription)
         /// From an AAC sequence header.
         case audioTrack(AudioTrackDescription)
@@ -43,6 +43,9 @@ public final class RTMPPlayer: Sendable {
         /// The connection ended; `nil` when ``stop()`` closed it.
         case closed(RTMPClient.Error?)
     }
+
+    /// The errors this client throws (shared with the other RTMP client).
+    public typealias Error = RTMPClient.Error
 
     /// The buffer length a player announces with Set Buffer Length (RTMP spec §7.1.7), as FFmpeg does.
     public static let bufferMilliseconds: UInt32 = 3000

@@ -25,6 +25,9 @@ public final class RTMPPublisher: Sendable {
         case closed(RTMPClient.Error?)
     }
 
+    /// The errors this client throws (shared with the other RTMP client).
+    public typealias Error = RTMPClient.Error
+
     private struct State: Sendable {
         var connection: RTMPClientConnection?
         var messageStreamID: UInt32 = 0
