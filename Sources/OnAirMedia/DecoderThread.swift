@@ -1,147 +1,120 @@
-import DequeModule
 import Dispatch
-import Foundation
 import OnAirCore
 import Synchronization
 
-/// The subscriber's decoder on a thread of its own: packets go in from the network loop without waiting,
-/// the newest preview picture and audio level come out for the dashboard to pull.
+/// The subscriber's decoder on its own thread: packets in without blocking, the latest preview and audio
+/// level out as a value the dashboard pulls.
 ///
-/// `PacketDecoder` owns libavcodec contexts, so it is created and used only on this thread. The inbox is
-/// bounded: when decoding falls behind (a slow machine, a huge picture), whole GOPs are dropped — the
-/// queue is cleared and decoding waits for the next keyframe — rather than memory growing or the
-/// preview lagging further and further behind the stream.
+/// Why a thread and a bounded input: decoding is blocking C work that must stay off the cooperative pool,
+/// and a subscriber that falls behind must not buffer without bound. Input goes through a `PacketQueue`
+/// (drop video to the next keyframe), so a slow decoder skips to a fresh picture instead of lagging.
+/// `renderPaused` is Red5's pauseRender/resumeRender (see `PacketDecoder`).
 public final class DecoderThread: Sendable {
-    /// What the dashboard reads.
-    public struct Output: Sendable, Equatable {
+    /// What the dashboard shows.
+    public struct Snapshot: Sendable, Equatable {
         public var preview: PreviewImage?
+        public var previewTimestamp: Int64?
         public var audioLevel: PacketDecoder.AudioLevel?
         public var counters = PacketDecoder.Counters()
-        /// Packets dropped because decoding fell behind.
-        public var droppedBehind = 0
-        /// The last decode error, in one line.
+        public var renderPaused = false
+        /// Packets waiting to be decoded, and video dropped because decoding fell behind.
+        public var backlog = 0
+        public var videoPacketsDropped = 0
+        public var decodeErrors = 0
         public var lastError: String?
     }
 
-    private struct Inbox {
-        var packets = Deque<EncodedPacket>()
-        var tracks: (video: VideoTrackDescription?, audio: AudioTrackDescription?)?
-        var renderPaused: Bool?
-        var awaitingKeyframe = false
-        var stopped = false
+    /// What the thread and the callers share; the thread holds this, not the `DecoderThread`, so `deinit` can stop it.
+    private final class Shared: Sendable {
+        let input: PacketQueue
+        let wake = DispatchSemaphore(value: 0)
+        let stopping = Atomic(false)
+        let paused = Atomic(false)
+        let output = Mutex(Snapshot())
+
+        init(input: PacketQueue) { self.input = input }
     }
 
-    private let inbox = Mutex(Inbox())
-    private let output = Mutex(Output())
-    private let wake = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
-    private let capacity: Int
+    private let shared: Shared
+    private let worker = Mutex<WorkerThread?>(nil)
 
-    public init(previewWidth: Int = 64, previewHeight: Int = 36, capacity: Int = 240) {
-        self.capacity = capacity
-        let thread = Thread { [self] in run(previewWidth: previewWidth, previewHeight: previewHeight) }
-        thread.name = "onair-decoder"
-        thread.stackSize = 8 << 20
-        thread.start()
+    /// Opens the decoders on a new thread; throws if a codec is missing or a track is unusable.
+    public init(
+        video: VideoTrackDescription?, audio: AudioTrackDescription?, previewWidth: Int = 64, previewHeight: Int = 36,
+        backlog: Int = 90
+    ) throws {
+        let shared = Shared(input: PacketQueue(capacity: backlog, byteCapacity: 16 << 20))
+        self.shared = shared
+        let (thread, _) = try WorkerThread.start(name: "onair.decode") { (ready: @Sendable (Result<Bool, any Error>) -> Void) in
+            let decoder: PacketDecoder
+            do {
+                decoder = try PacketDecoder(video: video, audio: audio, previewWidth: previewWidth, previewHeight: previewHeight)
+            } catch {
+                ready(.failure(error))
+                return
+            }
+            ready(.success(true))
+            while !shared.stopping.load(ordering: .relaxed) {
+                guard let packet = shared.input.poll() else {
+                    _ = shared.wake.wait(timeout: .now() + .milliseconds(200))
+                    continue
+                }
+                decoder.renderPaused = shared.paused.load(ordering: .relaxed)
+                let result: Result<PacketDecoder.Output, any Error> = Result { try decoder.decode(packet) }
+                shared.output.withLock { snapshot in
+                    snapshot.counters = decoder.counters
+                    snapshot.renderPaused = decoder.renderPaused
+                    switch result {
+                    case let .success(.picture(picture)):
+                        snapshot.preview = picture.preview
+                        snapshot.previewTimestamp = picture.decodeTimestamp
+                    case let .success(.audio(level)):
+                        snapshot.audioLevel = level
+                    case .success(.none):
+                        break
+                    case let .failure(error):
+                        snapshot.decodeErrors += 1
+                        snapshot.lastError = "\(error)"
+                    }
+                }
+            }
+        }
+        worker.withLock { $0 = thread }
     }
 
-    deinit {
-        stop()
-    }
+    deinit { stop() }
 
-    /// New codec configuration (sequence headers arrived): the decoder is rebuilt before the next packet.
-    public func configure(video: VideoTrackDescription?, audio: AudioTrackDescription?) {
-        inbox.withLock { $0.tracks = (video, audio) }
-        wake.signal()
-    }
-
-    /// Red5's `pauseRender` (true) / `resumeRender` (false).
-    public func setRenderPaused(_ paused: Bool) {
-        inbox.withLock { $0.renderPaused = paused }
-        wake.signal()
-    }
-
-    /// Queues a packet; never blocks.
+    /// Queues a packet for decoding; never blocks (drops video to a keyframe if the decoder is behind).
     public func submit(_ packet: EncodedPacket) {
-        let dropped: Int = inbox.withLock { inbox in
-            if inbox.awaitingKeyframe {
-                guard packet.kind == .audio || packet.isKeyframe else { return 1 }
-                inbox.awaitingKeyframe = false
-            }
-            if inbox.packets.count >= capacity {
-                let count = inbox.packets.count + (packet.kind == .video && !packet.isKeyframe ? 1 : 0)
-                inbox.packets.removeAll()
-                if packet.kind == .video && !packet.isKeyframe {
-                    inbox.awaitingKeyframe = true
-                    return count
-                }
-                inbox.packets.append(packet)
-                return count
-            }
-            inbox.packets.append(packet)
-            return 0
-        }
-        if dropped > 0 { output.withLock { $0.droppedBehind += dropped } }
-        wake.signal()
+        shared.input.push(packet)
+        shared.wake.signal()
     }
 
-    public var latest: Output { output.withLock { $0 } }
+    /// Red5 pauseRender (true) / resumeRender (false): video is counted, not decoded, until resumed at a keyframe.
+    public func setRenderPaused(_ paused: Bool) {
+        shared.paused.store(paused, ordering: .relaxed)
+        shared.wake.signal()
+    }
 
+    public var renderPaused: Bool { shared.paused.load(ordering: .relaxed) }
+
+    public var snapshot: Snapshot {
+        var snapshot = shared.output.withLock { $0 }
+        let queue = shared.input.snapshot
+        snapshot.backlog = queue.depth
+        snapshot.videoPacketsDropped = queue.videoPacketsDropped
+        return snapshot
+    }
+
+    /// Stops the thread and waits for it; packets not yet decoded are discarded.
     public func stop() {
-        let first = inbox.withLock { inbox in
-            defer { inbox.stopped = true }
-            return !inbox.stopped
+        shared.stopping.store(true, ordering: .relaxed)
+        shared.wake.signal()
+        let thread = worker.withLock { worker -> WorkerThread? in
+            defer { worker = nil }
+            return worker
         }
-        guard first else { return }
-        wake.signal()
-        finished.wait()
-    }
-
-    private func run(previewWidth: Int, previewHeight: Int) {
-        defer { finished.signal() }
-        var decoder: PacketDecoder?
-        var renderPaused = false
-        while true {
-            wake.wait()
-            while true {
-                let next = inbox.withLock { inbox -> (stop: Bool, tracks: (VideoTrackDescription?, AudioTrackDescription?)?, paused: Bool?, packet: EncodedPacket?) in
-                    defer {
-                        inbox.tracks = nil
-                        inbox.renderPaused = nil
-                    }
-                    let packet = inbox.packets.isEmpty ? nil : inbox.packets.removeFirst()
-                    return (inbox.stopped, inbox.tracks, inbox.renderPaused, packet)
-                }
-                if next.stop { return }
-                if let tracks = next.tracks {
-                    do {
-                        decoder = try PacketDecoder(video: tracks.0, audio: tracks.1, previewWidth: previewWidth, previewHeight: previewHeight)
-                        decoder?.renderPaused = renderPaused
-                    } catch {
-                        decoder = nil
-                        output.withLock { $0.lastError = "\(error)" }
-                    }
-                }
-                if let paused = next.paused {
-                    renderPaused = paused
-                    decoder?.renderPaused = paused
-                }
-                guard let packet = next.packet else { break }
-                guard let decoder else { continue }
-                do {
-                    let result = try decoder.decode(packet)
-                    output.withLock { output in
-                        switch result {
-                        case .picture(let picture): output.preview = picture.preview
-                        case .audio(let level): output.audioLevel = level
-                        case .none: break
-                        }
-                        output.counters = decoder.counters
-                    }
-                } catch {
-                    output.withLock { $0.lastError = "\(error)" }
-                }
-            }
-        }
+        thread?.join()
+        shared.input.finish()
     }
 }

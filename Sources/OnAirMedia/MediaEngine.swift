@@ -137,18 +137,23 @@ public final class MediaEngine: Sendable {
         return stats
     }
 
-    // MARK: - Threads (see MediaEngine+Threads.swift)
+    // MARK: - Threads (bodies in EnginePipeline.swift)
+
+    private var pipeline: EnginePipeline {
+        EnginePipeline(configuration: configuration, control: control, handoff: handoff, queue: queue)
+    }
 
     private func startVideo() throws {
-        let (encodeWorker, track) = try WorkerThread.start(name: "onair.video.encode") { [self] ready in
-            runVideoEncode(ready)
+        let pipeline = pipeline
+        let (encodeWorker, track) = try WorkerThread.start(name: "onair.video.encode") { ready in
+            pipeline.runVideoEncode(ready)
         }
         run.withLock {
             $0.workers.append(encodeWorker)
             $0.videoTrack = track
         }
-        let (captureWorker, formats) = try WorkerThread.start(name: "onair.video.capture") { [self] ready in
-            runVideoCapture(ready)
+        let (captureWorker, formats) = try WorkerThread.start(name: "onair.video.capture") { ready in
+            pipeline.runVideoCapture(ready)
         }
         run.withLock {
             $0.workers.append(captureWorker)
@@ -157,8 +162,9 @@ public final class MediaEngine: Sendable {
     }
 
     private func startAudio() throws {
-        let (worker, opened) = try WorkerThread.start(name: "onair.audio") { [self] ready in
-            runAudio(ready)
+        let pipeline = pipeline
+        let (worker, opened) = try WorkerThread.start(name: "onair.audio") { ready in
+            pipeline.runAudio(ready)
         }
         run.withLock {
             $0.workers.append(worker)

@@ -14,7 +14,15 @@ struct AudioOpened: Sendable {
 
 /// The bodies of the engine's three threads. Each creates its C-owning objects on itself, reports, loops
 /// until `stopping`, and records a fatal error in the stats instead of crashing the app.
-extension MediaEngine {
+///
+/// A value holding only the shared, Sendable parts: the threads never retain the `MediaEngine` itself, so an
+/// engine the app forgets to stop is still stopped (and its threads joined) by its `deinit`.
+struct EnginePipeline: Sendable {
+    let configuration: MediaEngineConfiguration
+    let control: EngineControl
+    let handoff: FrameHandoff
+    let queue: PacketQueue
+
     /// The audio chunk size: one AAC frame, so each read yields one packet with no extra buffering delay.
     static let audioChunkFrames = 1024
 
@@ -157,7 +165,7 @@ extension MediaEngine {
         ready(.success(AudioOpened(track: encoder.track, format: source.format)))
         while !control.stopping.load(ordering: .relaxed) {
             do {
-                let chunk = try source.read(frames: MediaEngine.audioChunkFrames)
+                let chunk = try source.read(frames: EnginePipeline.audioChunkFrames)
                 let muted = control.audioPaused.load(ordering: .relaxed)
                 let packets = try encoder.encode(chunk, muted: muted)
                 let overruns = source.overruns

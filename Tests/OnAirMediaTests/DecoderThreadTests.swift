@@ -1,0 +1,48 @@
+import OnAirCore
+import Testing
+@testable import OnAirMedia
+
+@Suite("DecoderThread: subscriber decoding off the cooperative pool")
+struct DecoderThreadTests {
+    @Test("decodes submitted packets into a preview and an audio level; renderPaused counts video without decoding")
+    func decodesAndPauses() async throws {
+        let (track, video) = try PacketDecoderTests.packets()
+        let audioEncoder = try AudioEncoder(sampleRate: 48_000, channels: 2, bitrate: 128_000, originNanoseconds: 0)
+        let tone = try ToneSource(frequency: 440, amplitude: 0.25, pacing: .unpaced)
+        var audio: [EncodedPacket] = []
+        for _ in 0..<20 { audio += try audioEncoder.encode(try tone.read(frames: 1024), muted: false) }
+        let decoder = try DecoderThread(video: track, audio: audioEncoder.track, previewWidth: 32, previewHeight: 18)
+        for packet in video[0..<30] { decoder.submit(packet) }
+        for packet in audio { decoder.submit(packet) }
+        #expect(await EngineTestSupport.eventually { decoder.snapshot.counters.videoFramesDecoded == 30 && decoder.snapshot.backlog == 0 })
+        #expect(await EngineTestSupport.eventually { decoder.snapshot.counters.audioFramesDecoded == audio.count })
+        var snapshot = decoder.snapshot
+        #expect(snapshot.preview?.width == 32 && snapshot.previewTimestamp == video[29].decodeTimestamp)
+        let level = try #require(snapshot.audioLevel)
+        #expect(abs(level.rmsDBFS - -15.05) < 0.5, "a 0.25-peak tone is −15 dBFS RMS; got \(level.rmsDBFS)")
+        decoder.setRenderPaused(true)
+        for packet in video[30..<60] { decoder.submit(packet) }
+        #expect(await EngineTestSupport.eventually { decoder.snapshot.counters.videoPacketsReceived == 60 })
+        snapshot = decoder.snapshot
+        #expect(snapshot.renderPaused)
+        #expect(snapshot.counters.videoFramesDecoded == 30 && snapshot.counters.videoSkippedWhilePaused == 30)
+        decoder.setRenderPaused(false)
+        for packet in video[60..<90] { decoder.submit(packet) }
+        #expect(await EngineTestSupport.eventually { decoder.snapshot.counters.videoFramesDecoded == 60 })
+        #expect(decoder.snapshot.decodeErrors == 0)
+        decoder.stop()
+    }
+
+    @Test("a missing track decodes nothing of that kind; garbage does not stop the thread from decoding the next keyframe")
+    func garbage() async throws {
+        let (track, video) = try PacketDecoderTests.packets()
+        let decoder = try DecoderThread(video: track, audio: nil)
+        decoder.submit(EncodedPacket(kind: .video, decodeTimestamp: 0, isKeyframe: true, payload: [0, 0, 0, 1, 0x65, 0xFF, 0xFF, 0x00]))
+        decoder.submit(EncodedPacket(kind: .audio, decodeTimestamp: 0, isKeyframe: true, payload: [1, 2, 3]))
+        #expect(await EngineTestSupport.eventually { decoder.snapshot.counters.videoPacketsReceived == 1 && decoder.snapshot.backlog == 0 })
+        #expect(decoder.snapshot.counters.audioFramesDecoded == 0)
+        decoder.submit(video[0])
+        #expect(await EngineTestSupport.eventually { decoder.snapshot.previewTimestamp == video[0].decodeTimestamp })
+        decoder.stop()
+    }
+}

@@ -1,0 +1,103 @@
+import Synchronization
+import OnAirCore
+import Testing
+@testable import OnAirMedia
+
+@Suite("bounded output queue: drop video to the next keyframe")
+struct PacketQueueTests {
+    static func video(_ timestamp: Int64, key: Bool = false, bytes: Int = 100) -> EncodedPacket {
+        EncodedPacket(kind: .video, decodeTimestamp: timestamp, isKeyframe: key, payload: [UInt8](repeating: 1, count: bytes))
+    }
+
+    static func audio(_ timestamp: Int64, bytes: Int = 10) -> EncodedPacket {
+        EncodedPacket(kind: .audio, decodeTimestamp: timestamp, isKeyframe: true, payload: [UInt8](repeating: 2, count: bytes))
+    }
+
+    /// Counts keyframe requests from the queue.
+    final class Requests: Sendable {
+        let count = Mutex(0)
+    }
+
+    @Test("under a blocked consumer the depth never exceeds the bound; video is dropped up to a keyframe and counted")
+    func blockedConsumer() throws {
+        let requests = Requests()
+        let queue = PacketQueue(capacity: 8, byteCapacity: 1 << 20) { requests.count.withLock { $0 += 1 } }
+        for index in 0..<200 {
+            let timestamp = Int64(index * 33)
+            queue.push(Self.video(timestamp, key: index % 30 == 0))
+            if index % 2 == 0 { queue.push(Self.audio(timestamp)) }
+            #expect(queue.snapshot.depth <= 8)
+        }
+        let snapshot = queue.snapshot
+        #expect(snapshot.highWater == 8)
+        #expect(snapshot.videoPacketsDropped > 150)
+        #expect(snapshot.congestionEvents > 0)
+        #expect(requests.count.withLock { $0 } == snapshot.congestionEvents, "each overflow asks for a keyframe")
+        // What is left plays: the first queued video packet is a keyframe, and video timestamps increase.
+        var drained: [EncodedPacket] = []
+        while let packet = queue.poll() { drained.append(packet) }
+        let video = drained.filter { $0.kind == .video }
+        if let first = video.first { #expect(first.isKeyframe) }
+        #expect(zip(video, video.dropFirst()).allSatisfy { $0.decodeTimestamp < $1.decodeTimestamp })
+        #expect(queue.snapshot.depth == 0)
+    }
+
+    @Test("the byte bound holds as well as the packet bound")
+    func byteBound() {
+        let queue = PacketQueue(capacity: 100, byteCapacity: 1_000)
+        for index in 0..<50 { queue.push(Self.video(Int64(index), key: index % 10 == 0, bytes: 300)) }
+        #expect(queue.snapshot.bytes <= 1_000)
+        #expect(queue.snapshot.videoPacketsDropped >= 40)
+    }
+
+    @Test("after an overflow, P-frames are refused until a keyframe arrives, which is admitted")
+    func dropsUntilKeyframe() {
+        let queue = PacketQueue(capacity: 3, byteCapacity: 1 << 20)
+        queue.push(Self.video(0, key: true))
+        queue.push(Self.video(1))
+        queue.push(Self.video(2))
+        queue.push(Self.video(3)) // overflow: 0, 1, 2 go, 3 is refused
+        #expect(queue.snapshot.depth == 0)
+        #expect(queue.snapshot.droppingVideoUntilKeyframe)
+        queue.push(Self.audio(3))
+        queue.push(Self.video(4))
+        #expect(queue.snapshot.depth == 1, "audio still flows; P-frame refused")
+        queue.push(Self.video(5, key: true))
+        queue.push(Self.video(6))
+        #expect(!queue.snapshot.droppingVideoUntilKeyframe)
+        #expect(queue.snapshot.videoPacketsDropped == 5)
+        #expect([queue.poll(), queue.poll(), queue.poll()].map { $0?.decodeTimestamp } == [3, 5, 6])
+    }
+
+    @Test("a queue holding only audio drops its oldest audio, never growing")
+    func audioOnlyOverflow() {
+        let queue = PacketQueue(capacity: 4, byteCapacity: 1 << 20)
+        for index in 0..<10 { queue.push(Self.audio(Int64(index))) }
+        #expect(queue.snapshot.depth == 4)
+        #expect(queue.snapshot.audioPacketsDropped == 6)
+        #expect(queue.poll()?.decodeTimestamp == 6)
+    }
+
+    @Test("an async consumer receives packets in order, then nil after finish")
+    func asyncConsumer() async {
+        let queue = PacketQueue(capacity: 16)
+        let stream = PacketStream(queue: queue)
+        let consumer = Task {
+            var timestamps: [Int64] = []
+            for await packet in stream { timestamps.append(packet.decodeTimestamp) }
+            return timestamps
+        }
+        for index in 0..<10 { queue.push(Self.audio(Int64(index))) }
+        queue.finish()
+        #expect(await consumer.value == Array(0..<10))
+        #expect(queue.snapshot.packetsDelivered == 10)
+    }
+
+    @Test("cancelling the consuming task ends its iteration")
+    func cancellation() async {
+        let queue = PacketQueue(capacity: 16)
+        let consumer = Task { await queue.next() }
+        consumer.cancel()
+        #expect(await consumer.value == nil)
+    }
+}

@@ -1,0 +1,67 @@
+import Testing
+@testable import OnAirMedia
+
+@Suite("synthetic sources: test pattern and tone")
+struct SyntheticSourceTests {
+    @Test("the test pattern is 75 % bars in BT.601 video range, with a black caption band")
+    func bars() {
+        let pattern = TestPattern(width: 640, height: 360, framesPerSecond: 30)
+        let frame = pattern.render(frameIndex: 0)
+        #expect(frame.planes.count == 640 * 360 * 3 / 2)
+        let row = 100 * 640
+        // Centre of each bar (the sweeping bar is at x 0–15 on frame 0).
+        let centres = (0..<7).map { ($0 * 2 + 1) * 640 / 14 }
+        #expect(centres.map { frame.planes[row + $0] } == TestPattern.bars.map(\.0))
+        let u = frame.lumaCount + 50 * frame.chromaWidth
+        #expect(centres.map { frame.planes[u + $0 / 2] } == TestPattern.bars.map(\.1))
+        #expect(frame.planes[350 * 640 + 600] == 16, "caption band is black")
+    }
+
+    @Test("the sweeping bar moves and the burned-in counter changes from frame to frame")
+    func motionAndCounter() {
+        let pattern = TestPattern(width: 320, height: 180, framesPerSecond: 30)
+        let first = pattern.render(frameIndex: 1), second = pattern.render(frameIndex: 2)
+        let sweepRow = 20 * 320
+        let whiteColumns = { (frame: VideoFrame) in (0..<320).filter { frame.planes[sweepRow + $0] == 235 } }
+        #expect(!whiteColumns(first).isEmpty)
+        #expect(whiteColumns(first) != whiteColumns(second))
+        let band = pattern.bandTop * 320..<(180 * 320)
+        #expect(first.planes[band] != second.planes[band], "counter/clock digits differ")
+        #expect(pattern.render(frameIndex: 2) == second, "rendering is a pure function of the index")
+    }
+
+    @Test("counter and clock text")
+    func captionText() {
+        #expect(TestPattern.counterText(42) == "000042")
+        #expect(TestPattern.clockText(frameIndex: 3_661 * 30 + 15, framesPerSecond: 30) == "01:01:01.500")
+    }
+
+    @Test("a real-time test pattern stamps frames one interval apart on the monotonic clock")
+    func pacing() throws {
+        let source = try TestPatternSource(width: 64, height: 36, framesPerSecond: 50)
+        let frames = try (0..<5).map { _ in try source.read() }
+        let gaps = zip(frames, frames.dropFirst()).map { Int64($1.captureNanoseconds) - Int64($0.captureNanoseconds) }
+        // Nominal stamps: exactly 20 ms apart unless this loaded machine made the reader skip ticks.
+        #expect(gaps.allSatisfy { $0 % 20_000_000 == 0 && $0 > 0 }, "gaps \(gaps)")
+        #expect(frames.map(\.sequenceNumber) == frames.map(\.sequenceNumber).sorted())
+    }
+
+    @Test("the tone is a sine at the asked level: RMS = peak / √2, zero crossings at the frequency")
+    func tone() throws {
+        let source = try ToneSource(frequency: 1_000, amplitude: 0.5, sampleRate: 48_000, channels: 2, pacing: .unpaced)
+        let chunk = try source.read(frames: 4_800)
+        #expect(chunk.frameCount == 4_800)
+        let left = stride(from: 0, to: chunk.samples.count, by: 2).map { Double(chunk.samples[$0]) / 32_768 }
+        let rms = (left.map { $0 * $0 }.reduce(0, +) / Double(left.count)).squareRoot()
+        #expect(abs(rms - 0.5 / 2.0.squareRoot()) < 0.005)
+        let crossings = zip(left, left.dropFirst()).filter { $0 < 0 && $1 >= 0 }.count
+        #expect((99...101).contains(crossings), "100 ms of 1 kHz")
+        #expect(stride(from: 0, to: chunk.samples.count, by: 2).allSatisfy { chunk.samples[$0] == chunk.samples[$0 + 1] })
+    }
+
+    @Test("invalid synthetic settings are refused with the valid range")
+    func invalid() {
+        #expect(throws: MediaError.self) { try TestPatternSource(width: 15, height: 9, framesPerSecond: 30) }
+        #expect(throws: MediaError.self) { try ToneSource(frequency: 30_000, sampleRate: 48_000) }
+    }
+}
