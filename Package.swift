@@ -97,6 +97,8 @@ let package = Package(
         ),
 
         // MARK: Tests mirror the source targets.
+        /// Starts and stops the real peers tests talk to (nginx-rtmp, ffmpeg, rtmpdump, the onair binary).
+        .target(name: "OnAirTestSupport", dependencies: []),
         .testTarget(name: "OnAirCoreTests", dependencies: ["OnAirCore"]),
         .testTarget(
             name: "OnAirRTMPTests",
@@ -114,6 +116,6 @@ let package = Package(
         .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirCore"]),
         .testTarget(name: "OnAirConsoleTests", dependencies: ["OnAirConsole", "OnAirCore"], resources: [.copy("Snapshots")]),
         .testTarget(name: "OnAirTerminalTests", dependencies: ["OnAirTerminal", "OnAirConsole"]),
-        .testTarget(name: "OnAirAppTests", dependencies: ["OnAirApp", "OnAirCore"]),
+        .testTarget(name: "OnAirAppTests", dependencies: ["OnAirApp", "OnAirCore", "OnAirTestSupport"]),
     ]
 )

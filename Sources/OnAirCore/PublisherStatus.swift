@@ -1,0 +1,45 @@
+/// The publisher's state badge on the dashboard (issue 6): one value, derived by the policies.
+public enum PublisherStatus: Sendable, Equatable {
+    /// Nothing captured, nothing sent.
+    case idle
+    /// Capturing and showing the preview, not publishing (Red5's `showPreview:YES` before `publish`).
+    case preview
+    /// A connection and publish are under way.
+    case connecting
+    /// The server accepted the publish; media flows.
+    case publishing
+    /// Publishing, with `pauseVideo` set: audio flows, subscribers keep the last frame.
+    case pausedVideo
+    /// Interrupted (call or Siri) and not sending; the session may resume.
+    case interrupted
+    /// Stopped after an interruption; a tap re-publishes ("Tap to Re-Publish!").
+    case awaitingTap
+    /// The connection dropped; reconnect `attempt` of `maxAttempts` is scheduled or under way.
+    case reconnecting(attempt: Int, maxAttempts: Int)
+    /// A failure the operator must act on, in one line.
+    case error(String)
+
+    /// The badge text: IDLE, PREVIEW, CONNECTING, PUBLISHING, PAUSED VIDEO, INTERRUPTED,
+    /// AWAITING TAP, RECONNECTING n/N, ERROR.
+    public var badge: String {
+        switch self {
+        case .idle: "IDLE"
+        case .preview: "PREVIEW"
+        case .connecting: "CONNECTING"
+        case .publishing: "PUBLISHING"
+        case .pausedVideo: "PAUSED VIDEO"
+        case .interrupted: "INTERRUPTED"
+        case .awaitingTap: "AWAITING TAP"
+        case .reconnecting(let attempt, let maxAttempts): "RECONNECTING \(attempt)/\(maxAttempts)"
+        case .error: "ERROR"
+        }
+    }
+
+    /// True while media is being sent to a server (video may be paused).
+    public var isLive: Bool {
+        switch self {
+        case .publishing, .pausedVideo: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,39 @@
+/// Live numbers the dashboards show next to the state: pulled from the engine or the player once a tick.
+///
+/// Plain values, so the console can draw them without depending on the media engine.
+public struct StreamTelemetry: Sendable, Equatable {
+    /// Bits per second over the last second.
+    public var bitrate: Int
+    /// One sample per second, oldest first, at most 60: the sparkline.
+    public var bitrateHistory: [Int]
+    /// Video frames per second over the last second.
+    public var framesPerSecond: Double
+    /// Video frames dropped since the start (congestion, paused render, …).
+    public var droppedFrames: Int
+    /// Packets waiting to be sent (publisher) or decoded (subscriber).
+    public var queueDepth: Int
+    /// 0 (link keeps up) to 1 (dropping): how close the output queue is to its bound.
+    public var congestion: Double
+    /// The newest preview picture, if the preview is on.
+    public var preview: PreviewImage?
+
+    public init(
+        bitrate: Int = 0,
+        bitrateHistory: [Int] = [],
+        framesPerSecond: Double = 0,
+        droppedFrames: Int = 0,
+        queueDepth: Int = 0,
+        congestion: Double = 0,
+        preview: PreviewImage? = nil
+    ) {
+        self.bitrate = bitrate
+        self.bitrateHistory = bitrateHistory
+        self.framesPerSecond = framesPerSecond
+        self.droppedFrames = droppedFrames
+        self.queueDepth = queueDepth
+        self.congestion = congestion
+        self.preview = preview
+    }
+
+    public static let none = StreamTelemetry()
+}

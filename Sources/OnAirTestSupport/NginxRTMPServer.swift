@@ -1,0 +1,66 @@
+import Foundation
+
+/// A stock nginx with libnginx-mod-rtmp on a free loopback port, run in the foreground by a test.
+///
+/// The configuration mirrors ../shared/interop/nginx-rtmp.conf (one worker, loopback only,
+/// `publish_notify on`), with extra `application` directives when a test needs them
+/// (e.g. `record all; record_append on;`).
+public final class NginxRTMPServer: Sendable {
+    public let port: Int
+    public let directory: TemporaryDirectory
+    private let peer: PeerProcess
+
+    /// Starts nginx-rtmp with one application `app` and waits until it accepts connections.
+    public init(app: String = "live", extraDirectives: [String] = []) throws {
+        directory = try TemporaryDirectory(prefix: "onair-nginx")
+        port = try FreePort.loopback()
+        let prefix = directory.url.path
+        let directives = (["live on;", "record off;", "publish_notify on;", "drop_idle_publisher 5s;"] + extraDirectives)
+            .map { "            \($0)" }
+            .joined(separator: "\n")
+        let config = """
+            load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
+            user root;
+            worker_processes 1;
+            pid \(prefix)/nginx.pid;
+            error_log \(prefix)/error.log info;
+            events { worker_connections 1024; }
+            rtmp {
+                server {
+                    listen 127.0.0.1:\(port);
+                    chunk_size 4096;
+                    application \(app) {
+            \(directives)
+                    }
+                }
+            }
+
+            """
+        try config.write(to: directory.file("nginx.conf"), atomically: true, encoding: .utf8)
+        peer = try PeerProcess(
+            "nginx",
+            ["-p", prefix, "-c", "\(prefix)/nginx.conf", "-e", "\(prefix)/error.log", "-g", "daemon off;"],
+            in: directory.url
+        )
+        do {
+            try FreePort.waitUntilAccepting(port, what: "nginx-rtmp")
+        } catch {
+            peer.stop()
+            throw PeerError.failed("nginx-rtmp did not start: \(peer.standardError) \(errorLog)")
+        }
+    }
+
+    deinit {
+        peer.stop(signal: SIGQUIT)
+    }
+
+    /// `rtmp://127.0.0.1:PORT/APP/NAME`.
+    public func url(app: String = "live", stream: String) -> String { "rtmp://127.0.0.1:\(port)/\(app)/\(stream)" }
+
+    public var errorLog: String { (try? String(contentsOf: directory.file("error.log"), encoding: .utf8)) ?? "" }
+
+    public var processIdentifier: Int32 { peer.processIdentifier }
+
+    /// Stops the server (SIGQUIT: graceful), as a test that kills the server mid-publish does.
+    public func stop() { peer.stop(signal: SIGQUIT) }
+}
