@@ -111,7 +111,8 @@ let package = Package(
                 "OnAirNet", "OnAirRTMP", "OnAirCore", "OnAirTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-            ]
+            ],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirCore"]),
         .testTarget(name: "OnAirConsoleTests", dependencies: ["OnAirConsole", "OnAirCore"], resources: [.copy("Snapshots")]),

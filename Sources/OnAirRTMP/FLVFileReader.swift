@@ -11,6 +11,12 @@ public struct FLVFileReader: Sendable {
         public var version: UInt8
         public var hasAudio: Bool
         public var hasVideo: Bool
+
+        public init(version: UInt8, hasAudio: Bool, hasVideo: Bool) {
+            self.version = version
+            self.hasAudio = hasAudio
+            self.hasVideo = hasVideo
+        }
     }
 
     /// Why the bytes are not a readable FLV file.
