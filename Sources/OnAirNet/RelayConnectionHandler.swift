@@ -46,7 +46,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     func channelActive(context: ChannelHandlerContext) {
         self.context = context
         _ = handshake.start()           // the server speaks only after C0+C1
-        registry.opened(self, remote: context.remoteAddress.map { "\($0)" } ?? "unknown")
+        registry.opened(self, remote: context.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "unknown")
         context.fireChannelActive()
     }
 
