@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(
             name: "OnAirNetTests",
             dependencies: [
-                "OnAirNet", "OnAirRTMP", "OnAirCore",
+                "OnAirNet", "OnAirRTMP", "OnAirCore", "OnAirTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

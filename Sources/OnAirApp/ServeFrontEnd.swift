@@ -1,0 +1,79 @@
+import Dispatch
+import Foundation
+import NIOCore
+import OnAirCore
+import OnAirNet
+
+/// `onair serve`: runs the embedded relay until SIGINT or SIGTERM, printing what it does — JSON Lines on
+/// stdout with `--headless` (``HeadlessEvent``, side `relay`), readable lines on stderr otherwise.
+///
+/// On a signal it stops the relay, which closes every recording after writing its buffered whole tags,
+/// then returns normally (exit 0). Problems that prevent serving — a bad address, a port in use, a
+/// non-loopback address without a key — become a one-line ``FrontEndExit`` with a non-zero code.
+public struct ServeFrontEnd: Sendable {
+    /// The command line's choices.
+    public struct Options: Sendable {
+        public var listen: String
+        public var publishKey: String?
+        public var recordDirectory: String
+        public var idleTimeout: Double
+        public var headless: Bool
+
+        public init(listen: String, publishKey: String?, recordDirectory: String, idleTimeout: Double, headless: Bool) {
+            self.listen = listen
+            self.publishKey = publishKey
+            self.recordDirectory = recordDirectory
+            self.idleTimeout = idleTimeout
+            self.headless = headless
+        }
+    }
+
+    public let options: Options
+
+    public init(options: Options) {
+        self.options = options
+    }
+
+    /// The relay configuration for these options, or a one-line exit.
+    public func configuration() throws(FrontEndExit) -> RelayConfiguration {
+        var configuration: RelayConfiguration
+        do {
+            configuration = try RelayConfiguration(listen: options.listen, publishKey: options.publishKey)
+        } catch {
+            throw FrontEndExit(code: 2, message: "onair serve: \(error)")
+        }
+        guard options.idleTimeout >= 0, options.idleTimeout.isFinite else {
+            throw FrontEndExit(code: 2, message: "onair serve: --idle-timeout must be 0 (off) or a number of seconds, got \(options.idleTimeout)")
+        }
+        configuration.idleTimeout = options.idleTimeout == 0 ? nil : .milliseconds(Int64(options.idleTimeout * 1000))
+        configuration.recordDirectory = URL(fileURLWithPath: options.recordDirectory)
+        return configuration
+    }
+
+    /// Serves until SIGINT/SIGTERM.
+    public func run() async throws {
+        let configuration = try configuration()
+        let signals = ServeSignals()
+        let relay: RelayServer
+        do {
+            relay = try await RelayServer.start(configuration)
+        } catch {
+            throw FrontEndExit(code: 1, message: "onair serve: \(error)")
+        }
+        let headless = options.headless
+        let clock = SessionClock()
+        let printer = Task {
+            let writer = JSONLinesWriter(handle: .standardOutput)
+            for await event in relay.events {
+                if headless {
+                    writer.write(ServeEventFormatter.headless(event, time: clock.now))
+                } else {
+                    FileHandle.standardError.write(Data((ServeEventFormatter.line(event) + "\n").utf8))
+                }
+            }
+        }
+        await signals.next()
+        await relay.stop()
+        await printer.value
+    }
+}

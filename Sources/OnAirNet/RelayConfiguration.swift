@@ -1,0 +1,103 @@
+import Foundation
+import NIOCore
+
+/// How an embedded relay (`onair serve`, or in-process for `onair demo`) listens, checks publishers,
+/// records and protects itself from slow players.
+///
+/// Defaults follow DESIGN.md §3: loopback only, port 1935, no key. Listening on any other address needs a
+/// ``publishKey``: publishers present it as `?key=KEY` after the stream name
+/// (`rtmp://host/live/stream1?key=KEY`, what OBS and ffmpeg put in a "stream key"), or in the application
+/// part of the URL (`rtmp://host/live?key=KEY/stream1`, carried by `connect`'s `app`/`tcUrl`). Players need
+/// no key.
+public struct RelayConfiguration: Sendable {
+    /// Why a configuration cannot be used; each says what to change.
+    public enum Error: Swift.Error, Equatable, CustomStringConvertible {
+        case badAddress(String)
+        case keyRequired(host: String)
+
+        public var description: String {
+            switch self {
+            case .badAddress(let text):
+                "bad listen address \"\(text)\": expected HOST:PORT, e.g. 127.0.0.1:1935 or [::1]:1935, with a port from 0 to 65535"
+            case .keyRequired(let host):
+                "listening on \(host) reaches beyond this machine: set --publish-key so that only your publishers can publish"
+            }
+        }
+    }
+
+    /// Address to bind; a loopback address unless ``publishKey`` is set.
+    public var host: String = "127.0.0.1"
+    /// TCP port; 0 lets the kernel choose (read it back from ``RelayServer/port``).
+    public var port: Int = 1935
+    /// The key publishers must present; `nil` lets anyone on the (loopback) interface publish.
+    public var publishKey: String?
+    /// Where `record`/`append` publishes write `<name>.flv`; `nil` records nothing.
+    public var recordDirectory: URL?
+    /// A publisher that sends nothing for this long, socket open, is treated as gone (like nginx-rtmp's
+    /// `drop_idle_publisher`): players get UnpublishNotify and the connection is closed. `nil` disables it.
+    public var idleTimeout: TimeAmount? = .seconds(5)
+    /// Bytes queued for one player beyond what its socket accepts; past this the player skips to the
+    /// next keyframe (counted as drops), so a slow player never holds back the publisher or others.
+    public var playerQueueLimit: Int = 2 << 20
+    /// NIO's write-buffer water marks per connection: above `high` a channel is unwritable and the relay
+    /// stops handing it bytes (they wait in the player queue instead).
+    public var writeBufferWaterMark = ChannelOptions.Types.WriteBufferWaterMark(low: 64 << 10, high: 256 << 10)
+    /// SO_SNDBUF for accepted sockets; `nil` keeps the kernel's autotuning. Tests set it small so that a
+    /// stalled player fills up quickly.
+    public var socketSendBufferSize: Int?
+    /// Outgoing chunk size announced to every peer (RTMP spec §5.4.1); nginx-rtmp and FFmpeg use 4096.
+    public var chunkSize: Int = 4096
+    /// Window Acknowledgement Size and Set Peer Bandwidth announced on connect (RTMP spec §5.4.4, §5.4.5);
+    /// nginx-rtmp's `ack_window` default.
+    public var acknowledgementWindow: UInt32 = 5_000_000
+    /// How often per-stream byte counters are reported as ``RelayEvent/streamStats(_:)``.
+    public var statsInterval: TimeAmount = .seconds(10)
+    /// Most bytes of the last GOP kept for late joiners; a longer GOP is not cached (players then wait
+    /// for the next keyframe).
+    public var gopCacheLimit: Int = 8 << 20
+    /// The event loop group to run on; `nil` gives the relay its own single thread. Every connection of
+    /// one relay runs on one event loop taken from it, which owns all stream state.
+    public var eventLoopGroup: (any EventLoopGroup)?
+
+    public init() {}
+
+    /// Parses `HOST:PORT` (`[v6]:PORT` for IPv6) and checks that a non-loopback host comes with a key.
+    public init(listen: String, publishKey: String?) throws(Error) {
+        let (host, port) = try Self.parseAddress(listen)
+        self.host = host
+        self.port = port
+        self.publishKey = publishKey.flatMap { $0.isEmpty ? nil : $0 }
+        try validate()
+    }
+
+    /// Throws when the address is not loopback and no key is set.
+    public func validate() throws(Error) {
+        if !Self.isLoopback(host) && publishKey == nil { throw .keyRequired(host: host) }
+    }
+
+    /// Loopback: 127.0.0.0/8, ::1 and `localhost`.
+    public static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    static func parseAddress(_ text: String) throws(Error) -> (String, Int) {
+        var host: Substring
+        let portText: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { throw .badAddress(text) }
+            host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            guard rest.hasPrefix(":") else { throw .badAddress(text) }
+            portText = rest.dropFirst()
+        } else {
+            guard let colon = text.lastIndex(of: ":") else { throw .badAddress(text) }
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        }
+        guard let port = Int(portText), (0...65_535).contains(port), !host.isEmpty, !host.contains(" ") else {
+            throw .badAddress(text)
+        }
+        if host == "localhost" { host = "127.0.0.1" }
+        return (String(host), port)
+    }
+}

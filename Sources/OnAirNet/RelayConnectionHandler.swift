@@ -1,0 +1,295 @@
+import NIOCore
+import OnAirCore
+import OnAirRTMP
+
+/// The server side of one RTMP connection of the relay: handshake (RTMP spec §5.2, server role), chunk
+/// decoding/encoding (§5.3), NetConnection and NetStream commands (§7.2), and the connection's bounded
+/// outgoing queue. Stream state lives in ``RelayStreamRegistry``; this handler only says what the peer
+/// asked for. Runs on the relay's one event loop, like the registry.
+///
+/// Every outgoing byte goes through ``RelayPlayerQueue`` and is written only while the channel is
+/// writable (NIO write-buffer water marks), so a peer that stops reading costs bounded memory.
+final class RelayConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    let id: Int
+    private let registry: RelayStreamRegistry
+    private var handshake = RTMPHandshake(role: .server)
+    private var decoder = RTMPChunkDecoder()
+    private var encoder = RTMPChunkEncoder()
+    private var queue: RelayPlayerQueue
+    private var cumulation = ByteBuffer()
+    private var context: ChannelHandlerContext?
+    /// The key given in `connect`'s `app`/`tcUrl` query, if any.
+    private var connectKey: String?
+    private var nextStreamID: UInt32 = 1
+    private var publishing: (streamID: UInt32, name: RelayStreamName)?
+    private var playing: [UInt32: RelayStreamName] = [:]
+    private var needsFlush = false
+    private(set) var bytesIn: UInt64 = 0
+    private(set) var bytesOut: UInt64 = 0
+    private var bytesAcknowledged: UInt64 = 0
+    private var peerWindow: UInt64 = 0
+
+    init(registry: RelayStreamRegistry) {
+        self.registry = registry
+        self.id = registry.makeConnectionID()
+        self.queue = RelayPlayerQueue(limit: registry.configuration.playerQueueLimit)
+    }
+
+    var droppedMessages: UInt64 { queue.droppedMessages }
+    var queuedBytes: Int { queue.queuedBytes }
+
+    // MARK: Pipeline events
+
+    func channelActive(context: ChannelHandlerContext) {
+        self.context = context
+        _ = handshake.start()           // the server speaks only after C0+C1
+        registry.opened(self, remote: context.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "unknown")
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var bytes = unwrapInboundIn(data)
+        bytesIn += UInt64(bytes.readableBytes)
+        cumulation.writeBuffer(&bytes)
+        do {
+            if !handshake.isComplete {
+                try advanceHandshake(context: context)
+                guard handshake.isComplete else { return }
+            }
+            while self.context != nil, let raw = try decoder.decode(&cumulation) {
+                try handle(raw)
+            }
+        } catch {
+            registry.report(.protocolError(connection: id, reason: "\(error)"))
+            close()
+            return
+        }
+        if cumulation.readableBytes == 0 {
+            cumulation.clear()
+        } else if cumulation.readerIndex > 1 << 20 {
+            cumulation.discardReadBytes()
+        }
+        acknowledgeIfNeeded()
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        flushIfNeeded()
+        registry.flushDirty()
+        context.fireChannelReadComplete()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            drain()
+            flushIfNeeded()
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        registry.closed(self)
+        self.context = nil
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // Resets and broken pipes are how killed peers leave; channelInactive does the accounting.
+        context.close(promise: nil)
+    }
+
+    // MARK: Registry API
+
+    /// Queues bytes for the peer and writes what the socket takes now.
+    func enqueue(_ item: RelayPlayerQueue.Item) -> RelayPlayerQueue.Outcome {
+        guard context != nil else { return .dropped }
+        let outcome = queue.enqueue(item)
+        drain()
+        return outcome
+    }
+
+    func sendStatus(_ status: RTMPStatus, streamID: UInt32) {
+        sendControl(.command(.onStatus(status)), streamID: streamID)
+    }
+
+    func sendUserControl(_ event: RTMPUserControlEvent) {
+        sendControl(.userControl(event), streamID: 0)
+    }
+
+    func flushIfNeeded() {
+        guard needsFlush, let context else { return }
+        needsFlush = false
+        context.flush()
+    }
+
+    func close() {
+        guard let context else { return }
+        flushIfNeeded()
+        context.close(promise: nil)
+    }
+
+    // MARK: Protocol
+
+    private func advanceHandshake(context: ChannelHandlerContext) throws {
+        while true {
+            switch try handshake.receive(&cumulation) {
+            case .needMoreData, .complete:
+                return
+            case .send(let bytes):
+                bytesOut += UInt64(bytes.readableBytes)
+                context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
+            }
+        }
+    }
+
+    private func handle(_ raw: RTMPRawMessage) throws {
+        guard let type = raw.type else { return }
+        switch type {
+        case .audio, .video, .dataAMF0, .dataAMF3:
+            guard let publishing, raw.messageStreamID == publishing.streamID,
+                  let message = RelayMediaMessage(raw) else { return }
+            registry.relay(message, name: publishing.name)
+        case .commandAMF0, .commandAMF3:
+            guard case .command(let command) = try RTMPMessage(raw) else { return }
+            handle(command, streamID: raw.messageStreamID)
+        case .windowAcknowledgementSize, .userControl:
+            switch try RTMPMessage(raw) {
+            case .windowAcknowledgementSize(let size): peerWindow = UInt64(size)
+            case .userControl(.pingRequest(let timestamp)): sendControl(.userControl(.pingResponse(timestamp: timestamp)), streamID: 0)
+            default: break
+            }
+        default:
+            break      // Set Chunk Size and Abort are applied by the decoder; acks and bandwidth need nothing
+        }
+    }
+
+    private func handle(_ command: RTMPCommand, streamID: UInt32) {
+        let answer = command.transactionID != 0
+        switch command.name {
+        case RTMPCommand.Name.connect:
+            let object = command.commandObject
+            for field in ["app", "tcUrl"] {
+                if let text = object[field]?.stringValue, let query = text.split(separator: "?", maxSplits: 1).dropFirst().first {
+                    connectKey = connectKey ?? RelayStreamName.query(String(query.split(separator: "/").first ?? ""))["key"]
+                }
+            }
+            let chunkSize = registry.configuration.chunkSize
+            let window = registry.configuration.acknowledgementWindow
+            sendControl(.windowAcknowledgementSize(window), streamID: 0)
+            sendControl(.setPeerBandwidth(windowSize: window, limit: .dynamic), streamID: 0)
+            sendControl(.setChunkSize(UInt32(chunkSize)), streamID: 0)
+            encoder.setChunkSize(chunkSize)
+            sendControl(.command(RelayStatus.connectResult(transactionID: command.transactionID)), streamID: 0)
+        case RTMPCommand.Name.createStream:
+            let id = nextStreamID
+            nextStreamID += 1
+            sendControl(.command(.result(transactionID: command.transactionID, arguments: [.number(Double(id))])), streamID: 0)
+        case RTMPCommand.Name.releaseStream, RTMPCommand.Name.fcPublish:
+            if answer { sendControl(.command(.result(transactionID: command.transactionID, arguments: [.undefined])), streamID: 0) }
+        case RTMPCommand.Name.publish:
+            publish(command, streamID: streamID)
+        case RTMPCommand.Name.play:
+            play(command, streamID: streamID)
+        case RTMPCommand.Name.deleteStream:
+            if let id = command.arguments.first?.numberValue, id >= 0, id <= Double(UInt32.max) { endStream(UInt32(id)) }
+        case Self.closeStream:
+            endStream(streamID)
+        case RTMPCommand.Name.fcUnpublish:
+            if let publishing { endStream(publishing.streamID) }
+        default:
+            break      // getStreamLength, _checkbw, receiveAudio …: ignored, as nginx-rtmp does
+        }
+    }
+
+    /// `closeStream`, sent by FFmpeg's player on its message stream (not in the RTMP spec's command list).
+    static let closeStream = "closeStream"
+
+    private func publish(_ command: RTMPCommand, streamID: UInt32) {
+        let rawName = command.arguments.first?.stringValue ?? ""
+        let parsed: (name: RelayStreamName, query: [String: String])
+        do {
+            parsed = try RelayStreamName.parse(rawName)
+        } catch {
+            refusePublish(RelayStatus.badName("bad stream name: \(error)"), name: rawName, streamID: streamID)
+            return
+        }
+        if let key = registry.configuration.publishKey, (parsed.query["key"] ?? connectKey) != key {
+            refusePublish(RelayStatus.rejected("publishing needs the relay's key (?key=… after the stream name)"),
+                          name: parsed.name.value, streamID: streamID)
+            return
+        }
+        guard publishing == nil else {
+            refusePublish(RelayStatus.badName("this connection is already publishing"), name: parsed.name.value, streamID: streamID)
+            return
+        }
+        let type = command.arguments.dropFirst().first?.stringValue.flatMap { PublishType(rawValue: $0.lowercased()) } ?? .live
+        switch registry.publish(parsed.name, type: type, handler: self, streamID: streamID) {
+        case .success:
+            publishing = (streamID, parsed.name)
+            sendStatus(RelayStatus.publishStart(parsed.name), streamID: streamID)
+        case .failure(let refusal):
+            refusePublish(RTMPStatus(code: refusal.code, level: .error, description: refusal.description),
+                          name: parsed.name.value, streamID: streamID)
+        }
+    }
+
+    private func refusePublish(_ status: RTMPStatus, name: String, streamID: UInt32) {
+        sendStatus(status, streamID: streamID)
+        registry.report(.publishRefused(stream: String(name.unicodeScalars.prefix(RelayStreamName.maxLength).map(Character.init)),
+                                        connection: id, code: status.code.rawValue, reason: status.description))
+    }
+
+    private func play(_ command: RTMPCommand, streamID: UInt32) {
+        let rawName = command.arguments.first?.stringValue ?? ""
+        do {
+            let name = try RelayStreamName.parse(rawName).name
+            if let previous = playing[streamID] { registry.stopPlaying(previous, handler: self, streamID: streamID) }
+            playing[streamID] = name
+            registry.play(name, handler: self, streamID: streamID)
+        } catch {
+            sendStatus(RelayStatus.streamNotFound("bad stream name: \(error)"), streamID: streamID)
+            registry.report(.playRefused(stream: String(rawName.prefix(RelayStreamName.maxLength)), connection: id, reason: "\(error)"))
+        }
+    }
+
+    private func endStream(_ streamID: UInt32) {
+        if let publishing, publishing.streamID == streamID {
+            self.publishing = nil
+            registry.unpublish(publishing.name, handler: self, reason: .unpublished)
+            sendStatus(RelayStatus.unpublishSuccess(publishing.name), streamID: streamID)
+        }
+        if let name = playing.removeValue(forKey: streamID) {
+            registry.stopPlaying(name, handler: self, streamID: streamID)
+        }
+    }
+
+    private func sendControl(_ message: RTMPMessage, streamID: UInt32) {
+        guard let context else { return }
+        let raw = message.raw(messageStreamID: streamID)
+        var out = context.channel.allocator.buffer(capacity: raw.payload.readableBytes + 32)
+        encoder.encode(raw, into: &out)
+        _ = enqueue(RelayPlayerQueue.Item(bytes: out, kind: .control))
+    }
+
+    private func drain() {
+        guard let context else { return }
+        var wrote = false
+        while context.channel.isWritable, let item = queue.dequeue() {
+            bytesOut += UInt64(item.bytes.readableBytes)
+            context.write(wrapOutboundOut(item.bytes), promise: nil)
+            wrote = true
+        }
+        if wrote && !needsFlush {
+            needsFlush = true
+            registry.markDirty(self)
+        }
+    }
+
+    private func acknowledgeIfNeeded() {
+        guard peerWindow > 0, bytesIn - bytesAcknowledged >= peerWindow else { return }
+        bytesAcknowledged = bytesIn
+        sendControl(.acknowledgement(sequenceNumber: UInt32(truncatingIfNeeded: bytesIn)), streamID: 0)
+    }
+}

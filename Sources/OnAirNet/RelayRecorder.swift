@@ -1,0 +1,139 @@
+import Foundation
+import NIOCore
+import OnAirCore
+import OnAirRTMP
+
+/// Writes one publish session into `<record-dir>/<name>.flv` according to its publish type
+/// (DESIGN.md §3; Red5's `R5RecordType`, red5pro-blog-ios-interruptions.txt):
+/// `record` starts a new file (replacing an old one); `append` continues the existing file so that it
+/// plays as one recording — timestamps carry on after its last tag, and sequence headers are written
+/// again only when they differ from the file's last ones.
+///
+/// Timestamps are rebased: the session's first message lands at the file's start (`record`) or just after
+/// its last tag (`append`), and never go backwards, so the file's timestamps are monotonic. Only whole
+/// tags are written (FLVFileWriter builds them in memory) and they are flushed every
+/// ``flushThreshold`` bytes and by the registry's periodic tick, so a killed publisher — or relay — leaves
+/// a valid file up to its last complete tag. Runs on the relay's event loop.
+final class RelayRecorder {
+    /// Why a recording could not be opened.
+    enum Error: Swift.Error, Equatable, CustomStringConvertible {
+        case notFLV(path: String, reason: String)
+        case file(RelayRecordingFile.Error)
+        case directory(path: String, reason: String)
+
+        var description: String {
+            switch self {
+            case .notFLV(let path, let reason): "cannot append to \(path): \(reason)"
+            case .file(let error): "\(error)"
+            case .directory(let path, let reason): "cannot create record directory \(path): \(reason)"
+            }
+        }
+    }
+
+    /// Buffered bytes that trigger a write.
+    static let flushThreshold = 256 << 10
+    /// Gap between an appended session and the file's last tag when the file gives no frame interval.
+    static let defaultGap: UInt32 = 33
+
+    let path: String
+    let isAppend: Bool
+    private let file: RelayRecordingFile
+    private var writer: FLVFileWriter
+    private let base: UInt32
+    private var sessionStart: UInt32?
+    private var lastWritten: UInt32
+    private var lastVideoHeader: ByteBuffer?
+    private var lastAudioHeader: ByteBuffer?
+    private var wroteMetadata = false
+
+    /// Opens the recording of `name` in `directory` for a publish of `type` (`record` or `append`).
+    init(directory: URL, name: RelayStreamName, type: PublishType) throws(Error) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .directory(path: directory.path, reason: error.localizedDescription)
+        }
+        path = directory.appendingPathComponent(name.value + ".flv").path
+        var resume: RelayRecorderResume?
+        if type == .append {
+            do {
+                resume = try RelayRecorderResume.scan(path: path)
+            } catch let error as RelayRecordingFile.Error {
+                throw .file(error)
+            } catch {
+                throw .notFLV(path: path, reason: "\(error)")
+            }
+        }
+        isAppend = resume != nil
+        do {
+            if let resume {
+                try RelayRecordingFile.truncate(path: path, to: resume.validLength)
+            }
+            file = try RelayRecordingFile(path: path, truncate: resume == nil)
+        } catch {
+            throw .file(error)
+        }
+        writer = FLVFileWriter(hasAudio: true, hasVideo: true)
+        if let resume {
+            _ = writer.takeBytes()                      // the file already has its header
+            base = resume.nextTimestamp
+            lastVideoHeader = resume.videoSequenceHeader
+            lastAudioHeader = resume.audioSequenceHeader
+            wroteMetadata = resume.hasMetadata
+        } else {
+            base = 0
+        }
+        lastWritten = base
+    }
+
+    /// Adds a message to the file (audio, video and the first metadata; notices are not recorded).
+    func write(_ message: RelayMediaMessage) throws(RelayRecordingFile.Error) {
+        let type: FLVTag.TagType
+        switch message.kind {
+        case .audio:
+            type = .audio
+            if message.isSequenceHeader {
+                if message.payload == lastAudioHeader { return }
+                lastAudioHeader = message.payload
+            }
+        case .video:
+            type = .video
+            if message.isSequenceHeader {
+                if message.payload == lastVideoHeader { return }
+                lastVideoHeader = message.payload
+            }
+        case .metadata:
+            guard !wroteMetadata, message.typeID == RTMPMessageType.dataAMF0.rawValue else { return }
+            wroteMetadata = true
+            type = .scriptData
+        case .data, .clearMetadata:
+            return
+        }
+        writer.append(FLVTag(type: type, timestamp: fileTimestamp(message.timestamp), data: message.payload))
+        if writer.bytes.readableBytes >= Self.flushThreshold { try flush() }
+    }
+
+    /// Writes buffered whole tags to the file.
+    func flush() throws(RelayRecordingFile.Error) {
+        guard writer.bytes.readableBytes > 0 else { return }
+        try file.write(writer.takeBytes())
+    }
+
+    /// Flushes and closes; returns the bytes this session wrote.
+    @discardableResult
+    func close() throws(RelayRecordingFile.Error) -> UInt64 {
+        defer { file.close() }
+        try flush()
+        return file.bytesWritten
+    }
+
+    /// The session timestamp mapped into the file: rebased, and never before the last written tag.
+    private func fileTimestamp(_ timestamp: UInt32) -> UInt32 {
+        let start = sessionStart ?? timestamp
+        sessionStart = start
+        let offset = Int64(Int32(bitPattern: timestamp &- start))   // wrap-aware (RTMP spec §5.3.1.2)
+        let mapped = UInt32(truncatingIfNeeded: max(Int64(base), Int64(base) + offset))
+        lastWritten = max(lastWritten, mapped)
+        return lastWritten
+    }
+}

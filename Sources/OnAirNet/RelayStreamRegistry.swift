@@ -1,0 +1,290 @@
+import NIOCore
+import OnAirCore
+import OnAirRTMP
+
+/// Every stream of one relay, owned by the relay's single event loop: connection handlers (on the same
+/// loop) call it directly, and everything else reaches it by hopping onto that loop. No other place holds
+/// stream state, so publish, play, fan-out, recording and idle checks never race.
+///
+/// Fan-out chunks each message once per message stream ID (see ``RelayChunkWriter``) and hands the same
+/// bytes to every player's bounded queue; writes are flushed once per publisher read burst
+/// (``flushDirty()``), so 100 players cost 100 writes per burst, not per message.
+final class RelayStreamRegistry {
+    /// Why a publish was refused: the status code and description sent back.
+    struct Refusal: Swift.Error, Equatable {
+        var code: RTMPStatus.Code
+        var description: String
+    }
+
+    let eventLoop: any EventLoop
+    let configuration: RelayConfiguration
+    private let emit: @Sendable (RelayEvent) -> Void
+    private var streams: [RelayStreamName: RelayStream] = [:]
+    private var connections: [Int: RelayConnectionHandler] = [:]
+    private var dirty: [RelayConnectionHandler] = []
+    private var nextConnectionID = 1
+    private var tick: Scheduled<Void>?
+    private var isShutDown = false
+    private var lastStats = NIODeadline.now()
+
+    init(eventLoop: any EventLoop, configuration: RelayConfiguration, emit: @escaping @Sendable (RelayEvent) -> Void) {
+        self.eventLoop = eventLoop
+        self.configuration = configuration
+        self.emit = emit
+    }
+
+    /// Starts the half-second tick: idle publishers, recorder flushes, periodic stats.
+    func start() {
+        guard !isShutDown else { return }
+        tick = eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(500)) { [self] in
+            onTick()
+            start()
+        }
+    }
+
+    func report(_ event: RelayEvent) { emit(event) }
+
+    // MARK: Connections
+
+    func makeConnectionID() -> Int {
+        defer { nextConnectionID += 1 }
+        return nextConnectionID
+    }
+
+    func opened(_ handler: RelayConnectionHandler, remote: String) {
+        connections[handler.id] = handler
+        emit(.connectionOpened(connection: handler.id, remote: remote))
+    }
+
+    /// The connection is gone: its publish ends (players are told) and its plays stop.
+    func closed(_ handler: RelayConnectionHandler) {
+        guard connections.removeValue(forKey: handler.id) != nil else { return }
+        for stream in Array(streams.values) {
+            if stream.publisher?.handler === handler { unpublish(stream, reason: .disconnected) }
+            for (key, player) in stream.players where key.connection == handler.id {
+                removePlayer(stream, key: key, player: player)
+            }
+        }
+        dirty.removeAll { $0 === handler }
+        emit(.connectionClosed(connection: handler.id, bytesIn: handler.bytesIn, bytesOut: handler.bytesOut))
+        flushDirty()
+    }
+
+    func markDirty(_ handler: RelayConnectionHandler) {
+        dirty.append(handler)
+    }
+
+    /// Flushes every connection written to since the last flush.
+    func flushDirty() {
+        let handlers = dirty
+        dirty.removeAll(keepingCapacity: true)
+        for handler in handlers { handler.flushIfNeeded() }
+    }
+
+    // MARK: Publish
+
+    /// Makes `handler` the publisher of `name`, or says why not (the name is live already).
+    func publish(_ name: RelayStreamName, type: PublishType, handler: RelayConnectionHandler, streamID: UInt32) -> Result<String?, Refusal> {
+        let stream = streams[name] ?? RelayStream(name: name, gopLimit: configuration.gopCacheLimit)
+        if stream.isPublished {
+            return .failure(Refusal(code: .publishBadName, description: "\(name) is already being published"))
+        }
+        streams[name] = stream
+        stream.publisher = (handler, streamID)
+        stream.publishType = type
+        stream.cache = RelayStreamCache(gopLimit: configuration.gopCacheLimit)
+        stream.lastInput = .now()
+        stream.bytesIn = 0
+        var recording: String?
+        if type != .live, let directory = configuration.recordDirectory {
+            do {
+                let recorder = try RelayRecorder(directory: directory, name: name, type: type)
+                stream.recorder = recorder
+                recording = recorder.path
+                emit(.recordingStarted(stream: name.value, path: recorder.path, append: recorder.isAppend))
+            } catch {
+                let path = directory.appendingPathComponent(name.value + ".flv").path
+                emit(.recordingFailed(stream: name.value, path: path, reason: error.description))
+            }
+        }
+        for player in stream.players.values {
+            player.handler.sendUserControl(.streamBegin(streamID: player.streamID))
+            player.handler.sendStatus(RelayStatus.publishNotify(name), streamID: player.streamID)
+        }
+        emit(.publishStarted(stream: name.value, type: type, connection: handler.id, recording: recording))
+        return .success(recording)
+    }
+
+    /// Ends `handler`'s publish of `name` (unpublish, deleteStream, or a closed socket).
+    func unpublish(_ name: RelayStreamName, handler: RelayConnectionHandler, reason: RelayEvent.UnpublishReason) {
+        guard let stream = streams[name], stream.publisher?.handler === handler else { return }
+        unpublish(stream, reason: reason)
+    }
+
+    private func unpublish(_ stream: RelayStream, reason: RelayEvent.UnpublishReason) {
+        guard let publisher = stream.publisher else { return }
+        stream.publisher = nil
+        closeRecorder(stream)
+        for player in stream.players.values {
+            player.handler.sendStatus(RelayStatus.unpublishNotify(stream.name), streamID: player.streamID)
+            player.handler.sendUserControl(.streamEOF(streamID: player.streamID))
+        }
+        emit(.publishStopped(stream: stream.name.value, connection: publisher.handler.id, reason: reason, bytesIn: stream.bytesIn))
+        emitStats(stream)
+        stream.cache = RelayStreamCache(gopLimit: configuration.gopCacheLimit)
+        if stream.players.isEmpty { streams[stream.name] = nil }
+        flushDirty()
+    }
+
+    /// Relays one publisher message: cache, recording, then every player's queue.
+    func relay(_ message: RelayMediaMessage, name: RelayStreamName) {
+        guard let stream = streams[name] else { return }
+        stream.bytesIn += UInt64(message.payload.readableBytes)
+        stream.lastInput = .now()
+        stream.cache.add(message)
+        if let recorder = stream.recorder {
+            do {
+                try recorder.write(message)
+            } catch {
+                emit(.recordingFailed(stream: name.value, path: recorder.path, reason: error.description))
+                stream.recorder = nil
+            }
+        }
+        guard !stream.players.isEmpty, message.kind != .clearMetadata else { return }
+        let kind = queueKind(message, hasVideo: stream.cache.hasVideo)
+        var encoded: [UInt32: ByteBuffer] = [:]
+        for (key, player) in stream.players {
+            let bytes = encoded[player.streamID] ?? chunks(message, streamID: player.streamID)
+            encoded[player.streamID] = bytes
+            deliver(bytes, kind: kind, to: player, key: key, in: stream)
+        }
+    }
+
+    // MARK: Play
+
+    /// Starts a player: status, then (when live) metadata, sequence headers and the last GOP.
+    func play(_ name: RelayStreamName, handler: RelayConnectionHandler, streamID: UInt32) {
+        let stream = streams[name] ?? RelayStream(name: name, gopLimit: configuration.gopCacheLimit)
+        streams[name] = stream
+        handler.sendUserControl(.streamBegin(streamID: streamID))
+        handler.sendStatus(RelayStatus.playReset(name), streamID: streamID)
+        handler.sendStatus(RelayStatus.playStart(name), streamID: streamID)
+        let key = RelayStream.PlayerKey(connection: handler.id, streamID: streamID)
+        let player = RelayStream.Player(handler: handler, streamID: streamID)
+        stream.players[key] = player
+        if stream.isPublished {
+            for message in stream.cache.joinMessages {
+                deliver(chunks(message, streamID: streamID), kind: queueKind(message, hasVideo: stream.cache.hasVideo),
+                        to: player, key: key, in: stream)
+            }
+        }
+        emit(.playStarted(stream: name.value, connection: handler.id, waiting: !stream.isPublished))
+    }
+
+    func stopPlaying(_ name: RelayStreamName, handler: RelayConnectionHandler, streamID: UInt32) {
+        let key = RelayStream.PlayerKey(connection: handler.id, streamID: streamID)
+        guard let stream = streams[name], let player = stream.players[key] else { return }
+        removePlayer(stream, key: key, player: player)
+    }
+
+    private func removePlayer(_ stream: RelayStream, key: RelayStream.PlayerKey, player: RelayStream.Player) {
+        stream.players[key] = nil
+        emit(.playStopped(stream: stream.name.value, connection: key.connection, bytesOut: player.bytesOut,
+                          droppedMessages: player.handler.droppedMessages))
+        if stream.players.isEmpty && !stream.isPublished { streams[stream.name] = nil }
+    }
+
+    // MARK: Snapshots, ticks, shutdown
+
+    func snapshot() -> [RelayStreamSnapshot] {
+        streams.values.sorted { $0.name.value < $1.name.value }.map { stream in
+            RelayStreamSnapshot(
+                name: stream.name.value, isPublished: stream.isPublished,
+                publishType: stream.isPublished ? stream.publishType : nil,
+                bytesIn: stream.bytesIn, bytesOut: stream.bytesOut,
+                players: stream.players.values.sorted { $0.handler.id < $1.handler.id }.map {
+                    .init(connection: $0.handler.id, bytesOut: $0.bytesOut, droppedMessages: $0.handler.droppedMessages,
+                          queuedBytes: $0.handler.queuedBytes)
+                })
+        }
+    }
+
+    /// Ends every publish (players told, recordings closed) and closes every connection.
+    func shutdown() {
+        isShutDown = true
+        tick?.cancel()
+        tick = nil
+        for stream in Array(streams.values) where stream.isPublished {
+            unpublish(stream, reason: .serverStopping)
+        }
+        for handler in Array(connections.values) { handler.close() }
+    }
+
+    private func onTick() {
+        let now = NIODeadline.now()
+        for stream in Array(streams.values) {
+            if let recorder = stream.recorder {
+                do {
+                    try recorder.flush()
+                } catch {
+                    emit(.recordingFailed(stream: stream.name.value, path: recorder.path, reason: error.description))
+                    stream.recorder = nil
+                }
+            }
+            if let idle = configuration.idleTimeout, let publisher = stream.publisher, now - stream.lastInput > idle {
+                unpublish(stream, reason: .idle)
+                publisher.handler.close()
+            }
+        }
+        if now - lastStats >= configuration.statsInterval {
+            lastStats = now
+            for stream in streams.values where stream.isPublished { emitStats(stream) }
+        }
+    }
+
+    private func emitStats(_ stream: RelayStream) {
+        let drops = stream.players.values.reduce(UInt64(0)) { $0 + $1.handler.droppedMessages }
+        emit(.streamStats(stream: stream.name.value, bytesIn: stream.bytesIn, bytesOut: stream.bytesOut,
+                          players: stream.players.count, droppedMessages: drops))
+    }
+
+    private func closeRecorder(_ stream: RelayStream) {
+        guard let recorder = stream.recorder else { return }
+        stream.recorder = nil
+        do {
+            let bytes = try recorder.close()
+            emit(.recordingStopped(stream: stream.name.value, path: recorder.path, bytes: bytes))
+        } catch {
+            emit(.recordingFailed(stream: stream.name.value, path: recorder.path, reason: error.description))
+        }
+    }
+
+    private func deliver(_ bytes: ByteBuffer, kind: RelayPlayerQueue.Kind, to player: RelayStream.Player,
+                         key: RelayStream.PlayerKey, in stream: RelayStream) {
+        switch player.handler.enqueue(RelayPlayerQueue.Item(bytes: bytes, kind: kind)) {
+        case .queued:
+            stream.bytesOut += UInt64(bytes.readableBytes)
+            stream.players[key]?.bytesOut += UInt64(bytes.readableBytes)
+        case .startedDropping:
+            emit(.playerDropping(stream: stream.name.value, connection: key.connection,
+                                 droppedMessages: player.handler.droppedMessages))
+        case .dropped:
+            break
+        }
+    }
+
+    private func chunks(_ message: RelayMediaMessage, streamID: UInt32) -> ByteBuffer {
+        RelayChunkWriter.chunks(
+            typeID: message.typeID, timestamp: message.timestamp, payload: message.payload, messageStreamID: streamID,
+            chunkSize: configuration.chunkSize, allocator: ByteBufferAllocator())
+    }
+
+    private func queueKind(_ message: RelayMediaMessage, hasVideo: Bool) -> RelayPlayerQueue.Kind {
+        switch message.kind {
+        case .audio, .video:
+            message.isSequenceHeader ? .essential : .media(randomAccess: message.isRandomAccessPoint(streamHasVideo: hasVideo))
+        case .metadata, .data, .clearMetadata:
+            .essential
+        }
+    }
+}

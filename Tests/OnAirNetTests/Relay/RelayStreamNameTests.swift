@@ -1,0 +1,38 @@
+@testable import OnAirNet
+import Testing
+
+@Suite("Relay stream names")
+struct RelayStreamNameTests {
+    @Test("letters, digits, '-', '_' and '.' up to 128 characters are accepted", arguments: [
+        "stream1", "a", "Cam-2_main.hd", String(repeating: "x", count: 128), "...x", ".hidden",
+    ])
+    func acceptsAllowedNames(_ name: String) throws {
+        #expect(try RelayStreamName(name).value == name)
+    }
+
+    @Test("path traversal, separators, empty, dot names, control characters and long names are refused", arguments: [
+        ("../x", RelayStreamName.Error.forbiddenCharacter("/")),
+        ("/etc/passwd", .forbiddenCharacter("/")),
+        ("a\\b", .forbiddenCharacter("\\")),
+        ("", .empty),
+        (".", .dotName),
+        ("..", .dotName),
+        ("line\nbreak", .forbiddenCharacter("\n")),
+        ("nul\u{0}", .forbiddenCharacter("\u{0}")),
+        ("tab\there", .forbiddenCharacter("\t")),
+        ("space here", .forbiddenCharacter(" ")),
+        ("caf\u{E9}", .forbiddenCharacter("\u{E9}")),
+        (String(repeating: "x", count: 129), .tooLong(129)),
+    ])
+    func refusesBadNames(_ name: String, _ expected: RelayStreamName.Error) {
+        #expect(throws: expected) { try RelayStreamName(name) }
+    }
+
+    @Test("the query after '?' is split off before the check and parsed")
+    func splitsQuery() throws {
+        let (name, query) = try RelayStreamName.parse("stream1?key=s3cret&x")
+        #expect(name.value == "stream1")
+        #expect(query == ["key": "s3cret", "x": ""])
+        #expect(throws: RelayStreamName.Error.forbiddenCharacter("/")) { try RelayStreamName.parse("../etc?key=1") }
+    }
+}
