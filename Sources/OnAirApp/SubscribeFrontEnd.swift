@@ -66,17 +66,19 @@ public enum SubscribeFrontEnd {
 extension SubscriberController {
     /// The `stats` event details of a subscriber (README, "Headless output").
     var headlessStats: [String: JSONValue] {
-        let decoded = decoder.latest
+        let decoded = decoder?.snapshot
+        let counters = decoded?.counters ?? PacketDecoder.Counters()
         var details: [String: JSONValue] = [
             "bitrate": .integer(Int64(meter.bitrate)),
             "fps": .number((meter.framesPerSecond * 10).rounded() / 10),
-            "videoPackets": .integer(Int64(decoded.counters.videoPacketsReceived)),
-            "framesDecoded": .integer(Int64(decoded.counters.videoFramesDecoded)),
-            "skippedWhilePaused": .integer(Int64(decoded.counters.videoSkippedWhilePaused)),
-            "audioFramesDecoded": .integer(Int64(decoded.counters.audioFramesDecoded)),
+            "videoPackets": .integer(Int64(counters.videoPacketsReceived)),
+            "framesDecoded": .integer(Int64(counters.videoFramesDecoded)),
+            "skippedWhilePaused": .integer(Int64(counters.videoSkippedWhilePaused)),
+            "audioFramesDecoded": .integer(Int64(counters.audioFramesDecoded)),
+            "renderPaused": .bool(decoded?.renderPaused ?? false),
         ]
-        if let level = decoded.audioLevel { details["audioLevelDb"] = .number((level.rmsDBFS * 10).rounded() / 10) }
-        if let error = decoded.lastError { details["decodeError"] = .string(error) }
+        if let level = decoded?.audioLevel { details["audioLevelDb"] = .number((level.rmsDBFS * 10).rounded() / 10) }
+        if let error = decoded?.lastError { details["decodeError"] = .string(error) }
         return details
     }
 }

@@ -11,7 +11,10 @@ import OnAirRTMP
 public final class SubscriberController {
     public private(set) var session: SubscriberSession
     public let url: StreamURL
-    public let decoder: DecoderThread
+    /// Rebuilt whenever a sequence header brings a new codec configuration (a republished stream may differ).
+    public private(set) var decoder: DecoderThread?
+    private var renderPaused = false
+    private let previewSize: (width: Int, height: Int)
     public private(set) var meter = RateMeter()
     private let clock: SessionClock
     private let rtmp: RTMPClient.Configuration
@@ -43,7 +46,7 @@ public final class SubscriberController {
         self.stallTimeout = stallTimeout
         self.rtmp = rtmp
         self.post = post
-        decoder = DecoderThread(previewWidth: previewWidth, previewHeight: previewHeight)
+        previewSize = (previewWidth, previewHeight)
         timers = TimerService { post(.event(.timerFired($0))) }
     }
 
@@ -51,15 +54,15 @@ public final class SubscriberController {
 
     /// Received bitrate, fps and the decoded preview, for the dashboard.
     public var telemetry: StreamTelemetry {
-        let decoded = decoder.latest
+        let decoded = decoder?.snapshot
         return StreamTelemetry(
             bitrate: meter.bitrate,
             bitrateHistory: meter.history,
             framesPerSecond: meter.framesPerSecond,
-            droppedFrames: decoded.droppedBehind + decoded.counters.videoSkippedWhilePaused,
-            queueDepth: 0,
+            droppedFrames: (decoded?.videoPacketsDropped ?? 0) + (decoded?.counters.videoSkippedWhilePaused ?? 0),
+            queueDepth: decoded?.backlog ?? 0,
             congestion: 0,
-            preview: decoded.preview
+            preview: decoded?.preview
         )
     }
 
@@ -96,7 +99,8 @@ public final class SubscriberController {
         let last = player
         player = nil
         await last?.stop()
-        decoder.stop()
+        decoder?.stop()
+        decoder = nil
     }
 
     private func apply(_ event: SubscriberEvent, at now: SessionTime) async {
@@ -118,14 +122,14 @@ public final class SubscriberController {
             await apply(.message(handler: message.handler, parameter: parameter), at: now)
         case .videoTrack(let track):
             videoTrack = track
-            decoder.configure(video: videoTrack, audio: audioTrack)
+            rebuildDecoder()
             notices.append(("videoTrack", [
                 "width": .integer(Int64(track.width)), "height": .integer(Int64(track.height)),
                 "fps": .number(track.framesPerSecond), "sps": .integer(Int64(track.sequenceParameterSets.count)),
             ]))
         case .audioTrack(let track):
             audioTrack = track
-            decoder.configure(video: videoTrack, audio: audioTrack)
+            rebuildDecoder()
             notices.append(("audioTrack", [
                 "sampleRate": .integer(Int64(track.sampleRate)), "channels": .integer(Int64(track.channels)),
             ]))
@@ -133,7 +137,7 @@ public final class SubscriberController {
             notices.append(("metadata", metadata.json.objectFields))
         case .packet(let packet):
             meter.add(bytes: packet.payload.count, videoFrame: packet.kind == .video)
-            decoder.submit(packet)
+            decoder?.submit(packet)
             lastMedia = now
             if !mediaFlowing {
                 mediaFlowing = true
@@ -159,15 +163,28 @@ public final class SubscriberController {
             player = nil
             await stopping?.stop()
         case .pauseRender:
-            decoder.setRenderPaused(true)
+            renderPaused = true
+            decoder?.setRenderPaused(true)
         case .resumeRender:
-            decoder.setRenderPaused(false)
+            renderPaused = false
+            decoder?.setRenderPaused(false)
         case .scheduleTimer(let id, let delay):
             timers.schedule(id, after: delay)
         case .cancelTimer(let id):
             timers.cancel(id)
         case .toast:
             break
+        }
+    }
+
+    private func rebuildDecoder() {
+        decoder?.stop()
+        do {
+            decoder = try DecoderThread(video: videoTrack, audio: audioTrack, previewWidth: previewSize.width, previewHeight: previewSize.height)
+            decoder?.setRenderPaused(renderPaused)
+        } catch {
+            decoder = nil
+            notices.append(("error", ["text": .string("cannot decode this stream: \(error)")]))
         }
     }
 
