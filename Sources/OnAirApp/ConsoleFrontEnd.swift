@@ -46,6 +46,11 @@ final class ConsoleFrontEnd {
         return { continuation.yield(.subscriber($0)) }
     }
 
+    /// A one-line notice at the foot of the screen (a missing camera replaced by the test pattern, …).
+    func showNotice(_ text: String) {
+        ui.notice = ConsoleUIState.Notice(text: text, postedAt: clock.now)
+    }
+
     func attach(publisher: PublisherController?, subscriber: SubscriberController?) {
         self.publisher = publisher
         self.subscriber = subscriber
@@ -59,6 +64,8 @@ final class ConsoleFrontEnd {
         do {
             terminal = try TerminalThread(theme: theme) { continuation.yield(.terminal($0)) }
         } catch {
+            await publisher?.shutdown()
+            await subscriber?.shutdown()
             throw FrontEndExit(code: 2, message: "onair: \(error)")
         }
         defer { terminal.stop() }

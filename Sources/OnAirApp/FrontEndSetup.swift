@@ -1,3 +1,4 @@
+import OnAirConsole
 import OnAirCore
 import OnAirMedia
 
@@ -37,6 +38,17 @@ enum FrontEndSetup {
     static func seconds(_ value: Double, option: String, command: String) throws -> Duration {
         do {
             return try CommandLineValue.seconds(value, option: option)
+        } catch {
+            throw FrontEndExit(code: 2, message: "onair \(command): \(error)")
+        }
+    }
+
+    /// Loads the console theme; an unknown name or a malformed file is a usage error (exit 2) whose
+    /// message lists the themes found or names the file and line.
+    static func theme(_ name: String, command: String) throws -> (theme: Theme, warnings: [String]) {
+        do {
+            let result = try ThemeCatalog.standard().load(name)
+            return (result.theme, result.warnings.map { "\($0)" })
         } catch {
             throw FrontEndExit(code: 2, message: "onair \(command): \(error)")
         }

@@ -4,6 +4,29 @@ import OnAirNet
 
 /// `onair publish URL`: one publisher, driven by keys (console) or stdin commands (`--headless`).
 public enum PublishFrontEnd {
+    /// Runs the publisher console until the operator quits.
+    public static func runConsole(_ options: PublishOptions) async throws {
+        let (theme, warnings) = try FrontEndSetup.theme(options.theme, command: "publish")
+        let clock = SessionClock()
+        let url = try FrontEndSetup.streamURL(options.url, command: "publish")
+        var notices = warnings
+        let engine = try FrontEndSetup.engine(options.engine, command: "publish") { notices.append($0) }
+        let console = ConsoleFrontEnd(clock: clock, theme: theme, previewFramesPerSecond: options.engine.previewFramesPerSecond)
+        let controller = PublisherController(
+            session: PublisherSession(configuration: options.sessionConfiguration(url: url)),
+            engine: engine, url: url, clock: clock, post: console.publisherPost
+        )
+        console.attach(publisher: controller, subscriber: nil)
+        notices.forEach(console.showNotice)
+        do {
+            try controller.start()
+        } catch {
+            throw FrontEndExit(code: 1, message: "onair publish: \(error)")
+        }
+        console.publisherPost(.event(.control(.start(options.initialType))))
+        try await console.run()
+    }
+
     /// Runs the headless publisher until `--duration`, `quit`, SIGINT/SIGTERM or an unrecoverable error.
     public static func runHeadless(_ options: PublishOptions) async throws {
         let writer = JSONLinesWriter()
@@ -13,13 +36,7 @@ public enum PublishFrontEnd {
             writer.write(HeadlessEvent(time: clock.now, side: .publisher, kind: "notice", details: ["text": .string(notice)]))
         }
         let inputs = HeadlessInputStream<PublisherInput>(duration: options.duration.map { .milliseconds(Int64($0 * 1000)) })
-        let session = PublisherSession(configuration: PublisherConfiguration(
-            streamName: url.bareStreamName,
-            redactedURL: url.redacted,
-            policy: options.policy,
-            suspendTimeout: .milliseconds(Int64(options.suspendTimeout * 1000)),
-            reconnect: ReconnectPolicy(jitterUnit: Double.random(in: 0..<1))
-        ))
+        let session = PublisherSession(configuration: options.sessionConfiguration(url: url))
         let controller = PublisherController(session: session, engine: engine, url: url, clock: clock) { inputs.post($0) }
         do {
             try controller.start()

@@ -27,4 +27,16 @@ public struct PublishOptions: Sendable {
         self.duration = duration
         self.theme = theme
     }
+
+    /// The core session's configuration: the bare stream name (no key) and the redacted URL for display,
+    /// and OBS-style reconnect jitter drawn once per run.
+    func sessionConfiguration(url: StreamURL) -> PublisherConfiguration {
+        PublisherConfiguration(
+            streamName: url.bareStreamName,
+            redactedURL: url.redacted,
+            policy: policy,
+            suspendTimeout: .milliseconds(Int64(suspendTimeout * 1000)),
+            reconnect: ReconnectPolicy(jitterUnit: Double.random(in: 0..<1))
+        )
+    }
 }

@@ -4,6 +4,24 @@ import OnAirNet
 
 /// `onair subscribe URL`: one player that follows the publisher's interrupt notices.
 public enum SubscribeFrontEnd {
+    /// Runs the subscriber console until the operator quits.
+    public static func runConsole(_ options: SubscribeOptions) async throws {
+        let (theme, warnings) = try FrontEndSetup.theme(options.theme, command: "subscribe")
+        let clock = SessionClock()
+        let url = try FrontEndSetup.streamURL(options.url, command: "subscribe")
+        let reconnectDelay = try FrontEndSetup.seconds(options.reconnectDelay, option: "--reconnect-delay", command: "subscribe")
+        let stallTimeout = try FrontEndSetup.seconds(options.stallTimeout, option: "--stall-timeout", command: "subscribe")
+        let console = ConsoleFrontEnd(clock: clock, theme: theme, previewFramesPerSecond: options.previewFramesPerSecond)
+        let controller = SubscriberController(
+            session: SubscriberSession(streamName: url.bareStreamName, redactedURL: url.redacted, reconnectDelay: reconnectDelay),
+            url: url, clock: clock, stallTimeout: stallTimeout, post: console.subscriberPost
+        )
+        console.attach(publisher: nil, subscriber: controller)
+        warnings.forEach(console.showNotice)
+        console.subscriberPost(.event(.control(.play)))
+        try await console.run()
+    }
+
     /// Runs the headless subscriber until `--duration`, `quit`, SIGINT/SIGTERM or a failed first play.
     public static func runHeadless(_ options: SubscribeOptions) async throws {
         let writer = JSONLinesWriter()

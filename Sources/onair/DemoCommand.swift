@@ -25,6 +25,26 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var presentation: PresentationOptions
 
     func run() async throws {
-        try await runFrontEnd { throw FrontEndExit.notBuiltYet("demo", issue: 6) }
+        let options = DemoOptions(
+            server: server,
+            stream: stream,
+            recordDirectory: recordDir,
+            publisher: PublishOptions(
+                url: server ?? "rtmp://127.0.0.1/live/\(stream)",
+                policy: policy.kind,
+                suspendTimeout: policy.suspendTimeout,
+                engine: engine.settings(previewFramesPerSecond: presentation.previewFps),
+                duration: presentation.duration,
+                theme: presentation.theme
+            ),
+            reconnectDelay: subscriber.reconnectDelay,
+            stallTimeout: subscriber.stallTimeout
+        )
+        try await runFrontEnd {
+            if presentation.headless {
+                throw FrontEndExit.notBuiltYet("demo --headless", issue: 7)
+            }
+            try await DemoFrontEnd.run(options)
+        }
     }
 }

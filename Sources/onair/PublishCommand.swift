@@ -36,7 +36,7 @@ struct PublishCommand: AsyncParsableCommand {
             if presentation.headless {
                 try await PublishFrontEnd.runHeadless(options)
             } else {
-                throw FrontEndExit.notBuiltYet("publish without --headless (the console)", issue: 6)
+                try await PublishFrontEnd.runConsole(options)
             }
         }
     }

@@ -27,7 +27,7 @@ struct SubscribeCommand: AsyncParsableCommand {
             if presentation.headless {
                 try await SubscribeFrontEnd.runHeadless(options)
             } else {
-                throw FrontEndExit.notBuiltYet("subscribe without --headless (the console)", issue: 6)
+                try await SubscribeFrontEnd.runConsole(options)
             }
         }
     }

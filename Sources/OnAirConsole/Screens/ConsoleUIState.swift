@@ -9,6 +9,11 @@ public struct ConsoleUIState: Sendable, Equatable {
         public var text: String
         public var postedAt: SessionTime
         public static let lifetimeMilliseconds: Int64 = 4000
+
+        public init(text: String, postedAt: SessionTime) {
+            self.text = text
+            self.postedAt = postedAt
+        }
     }
 
     /// What the owner must do after a key.
