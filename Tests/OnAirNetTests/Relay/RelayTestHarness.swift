@@ -41,8 +41,8 @@ final class RelayTestHarness: Sendable {
 
     /// ffmpeg publishing the test source (`testsrc` 640×360 30 fps + `sine`, x264 ultrafast/zerolatency
     /// -g 30, AAC) in real time for `seconds`.
-    func ffmpegPublisher(stream: String, seconds: Int, size: String = "640x360") throws -> PeerProcess {
-        try PeerProcess("ffmpeg", [
+    func ffmpegPublisher(stream: String, seconds: Int, size: String = "640x360") throws -> OnAirTestSupport.PeerProcess {
+        try OnAirTestSupport.PeerProcess("ffmpeg", [
             "-nostdin", "-loglevel", "error", "-re",
             "-f", "lavfi", "-i", "testsrc=size=\(size):rate=30", "-f", "lavfi", "-i", "sine",
             "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "30", "-c:a", "aac",

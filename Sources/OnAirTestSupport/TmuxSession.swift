@@ -1,0 +1,55 @@
+import Foundation
+
+/// A detached tmux session running a real program in a real pseudo-terminal, for tests that press keys
+/// and read the screen exactly as an operator would (`send-keys`, `capture-pane -p`).
+///
+/// Each session uses its own tmux server socket (`-L`), so tests never touch the user's tmux.
+public final class TmuxSession: Sendable {
+    public let name: String
+    private let socket: String
+
+    public init(command: String, width: Int = 160, height: Int = 48, directory: URL) throws {
+        name = "onair-\(UUID().uuidString.prefix(8))"
+        socket = "onair-test-\(UUID().uuidString.prefix(8))"
+        let status = try Spawn.run(
+            "tmux",
+            ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)",
+             "-c", directory.path, "-e", "TERM=tmux-256color", command]
+        )
+        guard status == 0 else { throw PeerError.failed("tmux new-session exited with \(status)") }
+    }
+
+    deinit {
+        _ = try? Spawn.run("tmux", ["-L", socket, "kill-server"])
+    }
+
+    /// Presses keys (tmux key names: `c`, `Space`, `Tab`, `Enter`, …).
+    public func send(_ keys: String...) throws {
+        let status = try Spawn.run("tmux", ["-L", socket, "send-keys", "-t", name] + keys)
+        guard status == 0 else { throw PeerError.failed("tmux send-keys exited with \(status)") }
+    }
+
+    /// The screen as text lines.
+    public func capture() throws -> String {
+        let result = try PeerProcess.run("tmux", ["-L", socket, "capture-pane", "-p", "-t", name], in: FileManager.default.temporaryDirectory)
+        return result.output
+    }
+
+    /// Waits until the screen satisfies `predicate`; returns the last screen either way.
+    @discardableResult
+    public func waitForScreen(timeout: Duration = .seconds(15), _ predicate: (String) -> Bool) throws -> (matched: Bool, screen: String) {
+        let deadline = ContinuousClock.now + timeout
+        var screen = ""
+        while ContinuousClock.now < deadline {
+            screen = try capture()
+            if predicate(screen) { return (true, screen) }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return (false, screen)
+    }
+
+    /// Whether the session's program still runs (the session ends with it when nothing else holds it).
+    public var isAlive: Bool {
+        (try? Spawn.run("tmux", ["-L", socket, "has-session", "-t", name])) == 0
+    }
+}
