@@ -190,4 +190,33 @@ struct RTMPInteropTests {
         let handlers = events.compactMap { if case .data(let data) = $0 { data.handler } else { nil } }
         #expect(!handlers.contains("publisherBackground"), "data handlers seen: \(handlers)")
     }
+
+    @Test("GStreamer rtmp2src plays OnAir's stream from nginx-rtmp until StreamEOF; the FLV it saves decodes")
+    func gstreamerPlays() async throws {
+        let directory = try TestEnvironment.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = try FLVSource(contentsOf: try await TestEnvironment.makeTestFLV(in: directory, seconds: 3),
+                                   width: 640, height: 360, framesPerSecond: 30)
+        let nginx = try await NginxRTMPServer(directory: directory)
+        defer { nginx.stop() }
+        let publisher = RTMPPublisher(url: try StreamURL(nginx.url("gst1")))
+        try await publisher.start(type: .live, video: source.video, audio: source.audio)
+        let gst = try PeerProcess("gst-launch-1.0", [
+            "-q", "rtmp2src", "location=\(nginx.url("gst1"))", "!", "filesink", "location=gst.flv",
+        ], directory: directory)
+        defer { gst.stop() }
+        try await Self.publishPaced(source.packets, with: publisher)
+        await publisher.stop()
+        let status = await gst.waitForExit(within: .seconds(15))
+        #expect(status == 0, "gst-launch: \(gst.stderr)")
+        let saved = try Data(contentsOf: directory.appendingPathComponent("gst.flv"))
+        let tags = try FLVFileReader.readAll(.init(bytes: saved)).tags
+        let video = try tags.filter { $0.type == .video }.map { try FLVVideoTag(parsing: $0.data) }
+        #expect(video.first?.packetType == .sequenceHeader)
+        #expect(video.count > 30)
+        #expect(tags.contains { $0.type == .audio })
+        let decode = try await TestEnvironment.run("ffmpeg", ["-v", "error", "-i", "gst.flv", "-f", "null", "-"], in: directory)
+        #expect(decode.status == 0)
+        #expect(decode.stderr.isEmpty, "ffmpeg decode errors: \(decode.stderr)")
+    }
 }
