@@ -133,6 +133,11 @@ public final class RTMPPublisher: Sendable {
         try await connection.flatSubmit { $0.send(message, flush: true) }
     }
 
+    /// Variadic form: `send(handler: "publisherBackground", .string("streamName=stream1"))`.
+    public func send(handler name: String, _ arguments: AMF0Value...) async throws {
+        try await send(handler: name, arguments)
+    }
+
     /// `FCUnpublish`, `deleteStream`, then closes the connection. Safe to call more than once.
     public func stop() async {
         let taken = state.withLock { state -> (RTMPClientConnection, UInt32)? in

@@ -178,7 +178,7 @@ struct RTMPInteropTests {
                 try await publisher.start(type: .live, video: source.video, audio: source.audio)
                 let half = source.packets.count / 2
                 try await publisher.send(Array(source.packets.prefix(half)))
-                try await publisher.send(handler: "publisherBackground", [.string("streamName=relay1")])
+                try await publisher.send(handler: "publisherBackground", .string("streamName=relay1"))
                 marker = source.packets[half - 1].decodeTimestamp
                 let probe = RTMPDataRelayCheck.random(sentAtTimestamp: marker ?? 0)
                 try await publisher.send(handler: RTMPDataRelayCheck.handler, probe.arguments)
