@@ -43,9 +43,10 @@ struct RTMPClientErrorTests {
         let url = try StreamURL(nginx.url("taken"))
         let first = RTMPPublisher(url: url)
         try await first.start(video: nil, audio: nil)
-        let second = RTMPPublisher(url: url)
+        // The name comes from start(streamName:), overriding the URL's, so the collision is on "taken".
+        let second = RTMPPublisher(url: try StreamURL(nginx.url("other")))
         do {
-            try await second.start(video: nil, audio: nil)
+            try await second.start(streamName: "taken", video: nil, audio: nil)
             Issue.record("the second publish was accepted")
         } catch RTMPClient.Error.publishRejected(let status) {
             #expect(status.code == .publishBadName)
