@@ -63,8 +63,8 @@ public final class RTMPPlayer: Sendable {
         (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
     }
 
-    /// Connects and sends `play(url.streamName)`; returns once the play command is on the wire.
-    public func start() async throws {
+    /// Connects and sends `play(streamName)` (default: the URL's); returns once the command is on the wire.
+    public func start(streamName: String? = nil) async throws {
         let continuation = self.continuation
         let demuxer = Mutex(RTMPPlayerDemuxer())
         let connection = try await RTMPClientConnection.open(
@@ -78,7 +78,7 @@ public final class RTMPPlayer: Sendable {
             })
         do {
             let streamID = try await connection.createStream()
-            let name = url.streamName
+            let name = streamName ?? url.streamName
             connection.execute { handler in
                 handler.send(RTMPMessage.userControl(.setBufferLength(streamID: streamID, milliseconds: Self.bufferMilliseconds)).raw(), flush: false)
                 handler.notify(.play(name: name), messageStreamID: streamID)

@@ -24,7 +24,7 @@ struct RTMPClientChannelHandlerTests {
         var serverEncoder = RTMPChunkEncoder()
         var clientDecoder = RTMPChunkDecoder()
 
-        init() throws {
+        init(completeHandshake: Bool = true) throws {
             channel = EmbeddedChannel(loop: loop)
             let recorder = self.recorder
             handler = RTMPClientChannelHandler(
@@ -34,6 +34,7 @@ struct RTMPClientChannelHandlerTests {
             try channel.pipeline.syncOperations.addHandler(handler)
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1935)).wait()
             var c0c1 = try #require(try channel.readOutbound(as: ByteBuffer.self))
+            guard completeHandshake else { return }
             #expect(c0c1.readableBytes == 1 + RTMPHandshake.packetSize)
             var server = RTMPHandshake(role: .server)
             guard case .send(let reply) = try server.receive(&c0c1) else { throw RTMPClient.Error.handshakeFailed("no S0-S2") }
@@ -128,5 +129,29 @@ struct RTMPClientChannelHandlerTests {
         }
         #expect(reason.contains("chunk size"))
         #expect(!harness.channel.isActive)
+    }
+
+    @Test("aborting an unfinished handshake (the owner's timeout) fails it with that error and closes")
+    func handshakeTimeout() throws {
+        let harness = try Harness(completeHandshake: false)
+        harness.handler.abort(with: .handshakeTimedOut)
+        #expect(throws: RTMPClient.Error.handshakeTimedOut) { try harness.handler.handshakeFuture.wait() }
+        #expect(!harness.channel.isActive)
+        #expect(harness.recorder.closed.withLock { $0 } == [.handshakeTimedOut])
+    }
+
+    @Test("the peer closing during the handshake reads as a handshake failure, not a lost connection")
+    func closedDuringHandshake() throws {
+        let harness = try Harness(completeHandshake: false)
+        harness.channel.pipeline.fireChannelInactive()
+        do {
+            try harness.handler.handshakeFuture.wait()
+            Issue.record("the handshake completed")
+        } catch let error as RTMPClient.Error {
+            guard case .handshakeFailed = error else {
+                Issue.record("expected handshakeFailed, got \(error)")
+                return
+            }
+        }
     }
 }

@@ -43,9 +43,10 @@ struct RTMPClientErrorTests {
         let url = try StreamURL(nginx.url("taken"))
         let first = RTMPPublisher(url: url)
         try await first.start(video: nil, audio: nil)
-        let second = RTMPPublisher(url: url)
+        // The name comes from start(streamName:), overriding the URL's, so the collision is on "taken".
+        let second = RTMPPublisher(url: try StreamURL(nginx.url("other")))
         do {
-            try await second.start(video: nil, audio: nil)
+            try await second.start(streamName: "taken", video: nil, audio: nil)
             Issue.record("the second publish was accepted")
         } catch RTMPClient.Error.publishRejected(let status) {
             #expect(status.code == .publishBadName)
@@ -103,5 +104,23 @@ struct RTMPClientErrorTests {
             }
             #expect(error.description.contains("RTMP server"))
         }
+    }
+
+    @Test("the server going away mid-publish: events end with connectionLost and send throws it")
+    func connectionLost() async throws {
+        let directory = try TestEnvironment.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let nginx = try await NginxRTMPServer(directory: directory)
+        defer { nginx.stop() }
+        let publisher = RTMPPublisher(url: try StreamURL(nginx.url("lost")))
+        try await publisher.start(video: nil, audio: nil)
+        nginx.stop()
+        var last: RTMPPublisher.Event?
+        for await event in publisher.events { last = event }
+        #expect(last == .closed(.connectionLost))
+        await #expect(throws: RTMPClient.Error.connectionLost) {
+            try await publisher.send(EncodedPacket(kind: .audio, decodeTimestamp: 0, isKeyframe: true, payload: [1]))
+        }
+        await publisher.stop()
     }
 }

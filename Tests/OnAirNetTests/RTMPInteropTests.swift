@@ -150,11 +150,11 @@ struct RTMPInteropTests {
         #expect(tags.contains { $0.type == .audio })
     }
 
-    @Test("nginx-rtmp relays onMetaData but drops custom data messages (the premise of OnAir's relay self-test)")
+    @Test("nginx-rtmp relays onMetaData but drops custom data messages; RTMPDataRelayCheck says dropped")
     func nginxDropsCustomData() async throws {
         let directory = try TestEnvironment.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let source = try FLVSource(contentsOf: try await TestEnvironment.makeTestFLV(in: directory, seconds: 2),
+        let source = try FLVSource(contentsOf: try await TestEnvironment.makeTestFLV(in: directory, seconds: 4),
                                    width: 640, height: 360, framesPerSecond: 30)
         let nginx = try await NginxRTMPServer(directory: directory)
         defer { nginx.stop() }
@@ -168,16 +168,21 @@ struct RTMPInteropTests {
         let publisher = RTMPPublisher(url: try StreamURL(nginx.url("relay1")))
         var events: [RTMPPlayer.Event] = []
         var marker: Int64?
+        var check: RTMPDataRelayCheck?
         for await event in player.events {
             events.append(event)
+            check?.observe(event)
             if marker == nil, case .status = event {
                 // Media, then the notice, then more media: TCP and nginx keep order, so frames after the
                 // notice arriving without it prove that nginx dropped it.
                 try await publisher.start(type: .live, video: source.video, audio: source.audio)
                 let half = source.packets.count / 2
                 try await publisher.send(Array(source.packets.prefix(half)))
-                try await publisher.send(handler: "publisherBackground", [.string("streamName=relay1")])
+                try await publisher.send(handler: "publisherBackground", .string("streamName=relay1"))
                 marker = source.packets[half - 1].decodeTimestamp
+                let probe = RTMPDataRelayCheck.random(sentAtTimestamp: marker ?? 0)
+                try await publisher.send(handler: RTMPDataRelayCheck.handler, probe.arguments)
+                check = probe
                 try await publisher.send(Array(source.packets.dropFirst(half)))
                 await publisher.stop()
             }
@@ -189,5 +194,35 @@ struct RTMPInteropTests {
         #expect(events.contains { if case .metadata = $0 { true } else { false } })
         let handlers = events.compactMap { if case .data(let data) = $0 { data.handler } else { nil } }
         #expect(!handlers.contains("publisherBackground"), "data handlers seen: \(handlers)")
+        #expect(check?.verdict == .dropped)
+    }
+
+    @Test("GStreamer rtmp2src plays OnAir's stream from nginx-rtmp until StreamEOF; the FLV it saves decodes")
+    func gstreamerPlays() async throws {
+        let directory = try TestEnvironment.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = try FLVSource(contentsOf: try await TestEnvironment.makeTestFLV(in: directory, seconds: 3),
+                                   width: 640, height: 360, framesPerSecond: 30)
+        let nginx = try await NginxRTMPServer(directory: directory)
+        defer { nginx.stop() }
+        let publisher = RTMPPublisher(url: try StreamURL(nginx.url("gst1")))
+        try await publisher.start(type: .live, video: source.video, audio: source.audio)
+        let gst = try PeerProcess("gst-launch-1.0", [
+            "-q", "rtmp2src", "location=\(nginx.url("gst1"))", "!", "filesink", "location=gst.flv",
+        ], directory: directory)
+        defer { gst.stop() }
+        try await Self.publishPaced(source.packets, with: publisher)
+        await publisher.stop()
+        let status = await gst.waitForExit(within: .seconds(15))
+        #expect(status == 0, "gst-launch: \(gst.stderr)")
+        let saved = try Data(contentsOf: directory.appendingPathComponent("gst.flv"))
+        let tags = try FLVFileReader.readAll(.init(bytes: saved)).tags
+        let video = try tags.filter { $0.type == .video }.map { try FLVVideoTag(parsing: $0.data) }
+        #expect(video.first?.packetType == .sequenceHeader)
+        #expect(video.count > 30)
+        #expect(tags.contains { $0.type == .audio })
+        let decode = try await TestEnvironment.run("ffmpeg", ["-v", "error", "-i", "gst.flv", "-f", "null", "-"], in: directory)
+        #expect(decode.status == 0)
+        #expect(decode.stderr.isEmpty, "ffmpeg decode errors: \(decode.stderr)")
     }
 }
