@@ -184,6 +184,14 @@ public final class TerminalScreen {
         var stats = FrameStatistics()
         for change in buffer.changes(since: previous) where change.x < width && change.y < height {
             let style = palette.cursesStyle(for: change.cell.style)
+            // Two RGB colours the terminal shows as the same palette entry are no change on screen: skipping
+            // them keeps a noisy camera preview from rewriting cells the viewer cannot see change (SSH bytes).
+            if let previous {
+                let before = previous[change.x, change.y]
+                if before.character == change.cell.character, !before.isContinuation, palette.cursesStyle(for: before.style) == style {
+                    continue
+                }
+            }
             let pair = pairs.pair(foreground: style.foreground, background: style.background)
             var text = change.cell.character.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) }
             text.append(0)

@@ -105,6 +105,24 @@ struct TerminalScreenTests {
         }
     }
 
+    @Test("colours that map to the same palette entry are not rewritten")
+    func paletteEqualColoursAreNoChange() throws {
+        try withScreen { screen, pty in
+            var first = CellBuffer(width: 40, height: 8)
+            first.put("▀", x: 3, y: 3, style: Style(foreground: .rgb(250, 0, 0), background: .rgb(0, 0, 250)))
+            screen.draw(first)
+            _ = pty.take()
+            var second = first
+            second.put("▀", x: 3, y: 3, style: Style(foreground: .rgb(255, 2, 1), background: .rgb(0, 1, 255)))
+            screen.draw(second)
+            #expect(screen.lastFrame.cellsWritten == 0)
+            #expect(pty.take().isEmpty)
+            second.put("▀", x: 3, y: 3, style: Style(foreground: .rgb(0, 255, 0), background: .rgb(0, 1, 255)))
+            screen.draw(second)
+            #expect(screen.lastFrame.cellsWritten == 1)
+        }
+    }
+
     @Test("keys typed on the terminal arrive as console keys")
     func keys() throws {
         try withScreen { screen, pty in
