@@ -67,4 +67,21 @@ public struct TerminalPalette: Sendable {
         if let index { return Int32(index) }
         return hasDefaultColors ? -1 : (isForeground ? 7 : 0)
     }
+
+    /// On a monochrome terminal a half-block picture cell (`▀`, top pixel as foreground, bottom as
+    /// background) becomes one of ` ▀▄█` by brightness, with no colour: a readable 1-bit preview instead of
+    /// a reverse-video smear. Nil when the cell is not a picture cell or colours are available.
+    public func monochromeHalfBlock(_ character: Character, style: Style) -> Character? {
+        guard mode == .monochrome, character == "▀",
+              case .rgb = style.foreground, case .rgb = style.background,
+              let top = style.foreground.approximateRGB, let bottom = style.background.approximateRGB
+        else { return nil }
+        func isLight(_ c: (red: Int, green: Int, blue: Int)) -> Bool { (c.red * 299 + c.green * 587 + c.blue * 114) / 1000 >= 128 }
+        switch (isLight(top), isLight(bottom)) {
+        case (true, true): return "█"
+        case (true, false): return "▀"
+        case (false, true): return "▄"
+        case (false, false): return " "
+        }
+    }
 }

@@ -183,21 +183,26 @@ public final class TerminalScreen {
         let (width, height) = size
         var stats = FrameStatistics()
         for change in buffer.changes(since: previous) where change.x < width && change.y < height {
-            let style = palette.cursesStyle(for: change.cell.style)
+            var cell = change.cell
+            if let block = palette.monochromeHalfBlock(cell.character, style: cell.style) {
+                cell = Cell(block, style: .plain)
+            }
+            let style = palette.cursesStyle(for: cell.style)
             // Two RGB colours the terminal shows as the same palette entry are no change on screen: skipping
             // them keeps a noisy camera preview from rewriting cells the viewer cannot see change (SSH bytes).
             if let previous {
                 let before = previous[change.x, change.y]
-                if before.character == change.cell.character, !before.isContinuation, palette.cursesStyle(for: before.style) == style {
+                let shownBefore = palette.monochromeHalfBlock(before.character, style: before.style).map { Cell($0) } ?? before
+                if shownBefore.character == cell.character, !before.isContinuation, palette.cursesStyle(for: shownBefore.style) == style {
                     continue
                 }
             }
             let pair = pairs.pair(foreground: style.foreground, background: style.background)
-            var text = change.cell.character.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) }
+            var text = cell.character.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) }
             text.append(0)
             let result = onair_mvadd_wchstr(window, Int32(change.y), Int32(change.x), text, Self.attributes(style.attributes), pair)
             stats.cellsWritten += 1
-            let isBottomRight = change.y == height - 1 && change.x + DisplayWidth.of(change.cell.character) >= width
+            let isBottomRight = change.y == height - 1 && change.x + DisplayWidth.of(cell.character) >= width
             if result == ERR && !isBottomRight { stats.failedWrites += 1 }
         }
         _ = wnoutrefresh(window)
