@@ -248,12 +248,18 @@ public final class TerminalScreen {
             case KEY_ENTER: return .key(.enter)
             default: return nil
             }
+        case OK where character == Self.controlL:
+            // Ctrl-L: repaint everything on the next draw (after another program scribbled on the terminal).
+            invalidate()
+            return nil
         case OK:
             return Self.key(for: UInt32(character)).map(Event.key)
         default:
             return nil
         }
     }
+
+    static let controlL: wint_t = 12
 
     /// A typed character as a console key; nil for control characters the console does not use.
     static func key(for value: UInt32) -> ConsoleKey? {

@@ -135,6 +135,22 @@ struct TerminalScreenTests {
             #expect(screen.nextEvent(timeoutMilliseconds: 500) == .key(.character(" ")))
             pty.type("\u{1B}")
             #expect(screen.nextEvent(timeoutMilliseconds: 500) == .key(.escape))
+            pty.type("\u{1B}[Z")
+            #expect(screen.nextEvent(timeoutMilliseconds: 500) == .key(.backTab))
+        }
+    }
+
+    @Test("Ctrl-L makes the next frame repaint every cell")
+    func controlLRepaints() throws {
+        try withScreen { screen, pty in
+            let frame = Self.frame(width: 40, height: 8)
+            screen.draw(frame)
+            _ = pty.take()
+            pty.type("\u{0C}")
+            #expect(screen.nextEvent(timeoutMilliseconds: 500) == nil)
+            screen.draw(frame)
+            #expect(screen.lastFrame.cellsWritten == 40 * 8 - 1)
+            #expect(String(decoding: pty.take(), as: UTF8.self).contains("PUBLISHING"))
         }
     }
 
