@@ -12,6 +12,7 @@ public struct TerminalPalette: Sendable {
         self.hasDefaultColors = hasDefaultColors
     }
 
+    /// The colour numbers and attributes ncurses should use for `style` in this palette's mode.
     public func cursesStyle(for style: Style) -> CursesStyle {
         var attributes = style.attributes
         switch mode {
