@@ -123,6 +123,35 @@ struct TerminalScreenTests {
         }
     }
 
+    @Test("when colour pairs run out they are reset and the frame is repainted once")
+    func colourPairExhaustion() throws {
+        let pty = try PseudoTerminal(width: 40, height: 8)
+        defer { pty.close() }
+        var options = TerminalScreen.Options(input: pty.slave, output: pty.slave, terminalName: "xterm-256color")
+        options.colorPairLimit = 3
+        let screen = try TerminalScreen.open(options)
+        defer { screen.close() }
+        func cells(_ colours: [UInt8]) -> CellBuffer {
+            var buffer = CellBuffer(width: 40, height: 8)
+            for (index, colour) in colours.enumerated() {
+                buffer.put("█", x: index, y: 0, style: Style(foreground: .indexed(colour)))
+            }
+            return buffer
+        }
+        screen.draw(cells([1, 2, 3]))
+        #expect(screen.lastFrame.colorPairResets == 0 && screen.lastFrame.cellsWithoutPair == 0)
+        let next = cells([1, 2, 4])
+        screen.draw(next)
+        #expect(screen.lastFrame.colorPairResets == 1)
+        #expect(screen.lastFrame.cellsWritten == 40 * 8)
+        #expect(screen.lastFrame.cellsWithoutPair == 0)
+        #expect(screen.readBackPair(x: 2, y: 0).map { (1...3).contains($0) } == true)
+        screen.draw(cells([10, 11, 12, 13, 14]))
+        #expect(screen.lastFrame.colorPairResets == 1 && screen.lastFrame.cellsWithoutPair == 2)
+        #expect(screen.lastFrame.failedWrites == 0)
+        #expect(screen.readBack() == cells([10, 11, 12, 13, 14]).textLines())
+    }
+
     @Test("keys typed on the terminal arrive as console keys")
     func keys() throws {
         try withScreen { screen, pty in
