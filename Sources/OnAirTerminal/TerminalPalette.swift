@@ -1,33 +1,5 @@
 import OnAirConsole
 
-/// How many colours the terminal can show; decided once per screen from ncurses' `COLORS`.
-public enum TerminalColorMode: String, Sendable, Equatable {
-    /// 256 colours (xterm-256color, tmux-256color): palette indices as themes name them.
-    case indexed256
-    /// The eight ANSI colours (`xterm`, `screen`): every colour mapped to the nearest of eight.
-    case basic8
-    /// No colour (`vt100`, `xterm-mono`, NO_COLOR): attributes only; a coloured background becomes reverse.
-    case monochrome
-
-    /// `.monochrome` when the user asked for no colour (https://no-color.org: `NO_COLOR` set and not empty),
-    /// nil to use what the terminal reports.
-    public static func override(environment: [String: String]) -> TerminalColorMode? {
-        environment["NO_COLOR"].map { $0.isEmpty ? nil : .monochrome } ?? nil
-    }
-
-    /// The mode for a terminal reporting `colors` colours (`has_colors` false → 0).
-    public static func forTerminal(colors: Int) -> TerminalColorMode {
-        colors >= 256 ? .indexed256 : colors >= 8 ? .basic8 : .monochrome
-    }
-}
-
-/// A style as ncurses needs it: attributes plus a foreground/background colour number (-1 = terminal default).
-public struct CursesStyle: Sendable, Hashable {
-    public var attributes: TextAttributes
-    public var foreground: Int32
-    public var background: Int32
-}
-
 /// Maps theme styles down to what the terminal can show. Pure, so the fallbacks are unit-tested
 /// without a terminal.
 public struct TerminalPalette: Sendable {
@@ -40,6 +12,7 @@ public struct TerminalPalette: Sendable {
         self.hasDefaultColors = hasDefaultColors
     }
 
+    /// The colour numbers and attributes ncurses should use for `style` in this palette's mode.
     public func cursesStyle(for style: Style) -> CursesStyle {
         var attributes = style.attributes
         switch mode {
@@ -66,5 +39,22 @@ public struct TerminalPalette: Sendable {
     private func number(_ index: Int?, isForeground: Bool) -> Int32 {
         if let index { return Int32(index) }
         return hasDefaultColors ? -1 : (isForeground ? 7 : 0)
+    }
+
+    /// On a monochrome terminal a half-block picture cell (`▀`, top pixel as foreground, bottom as
+    /// background) becomes one of ` ▀▄█` by brightness, with no colour: a readable 1-bit preview instead of
+    /// a reverse-video smear. Nil when the cell is not a picture cell or colours are available.
+    public func monochromeHalfBlock(_ character: Character, style: Style) -> Character? {
+        guard mode == .monochrome, character == "▀",
+              case .rgb = style.foreground, case .rgb = style.background,
+              let top = style.foreground.approximateRGB, let bottom = style.background.approximateRGB
+        else { return nil }
+        func isLight(_ c: (red: Int, green: Int, blue: Int)) -> Bool { (c.red * 299 + c.green * 587 + c.blue * 114) / 1000 >= 128 }
+        switch (isLight(top), isLight(bottom)) {
+        case (true, true): return "█"
+        case (true, false): return "▀"
+        case (false, true): return "▄"
+        case (false, false): return " "
+        }
     }
 }

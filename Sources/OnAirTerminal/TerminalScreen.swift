@@ -57,6 +57,8 @@ public final class TerminalScreen {
         public var colorMode: TerminalColorMode?
         /// How long a lone Esc waits for the rest of an escape sequence.
         public var escapeDelayMilliseconds: Int32 = 25
+        /// At most this many colour pairs (nil: all the terminal has). Tests use it to exercise exhaustion.
+        public var colorPairLimit: Int32?
 
         public init(input: Int32 = 0, output: Int32 = 1, terminalName: String? = nil, colorMode: TerminalColorMode? = nil) {
             self.input = input
@@ -71,6 +73,10 @@ public final class TerminalScreen {
         public var cellsWritten = 0
         /// Writes ncurses refused (other than the bottom-right cell, which always "fails" but draws).
         public var failedWrites = 0
+        /// 1 when the colour pairs ran out, were reset, and the whole frame was repainted.
+        public var colorPairResets = 0
+        /// Cells drawn in the default colours because one frame needed more pairs than the terminal has.
+        public var cellsWithoutPair = 0
     }
 
     private var screen: OpaquePointer?
@@ -121,7 +127,8 @@ public final class TerminalScreen {
         }
         let mode = options.colorMode ?? TerminalColorMode.forTerminal(colors: colors)
         palette = TerminalPalette(mode: mode, hasDefaultColors: hasDefaults)
-        pairs = ColorPairAllocator(limit: mode == .monochrome ? 1 : max(1, onair_COLOR_PAIRS()))
+        let terminalPairs = max(1, onair_COLOR_PAIRS())
+        pairs = ColorPairAllocator(limit: mode == .monochrome ? 1 : min(terminalPairs, options.colorPairLimit.map { $0 + 1 } ?? terminalPairs))
 
         _ = cbreak()
         _ = noecho()
@@ -180,22 +187,54 @@ public final class TerminalScreen {
         guard let window, let screen else { return }
         _ = set_term(screen)
         if let previous, previous.width != buffer.width || previous.height != buffer.height { invalidate() }
-        let (width, height) = size
         var stats = FrameStatistics()
-        for change in buffer.changes(since: previous) where change.x < width && change.y < height {
-            let style = palette.cursesStyle(for: change.cell.style)
-            let pair = pairs.pair(foreground: style.foreground, background: style.background)
-            var text = change.cell.character.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) }
-            text.append(0)
-            let result = onair_mvadd_wchstr(window, Int32(change.y), Int32(change.x), text, Self.attributes(style.attributes), pair)
-            stats.cellsWritten += 1
-            let isBottomRight = change.y == height - 1 && change.x + DisplayWidth.of(change.cell.character) >= width
-            if result == ERR && !isBottomRight { stats.failedWrites += 1 }
+        if !blit(buffer, into: window, stats: &stats, allowPairReset: true) {
+            // The pairs ran out and were reset: every colour on screen is stale, so repaint it all.
+            stats.colorPairResets = 1
+            invalidate()
+            _ = blit(buffer, into: window, stats: &stats, allowPairReset: false)
         }
         _ = wnoutrefresh(window)
         _ = doupdate()
         previous = buffer
         lastFrame = stats
+    }
+
+    /// Writes the changed cells; false (having stopped early) when colour pairs ran out and were reset.
+    private func blit(_ buffer: CellBuffer, into window: UnsafeMutablePointer<WINDOW>, stats: inout FrameStatistics, allowPairReset: Bool) -> Bool {
+        let (width, height) = size
+        for change in buffer.changes(since: previous) where change.x < width && change.y < height {
+            var cell = change.cell
+            if let block = palette.monochromeHalfBlock(cell.character, style: cell.style) {
+                cell = Cell(block, style: .plain)
+            }
+            let style = palette.cursesStyle(for: cell.style)
+            // Two RGB colours the terminal shows as the same palette entry are no change on screen: skipping
+            // them keeps a noisy camera preview from rewriting cells the viewer cannot see change (SSH bytes).
+            if let previous {
+                let before = previous[change.x, change.y]
+                let shownBefore = palette.monochromeHalfBlock(before.character, style: before.style).map { Cell($0) } ?? before
+                if shownBefore.character == cell.character, !before.isContinuation, palette.cursesStyle(for: shownBefore.style) == style {
+                    continue
+                }
+            }
+            var pair = pairs.pair(foreground: style.foreground, background: style.background)
+            if pair == nil {
+                if allowPairReset {
+                    pairs.reset()
+                    return false
+                }
+                stats.cellsWithoutPair += 1
+                pair = 0
+            }
+            var text = cell.character.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) }
+            text.append(0)
+            let result = onair_mvadd_wchstr(window, Int32(change.y), Int32(change.x), text, Self.attributes(style.attributes), pair ?? 0)
+            stats.cellsWritten += 1
+            let isBottomRight = change.y == height - 1 && change.x + DisplayWidth.of(cell.character) >= width
+            if result == ERR && !isBottomRight { stats.failedWrites += 1 }
+        }
+        return true
     }
 
     /// Renders a console frame at the terminal's current size and draws it: one call per loop iteration.
@@ -235,12 +274,18 @@ public final class TerminalScreen {
             case KEY_ENTER: return .key(.enter)
             default: return nil
             }
+        case OK where character == Self.controlL:
+            // Ctrl-L: repaint everything on the next draw (after another program scribbled on the terminal).
+            invalidate()
+            return nil
         case OK:
             return Self.key(for: UInt32(character)).map(Event.key)
         default:
             return nil
         }
     }
+
+    static let controlL: wint_t = 12
 
     /// A typed character as a console key; nil for control characters the console does not use.
     static func key(for value: UInt32) -> ConsoleKey? {

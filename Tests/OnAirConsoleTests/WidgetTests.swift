@@ -147,3 +147,46 @@ struct ThemeSwatchTests {
         #expect(ThemeSwatch.sgr(Style(foreground: .indexed(114), background: .rgb(255, 0, 0))) == "\u{1B}[0;38;5;114;48;5;196m")
     }
 }
+
+@Suite("Dashboards")
+struct DashboardTests {
+    @Test("the subscriber shows the reconnect countdown, the disconnected flag and a paused render")
+    func subscriberReconnecting() {
+        var state = ConsoleFixtures.subscriber()
+        state.connection = .reconnecting(at: SessionTime(milliseconds: ConsoleFixtures.now.milliseconds + 1_250))
+        state.publisherIsInBackground = true
+        state.publisherIsDisconnected = true
+        state.reconnectAttempts = 2
+        state.renderActive = false
+        var buffer = CellBuffer(width: 100, height: 20)
+        SubscriberDashboard.render(state: state, telemetry: ConsoleFixtures.telemetry(), now: ConsoleFixtures.now, in: buffer.area, into: &buffer, theme: .builtInDefault)
+        let text = buffer.text
+        #expect(text.contains(" RECONNECTING  app ACTIVE  retry in 1.3 s (attempt 3)"))
+        #expect(text.contains("● publisherIsInBackground  ● publisherIsDisconnected"))
+        #expect(text.contains("PAUSED (pauseRender"))
+        #expect(text.contains("render paused (pauseRender)"))
+        #expect(!text.contains("▀"))
+    }
+
+    @Test("the publisher's timer counts from liveSince; an error shows its message")
+    func publisherTimerAndError() {
+        var state = ConsoleFixtures.publisher(.error("connection refused"))
+        state.liveSince = SessionTime(milliseconds: 0)
+        let dashboard = PublisherDashboard(state: state, telemetry: .none, now: SessionTime(milliseconds: 3_723_000))
+        #expect(dashboard.sessionTimer == "01:02:03")
+        var buffer = CellBuffer(width: 80, height: 12)
+        dashboard.render(in: buffer.area, into: &buffer, theme: .builtInDefault)
+        #expect(buffer.textLines()[1].contains(" ERROR  connection refused"))
+        #expect(PublisherDashboard(state: ConsoleFixtures.publisher(.idle), telemetry: .none, now: .zero).sessionTimer == "--:--:--")
+    }
+
+    @Test("the preview toggle removes the picture and gives its rows to the log")
+    func previewToggle() {
+        var screen = ConsoleScreen(publisher: ConsoleFixtures.publisher(), publisherTelemetry: ConsoleFixtures.telemetry(), now: ConsoleFixtures.now)
+        let with = screen.render(width: 80, height: 24, theme: .builtInDefault).text
+        screen.ui.showPreview = false
+        let without = screen.render(width: 80, height: 24, theme: .builtInDefault).text
+        #expect(with.contains("▀") && !without.contains("▀"))
+        #expect(without.contains("00:12.000 rtmp NetStream.Publish.Start") && !with.contains("00:12.000 rtmp"))
+    }
+}

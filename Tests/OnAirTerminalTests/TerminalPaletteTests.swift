@@ -41,6 +41,19 @@ struct TerminalPaletteTests {
         #expect(!plain.attributes.contains(.reverse))
     }
 
+    @Test("monochrome turns half-block picture cells into 1-bit blocks; colour modes leave them alone")
+    func monochromePreview() {
+        let mono = TerminalPalette(mode: .monochrome)
+        let lightOverDark = Style(foreground: .rgb(250, 250, 250), background: .rgb(10, 10, 10))
+        #expect(mono.monochromeHalfBlock("▀", style: lightOverDark) == "▀")
+        #expect(mono.monochromeHalfBlock("▀", style: Style(foreground: .rgb(0, 0, 0), background: .rgb(255, 255, 0))) == "▄")
+        #expect(mono.monochromeHalfBlock("▀", style: Style(foreground: .rgb(255, 255, 255), background: .rgb(200, 200, 200))) == "█")
+        #expect(mono.monochromeHalfBlock("▀", style: Style(foreground: .rgb(0, 0, 90), background: .rgb(20, 0, 0))) == " ")
+        #expect(mono.monochromeHalfBlock("▀", style: Style(foreground: .ansi(1), background: .ansi(2))) == nil)
+        #expect(mono.monochromeHalfBlock("x", style: lightOverDark) == nil)
+        #expect(TerminalPalette(mode: .indexed256).monochromeHalfBlock("▀", style: lightOverDark) == nil)
+    }
+
     @Test("without default colours, 'default' is white on black")
     func noDefaults() {
         let style = TerminalPalette(mode: .indexed256, hasDefaultColors: false).cursesStyle(for: .plain)

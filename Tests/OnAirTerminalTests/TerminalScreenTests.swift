@@ -105,6 +105,53 @@ struct TerminalScreenTests {
         }
     }
 
+    @Test("colours that map to the same palette entry are not rewritten")
+    func paletteEqualColoursAreNoChange() throws {
+        try withScreen { screen, pty in
+            var first = CellBuffer(width: 40, height: 8)
+            first.put("▀", x: 3, y: 3, style: Style(foreground: .rgb(250, 0, 0), background: .rgb(0, 0, 250)))
+            screen.draw(first)
+            _ = pty.take()
+            var second = first
+            second.put("▀", x: 3, y: 3, style: Style(foreground: .rgb(255, 2, 1), background: .rgb(0, 1, 255)))
+            screen.draw(second)
+            #expect(screen.lastFrame.cellsWritten == 0)
+            #expect(pty.take().isEmpty)
+            second.put("▀", x: 3, y: 3, style: Style(foreground: .rgb(0, 255, 0), background: .rgb(0, 1, 255)))
+            screen.draw(second)
+            #expect(screen.lastFrame.cellsWritten == 1)
+        }
+    }
+
+    @Test("when colour pairs run out they are reset and the frame is repainted once")
+    func colourPairExhaustion() throws {
+        let pty = try PseudoTerminal(width: 40, height: 8)
+        defer { pty.close() }
+        var options = TerminalScreen.Options(input: pty.slave, output: pty.slave, terminalName: "xterm-256color")
+        options.colorPairLimit = 3
+        let screen = try TerminalScreen.open(options)
+        defer { screen.close() }
+        func cells(_ colours: [UInt8]) -> CellBuffer {
+            var buffer = CellBuffer(width: 40, height: 8)
+            for (index, colour) in colours.enumerated() {
+                buffer.put("█", x: index, y: 0, style: Style(foreground: .indexed(colour)))
+            }
+            return buffer
+        }
+        screen.draw(cells([1, 2, 3]))
+        #expect(screen.lastFrame.colorPairResets == 0 && screen.lastFrame.cellsWithoutPair == 0)
+        let next = cells([1, 2, 4])
+        screen.draw(next)
+        #expect(screen.lastFrame.colorPairResets == 1)
+        #expect(screen.lastFrame.cellsWritten == 40 * 8)
+        #expect(screen.lastFrame.cellsWithoutPair == 0)
+        #expect(screen.readBackPair(x: 2, y: 0).map { (1...3).contains($0) } == true)
+        screen.draw(cells([10, 11, 12, 13, 14]))
+        #expect(screen.lastFrame.colorPairResets == 1 && screen.lastFrame.cellsWithoutPair == 2)
+        #expect(screen.lastFrame.failedWrites == 0)
+        #expect(screen.readBack() == cells([10, 11, 12, 13, 14]).textLines())
+    }
+
     @Test("keys typed on the terminal arrive as console keys")
     func keys() throws {
         try withScreen { screen, pty in
@@ -117,6 +164,22 @@ struct TerminalScreenTests {
             #expect(screen.nextEvent(timeoutMilliseconds: 500) == .key(.character(" ")))
             pty.type("\u{1B}")
             #expect(screen.nextEvent(timeoutMilliseconds: 500) == .key(.escape))
+            pty.type("\u{1B}[Z")
+            #expect(screen.nextEvent(timeoutMilliseconds: 500) == .key(.backTab))
+        }
+    }
+
+    @Test("Ctrl-L makes the next frame repaint every cell")
+    func controlLRepaints() throws {
+        try withScreen { screen, pty in
+            let frame = Self.frame(width: 40, height: 8)
+            screen.draw(frame)
+            _ = pty.take()
+            pty.type("\u{0C}")
+            #expect(screen.nextEvent(timeoutMilliseconds: 500) == nil)
+            screen.draw(frame)
+            #expect(screen.lastFrame.cellsWritten == 40 * 8 - 1)
+            #expect(String(decoding: pty.take(), as: UTF8.self).contains("PUBLISHING"))
         }
     }
 

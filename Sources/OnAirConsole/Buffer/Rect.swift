@@ -25,6 +25,7 @@ public struct Rect: Sendable, Equatable, Hashable, CustomStringConvertible {
 
     public var description: String { "Rect(x: \(x), y: \(y), \(width)×\(height))" }
 
+    /// Whether the cell at (column, row) is inside.
     public func contains(x column: Int, y row: Int) -> Bool {
         column >= x && column < maxX && row >= y && row < maxY
     }

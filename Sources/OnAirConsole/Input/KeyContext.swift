@@ -1,18 +1,5 @@
 import OnAirCore
 
-/// The panes a console screen can hold; Tab moves the keys between them.
-public enum ConsolePane: String, Sendable, Hashable, CaseIterable {
-    case publisher
-    case subscriber
-}
-
-/// What the console is showing on top of the dashboards: it decides which keys mean anything.
-public enum ConsoleMode: Sendable, Hashable {
-    case normal
-    case help
-    case confirmingQuit
-}
-
 /// Everything the key table needs to know to say whether a key does something now.
 public struct KeyContext: Sendable, Equatable {
     public var mode: ConsoleMode

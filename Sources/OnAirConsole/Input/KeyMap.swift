@@ -23,7 +23,7 @@ public struct KeyMap: Sendable {
         KeyBinding(keys: [.character("p")], intent: .nextPolicy, label: "policy", help: "switch to the next interrupt policy"),
         KeyBinding(keys: [.character("x")], intent: .stopBroadcast, label: "stop", help: "stop the broadcast"),
         KeyBinding(keys: [.character("o")], intent: .togglePreview, label: "preview", help: "show or hide the colour preview"),
-        KeyBinding(keys: [.tab], intent: .switchPane, label: "pane", help: "give the keys to the other pane"),
+        KeyBinding(keys: [.tab, .backTab], intent: .switchPane, label: "pane", help: "give the keys to the other pane"),
         KeyBinding(keys: [.character("?")], intent: .toggleHelp, label: "help", help: "show or hide this help"),
         KeyBinding(keys: [.character("q")], intent: .quit, label: "quit", help: "quit (asks first while broadcasting)"),
         KeyBinding(keys: [.character("y")], intent: .confirm, label: "yes", help: "confirm"),

@@ -47,6 +47,7 @@ public struct ConsoleScreen: Sendable {
         return body.width >= sideBySideMinimumWidth ? body.columns([.percentage(50), .fill]) : body.rows([.percentage(50), .fill])
     }
 
+    /// Draws the frame into `area`: panes, footer, then the overlays on top.
     public func render(in area: Rect, into buffer: inout CellBuffer, theme: Theme) {
         guard area.width >= Self.minimumSize.width, area.height >= Self.minimumSize.height else {
             buffer.fill(area, style: theme[.text])

@@ -5,6 +5,7 @@ import OnAirCore
 public struct EventLogView: Widget {
     public var entries: ArraySlice<EventLogEntry>
 
+    /// Shows the newest entries of `log` that fit.
     public init(_ log: EventLog) {
         entries = log.entries[...]
     }
@@ -26,6 +27,7 @@ public struct EventLogView: Widget {
         }
     }
 
+    /// The theme role that colours lines from `source`.
     public static func role(for source: EventSource) -> ThemeRole {
         switch source {
         case .key: .logKey

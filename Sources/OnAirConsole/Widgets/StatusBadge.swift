@@ -29,6 +29,7 @@ public struct StatusBadge: Widget {
         self.init(text: connection.label, role: role)
     }
 
+    /// The theme role of a publisher status: live is the alarm colour, pauses and reconnects warn.
     public static func role(for status: PublisherStatus) -> ThemeRole {
         switch status {
         case .idle: .idleBadge

@@ -7,6 +7,7 @@ import OnAirCore
 public struct ToastStack: Widget {
     public var toasts: [Toast]
 
+    /// The toasts of `queue` still visible at `now`: expiry is decided by the clock the caller passes.
     public init(_ queue: ToastQueue, now: SessionTime) {
         toasts = queue.visible(at: now)
     }
