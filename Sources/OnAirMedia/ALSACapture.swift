@@ -14,7 +14,6 @@ public final class ALSACapture: AudioSource {
 
     private var pcm: OpaquePointer?
     private var config: OpaquePointer?
-    private var framesDelivered: Int64 = 0
 
     public init(device: String, sampleRate: Int = 48_000, channels: Int = 2, configuration: String? = nil) throws {
         self.device = device
@@ -106,7 +105,6 @@ public final class ALSACapture: AudioSource {
         }
         let now = MonotonicClock.now()
         let duration = UInt64(Double(frames) * 1e9 / Double(format.sampleRate))
-        framesDelivered += Int64(frames)
         return AudioChunk(
             sampleRate: format.sampleRate, channels: format.channels, samples: samples,
             captureNanoseconds: now > duration ? now - duration : now)

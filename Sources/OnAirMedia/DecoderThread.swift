@@ -70,7 +70,7 @@ public final class DecoderThread: Sendable {
                         snapshot.previewTimestamp = picture.decodeTimestamp
                     case let .success(.audio(level)):
                         snapshot.audioLevel = level
-                    case .success(.none):
+                    case .success(.nothing):
                         break
                     case let .failure(error):
                         snapshot.decodeErrors += 1

@@ -72,7 +72,7 @@ struct EnginePipeline: Sendable {
         var lastPreview: UInt64 = 0
         var lastSkipped = 0
         defer { handoff.close() }
-        while !control.stopping.load(ordering: .relaxed) {
+        while !control.stopping.load(ordering: .relaxed), !handoff.isClosed {
             let frame: VideoFrame
             do {
                 frame = try source.read()
@@ -86,7 +86,7 @@ struct EnginePipeline: Sendable {
                 $0.sourceLate += skipped - lastSkipped
             }
             lastSkipped = skipped
-            handoff.put(frame)
+            handoff.put(frame, waiting: configuration.pacing == .unpaced)
             let now = MonotonicClock.now()
             if previewInterval > 0, now >= lastPreview + previewInterval {
                 lastPreview = now
@@ -134,6 +134,7 @@ struct EnginePipeline: Sendable {
                 packets = try encoder.encode(frame, milliseconds: milliseconds, forceKeyframe: force)
             } catch {
                 control.fail(error, track: "video")
+                handoff.close() // the capture thread sees this and stops reading the device
                 return
             }
             let elapsed = MonotonicClock.now() - started

@@ -6,7 +6,8 @@ import Synchronization
 ///
 /// Why drop-oldest with room for two: a camera must never block (the driver would drop frames itself,
 /// unreported); keeping the newest frames keeps latency at most two frames, and every overwrite is counted
-/// as an "encoder busy" drop so the dashboard can say why fps fell.
+/// as an "encoder busy" drop so the dashboard can say why fps fell. Unpaced sources (benchmarks) instead
+/// wait for room (`put(_:waiting: true)`), so every frame of the clip is encoded.
 final class FrameHandoff: Sendable {
     private struct State {
         var frames = Deque<VideoFrame>()
@@ -17,12 +18,27 @@ final class FrameHandoff: Sendable {
     let capacity: Int
     private let state = Mutex(State())
     private let available = DispatchSemaphore(value: 0)
+    private let space = DispatchSemaphore(value: 0)
 
     init(capacity: Int = 2) { self.capacity = capacity }
 
-    /// Adds a frame; returns true if an older one had to be dropped to make room.
+    /// Adds a frame; returns true if an older one had to be dropped to make room. With `waiting`, blocks
+    /// until there is room instead of dropping (or until closed).
     @discardableResult
-    func put(_ frame: VideoFrame) -> Bool {
+    func put(_ frame: VideoFrame, waiting: Bool = false) -> Bool {
+        while waiting {
+            let admitted = state.withLock { state -> Bool in
+                guard !state.closed else { return true }
+                guard state.frames.count < capacity else { return false }
+                state.frames.append(frame)
+                return true
+            }
+            if admitted {
+                available.signal()
+                return false
+            }
+            _ = space.wait(timeout: .now() + .milliseconds(200))
+        }
         let dropped = state.withLock { state -> Bool in
             guard !state.closed else { return false }
             var dropped = false
@@ -45,7 +61,10 @@ final class FrameHandoff: Sendable {
                 if let frame = state.frames.popFirst() { return .some(frame) }
                 return state.closed ? .some(nil) : .none
             }
-            if let next { return next }
+            if let next {
+                space.signal()
+                return next
+            }
             _ = available.wait(timeout: .now() + .milliseconds(200))
         }
     }
@@ -53,8 +72,10 @@ final class FrameHandoff: Sendable {
     func close() {
         state.withLock { $0.closed = true }
         available.signal()
+        space.signal()
     }
 
+    var isClosed: Bool { state.withLock { $0.closed } }
     var depth: Int { state.withLock { $0.frames.count } }
     var dropped: Int { state.withLock { $0.dropped } }
 }

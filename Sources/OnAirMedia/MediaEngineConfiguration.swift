@@ -1,41 +1,5 @@
 import Foundation
 
-/// Where pictures come from.
-public enum VideoSourceSpec: Sendable, Equatable, CustomStringConvertible {
-    /// The synthetic colour bars with a frame counter and clock.
-    case testPattern
-    /// A .y4m clip, looped.
-    case y4mFile(String)
-    /// A V4L2 device such as /dev/video0.
-    case camera(String)
-
-    public var description: String {
-        switch self {
-        case .testPattern: return "test pattern"
-        case let .y4mFile(path): return path
-        case let .camera(device): return device
-        }
-    }
-}
-
-/// Where sound comes from.
-public enum AudioSourceSpec: Sendable, Equatable, CustomStringConvertible {
-    /// A sine tone.
-    case tone(frequency: Double)
-    /// A PCM s16 .wav file, looped.
-    case wavFile(String)
-    /// An ALSA PCM name: hw:0, default, plughw:1,0, …
-    case alsa(String)
-
-    public var description: String {
-        switch self {
-        case let .tone(frequency): return "\(Int(frequency)) Hz tone"
-        case let .wavFile(path): return path
-        case let .alsa(name): return "ALSA \(name)"
-        }
-    }
-}
-
 /// Everything `MediaEngine` needs: sources, picture size and rate, bitrates, queue bounds, preview.
 public struct MediaEngineConfiguration: Sendable, Equatable {
     /// nil: no video track.

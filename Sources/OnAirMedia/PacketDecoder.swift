@@ -13,7 +13,7 @@ public final class PacketDecoder {
         case picture(DecodedPicture)
         case audio(AudioLevel)
         /// Nothing to show: skipped (paused, waiting for a keyframe) or the decoder needs more input.
-        case none
+        case nothing
     }
 
     public struct DecodedPicture: Sendable, Equatable {
@@ -91,20 +91,20 @@ public final class PacketDecoder {
     }
 
     private func decodeVideo(_ packet: EncodedPacket) throws -> Output {
-        guard let video else { return .none }
+        guard let video else { return .nothing }
         counters.videoPacketsReceived += 1
         if renderPaused {
             counters.videoSkippedWhilePaused += 1
-            return .none
+            return .nothing
         }
         if awaitingKeyframe {
             guard packet.isKeyframe else {
                 counters.videoSkippedAwaitingKeyframe += 1
-                return .none
+                return .nothing
             }
             awaitingKeyframe = false
         }
-        var output = Output.none
+        var output = Output.nothing
         try video.decode(packet.payload, pts: packet.presentationTimestamp, name: "h264") { frame in
             counters.videoFramesDecoded += 1
             let width = Int(frame.pointee.width)
@@ -128,8 +128,8 @@ public final class PacketDecoder {
     }
 
     private func decodeAudio(_ packet: EncodedPacket) throws -> Output {
-        guard let audio else { return .none }
-        var output = Output.none
+        guard let audio else { return .nothing }
+        var output = Output.nothing
         try audio.decode(packet.payload, pts: packet.decodeTimestamp, name: "aac") { frame in
             counters.audioFramesDecoded += 1
             output = .audio(PacketDecoder.level(of: frame, timestamp: packet.decodeTimestamp))

@@ -126,6 +126,23 @@ public final class PacketQueue: Sendable {
         }
     }
 
+    /// Drops everything queued (a publisher reconnecting does not want stale media); video then resumes at
+    /// the next keyframe, which `onCongestion` requests. Returns how many packets were discarded.
+    @discardableResult
+    public func discardAll() -> Int {
+        let discarded = state.withLock { state -> Int in
+            let count = state.items.count
+            state.videoDropped += state.items.count { $0.kind == .video }
+            state.audioDropped += state.items.count { $0.kind == .audio }
+            state.items.removeAll()
+            state.bytes = 0
+            state.droppingVideo = true
+            return count
+        }
+        onCongestion()
+        return discarded
+    }
+
     /// Ends the stream: the consumer drains what is queued, then gets nil.
     public func finish() {
         let waiter: CheckedContinuation<EncodedPacket?, Never>? = state.withLock { state in
@@ -188,17 +205,4 @@ public final class PacketQueue: Sendable {
                 packetsDelivered: state.delivered)
         }
     }
-}
-
-/// The engine's packets as an `AsyncSequence`: `for await packet in engine.packets { … }`.
-public struct PacketStream: AsyncSequence, Sendable {
-    public typealias Element = EncodedPacket
-    let queue: PacketQueue
-
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        let queue: PacketQueue
-        public mutating func next() async -> EncodedPacket? { await queue.next() }
-    }
-
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(queue: queue) }
 }

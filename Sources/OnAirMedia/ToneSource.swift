@@ -30,12 +30,13 @@ public final class ToneSource: AudioSource {
         let rate = Double(format.sampleRate)
         let firstSampleTime = start + UInt64(Double(framesDelivered) * 1e9 / rate)
         var samples = [Int16](repeating: 0, count: frames * format.channels)
-        let step = 2 * Double.pi * frequency / rate
+        let cyclesPerSample = frequency / rate
         let peak = amplitude * 32767
         for frame in 0..<frames {
-            // The phase comes from the absolute sample index, so chunk boundaries never click.
-            let phase = step * Double((framesDelivered + Int64(frame)) % Int64(format.sampleRate))
-            let value = Int16((peak * sin(phase)).rounded())
+            // The phase comes from the absolute sample index (its fractional cycle, so precision never
+            // degrades over hours), so chunk boundaries never click.
+            let cycles = Double(framesDelivered + Int64(frame)) * cyclesPerSample
+            let value = Int16((peak * sin(2 * Double.pi * (cycles - cycles.rounded(.down)))).rounded())
             for channel in 0..<format.channels { samples[frame * format.channels + channel] = value }
         }
         framesDelivered += Int64(frames)

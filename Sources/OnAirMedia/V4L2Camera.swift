@@ -1,4 +1,3 @@
-import CFFmpeg
 import CV4L2
 import Glibc
 
@@ -6,7 +5,7 @@ import Glibc
 ///
 /// The camera grants what it can: `requested` and `granted` are both reported so the operator sees the
 /// difference. Wire formats: YUV 4:2:0 (YU12/NV12) and YUYV are converted with libswscale; MJPEG is decoded
-/// with libavcodec first. For pictures larger than 640×480 MJPEG is preferred when offered, because USB 2
+/// with libavcodec first (`CameraFrameConverter`). For pictures larger than 640×480 MJPEG is preferred when offered, because USB 2
 /// cameras can only send uncompressed HD at a few frames per second.
 /// Spec: https://www.kernel.org/doc/html/latest/userspace-api/media/v4l/capture.c.html
 public final class V4L2Camera: VideoSource {
@@ -20,8 +19,7 @@ public final class V4L2Camera: VideoSource {
     private let bytesPerLine: Int
     private var buffers: [(start: UnsafeMutableRawPointer, length: Int)] = []
     private var streaming = false
-    private let scaler = FrameScaler()
-    private var mjpeg: DecoderContext?
+    private var converter: CameraFrameConverter?
     private var lastDriverSequence: UInt32?
     private var sequence = 0
 
@@ -55,9 +53,8 @@ public final class V4L2Camera: VideoSource {
             throw error
         }
         // From here on every stored property is set: a throw runs deinit, which unmaps and closes.
-        if pixelFormat == onair_V4L2_PIX_FMT_MJPEG() {
-            mjpeg = try DecoderContext(AV_CODEC_ID_MJPEG, name: "mjpeg", extradata: [])
-        }
+        converter = try CameraFrameConverter(
+            device: device, pixelFormat: pixelFormat, width: granted.width, height: granted.height, bytesPerLine: bytesPerLine)
         try mapBuffers(count: bufferCount)
         var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
         try V4L2Camera.ioctl(fd, onair_VIDIOC_STREAMON(), &type, "VIDIOC_STREAMON")
@@ -206,63 +203,8 @@ public final class V4L2Camera: VideoSource {
         defer { sequence += 1 }
         let mapped = buffers[Int(buffer.index)]
         let bytes = UnsafeRawBufferPointer(start: mapped.start, count: min(Int(buffer.bytesused), mapped.length))
-        return try convert(bytes, capture: capture)
-    }
-
-    private func convert(_ bytes: UnsafeRawBufferPointer, capture: UInt64) throws -> VideoFrame {
-        var frame = VideoFrame(width: granted.width, height: granted.height, captureNanoseconds: capture, sequenceNumber: sequence)
-        let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let height = granted.height
-        if pixelFormat == onair_V4L2_PIX_FMT_MJPEG() {
-            guard let mjpeg else { return frame }
-            try mjpeg.decode(Array(bytes), pts: Int64(sequence), name: "mjpeg") { decoded in
-                let source = FrameScaler.Picture(
-                    format: AVPixelFormat(decoded.pointee.format), width: Int(decoded.pointee.width), height: Int(decoded.pointee.height),
-                    planes: [UnsafePointer(decoded.pointee.data.0), UnsafePointer(decoded.pointee.data.1), UnsafePointer(decoded.pointee.data.2)],
-                    strides: [decoded.pointee.linesize.0, decoded.pointee.linesize.1, decoded.pointee.linesize.2])
-                try scale(source, into: &frame)
-            }
-            return frame
-        }
-        let stride = bytesPerLine
-        let source: FrameScaler.Picture
-        switch pixelFormat {
-        case onair_V4L2_PIX_FMT_YUYV():
-            source = .init(format: AV_PIX_FMT_YUYV422, width: granted.width, height: height, planes: [UnsafePointer(base)], strides: [Int32(stride)])
-        case onair_V4L2_PIX_FMT_NV12():
-            source = .init(
-                format: AV_PIX_FMT_NV12, width: granted.width, height: height,
-                planes: [UnsafePointer(base), UnsafePointer(base + stride * height)], strides: [Int32(stride), Int32(stride)])
-        default: // YU12 (I420)
-            let chromaStride = stride / 2
-            source = .init(
-                format: AV_PIX_FMT_YUV420P, width: granted.width, height: height,
-                planes: [UnsafePointer(base), UnsafePointer(base + stride * height),
-                         UnsafePointer(base + stride * height + chromaStride * ((height + 1) / 2))],
-                strides: [Int32(stride), Int32(chromaStride), Int32(chromaStride)])
-        }
-        let needed: Int
-        switch pixelFormat {
-        case onair_V4L2_PIX_FMT_YUYV(): needed = stride * height
-        case onair_V4L2_PIX_FMT_NV12(): needed = stride * height + stride * ((height + 1) / 2)
-        default: needed = stride * height + 2 * (stride / 2) * ((height + 1) / 2)
-        }
-        guard bytes.count >= needed else {
-            throw MediaError.notACaptureDevice(path: device, reason: "the driver returned a short frame (\(bytes.count) of \(needed) bytes)")
-        }
-        try scale(source, into: &frame)
-        return frame
-    }
-
-    private func scale(_ source: FrameScaler.Picture, into frame: inout VideoFrame) throws {
-        let width = frame.width, height = frame.height
-        let luma = frame.lumaCount, chroma = frame.chromaCount, chromaWidth = frame.chromaWidth
-        try frame.planes.withUnsafeMutableBufferPointer { planes in
-            let base = planes.baseAddress!
-            try scaler.scale(
-                source, into: [base, base + luma, base + luma + chroma],
-                strides: [Int32(width), Int32(chromaWidth), Int32(chromaWidth)], format: AV_PIX_FMT_YUV420P, width: width, height: height)
-        }
+        guard let converter else { throw MediaError.notACaptureDevice(path: device, reason: "no converter") }
+        return try converter.convert(bytes, capture: capture, sequence: sequence)
     }
 
     /// "YUYV" from the little-endian four-character code.

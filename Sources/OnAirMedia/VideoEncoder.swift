@@ -85,9 +85,10 @@ final class VideoEncoder {
     }
 
     private static func setOption(_ context: UnsafeMutablePointer<AVCodecContext>, _ name: String, _ value: String) throws {
-        let result = av_opt_set(context.pointee.priv_data, name, value, 0)
-        guard result >= 0 else {
-            throw MediaError.formatUnsupported("libx264 rejects \(name)=\(value) (\(avErrorMessage(result)))")
+        do {
+            try check(av_opt_set(context.pointee.priv_data, name, value, 0), "av_opt_set(\(name))")
+        } catch {
+            throw MediaError.formatUnsupported("libx264 rejects \(name)=\(value) (\(error)); use an x264 preset such as ultrafast and a tune such as zerolatency")
         }
     }
 

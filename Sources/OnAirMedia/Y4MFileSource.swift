@@ -81,21 +81,22 @@ public final class Y4MFileSource: VideoSource {
     public func read() throws -> VideoFrame {
         let tick = try pacer.next()
         skippedFrames += tick.skipped
-        var frame = VideoFrame(
-            width: granted.width, height: granted.height, planes: [UInt8](repeating: 0, count: frameBytes),
-            captureNanoseconds: tick.time, sequenceNumber: sequence)
-        sequence += 1 + tick.skipped
         let recordOffset = firstFrameOffset + nextFrame * (6 + frameBytes)
         let marker = try file.read(count: 6, at: recordOffset)
         guard marker == Array("FRAME\n".utf8) else {
             throw MediaError.fileUnreadable(path: file.path, reason: "frame \(nextFrame) has frame parameters or a bad FRAME marker; re-write it with ffmpeg")
         }
-        let got = try frame.planes.withUnsafeMutableBytes { buffer throws in
-            try file.read(into: buffer, at: recordOffset + 6)
-        }
-        guard got == frameBytes else {
+        let frame: VideoFrame
+        do {
+            frame = try VideoFrame(
+                width: granted.width, height: granted.height, captureNanoseconds: tick.time, sequenceNumber: sequence
+            ) { buffer in try file.read(into: buffer, at: recordOffset + 6) }
+        } catch {
+            // A short read means the file ends mid-frame; any other error (EIO, …) passes through as is.
+            guard case MediaError.fileUnreadable(path: "frame", _) = error else { throw error }
             throw MediaError.fileUnreadable(path: file.path, reason: "frame \(nextFrame) is truncated")
         }
+        sequence += 1 + tick.skipped
         nextFrame += 1
         if nextFrame == frameCount {
             nextFrame = 0

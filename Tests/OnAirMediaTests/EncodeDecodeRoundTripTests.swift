@@ -1,3 +1,4 @@
+import Foundation
 import OnAirCore
 import Testing
 @testable import OnAirMedia
@@ -39,6 +40,55 @@ struct EncodeDecodeRoundTripTests {
         print("video round trip 640x360 2500k: min PSNR \(minimum) dB, mean \(mean) dB")
         #expect(minimum > 30)
         #expect(decoder.counters.videoFramesDecoded == 60)
+    }
+
+    @Test("the test pattern keeps PSNR above 30 dB at other sizes and rates", arguments: [
+        (1280, 720, 2_500_000), (320, 180, 300_000),
+    ])
+    func psnrAcrossSizes(width: Int, height: Int, bitrate: Int) throws {
+        let encoder = try VideoEncoder(Self.settings(width: width, height: height, bitrate: bitrate))
+        let pattern = TestPattern(width: width, height: height, framesPerSecond: 30)
+        let decoder = try PacketDecoder(video: encoder.track, audio: nil, keepsFullFrames: true)
+        var psnrs: [Double] = []
+        for index in 0..<30 {
+            let frame = pattern.render(frameIndex: index)
+            for packet in try encoder.encode(frame, milliseconds: Int64(index * 33), forceKeyframe: false) {
+                if case let .picture(picture) = try decoder.decode(packet), let decoded = picture.frame {
+                    psnrs.append(Quality.psnr(frame, decoded))
+                }
+            }
+        }
+        #expect(psnrs.count == 30)
+        print("video round trip \(width)x\(height) \(bitrate / 1000)k: min PSNR \(psnrs.min() ?? 0) dB")
+        #expect((psnrs.min() ?? 0) > 30)
+    }
+
+    @Test("harder content: ffmpeg's testsrc2 clip read through the Y4M source keeps PSNR above 30 dB at 640x360 2500k")
+    func psnrOfMovingClip() throws {
+        let files = try TestFiles()
+        let path = files.path("testsrc2.y4m")
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        ffmpeg.arguments = ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-frames:v", "60", "-pix_fmt", "yuv420p", "-y", path]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        try #require(ffmpeg.terminationStatus == 0)
+        let source = try Y4MFileSource(path: path, pacing: .unpaced)
+        let encoder = try VideoEncoder(Self.settings())
+        let decoder = try PacketDecoder(video: encoder.track, audio: nil, keepsFullFrames: true)
+        var psnrs: [Double] = []
+        for index in 0..<60 {
+            let frame = try source.read()
+            for packet in try encoder.encode(frame, milliseconds: Int64(index * 33), forceKeyframe: false) {
+                if case let .picture(picture) = try decoder.decode(packet), let decoded = picture.frame {
+                    psnrs.append(Quality.psnr(frame, decoded))
+                }
+            }
+        }
+        #expect(psnrs.count == 60)
+        let mean = psnrs.reduce(0, +) / Double(max(psnrs.count, 1))
+        print("video round trip testsrc2 640x360 2500k: min PSNR \(psnrs.min() ?? 0) dB, mean \(mean) dB")
+        #expect((psnrs.min() ?? 0) > 30)
     }
 
     @Test("the track description carries bare SPS/PPS NAL units, and the first packet is an IDR")

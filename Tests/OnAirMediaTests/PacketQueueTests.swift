@@ -69,6 +69,22 @@ struct PacketQueueTests {
         #expect([queue.poll(), queue.poll(), queue.poll()].map { $0?.decodeTimestamp } == [3, 5, 6])
     }
 
+    @Test("discardAll empties the queue, asks for a keyframe, and refuses P-frames until it arrives")
+    func discardAll() {
+        let requests = Requests()
+        let queue = PacketQueue(capacity: 10) { requests.count.withLock { $0 += 1 } }
+        queue.push(Self.video(0, key: true))
+        queue.push(Self.audio(0))
+        queue.push(Self.video(33))
+        #expect(queue.discardAll() == 3)
+        #expect(requests.count.withLock { $0 } == 1)
+        queue.push(Self.video(66))
+        queue.push(Self.audio(66))
+        queue.push(Self.video(99, key: true))
+        #expect([queue.poll(), queue.poll(), queue.poll()].map { $0?.decodeTimestamp } == [66, 99, nil])
+        #expect(queue.snapshot.videoPacketsDropped == 3 && queue.snapshot.audioPacketsDropped == 1)
+    }
+
     @Test("a queue holding only audio drops its oldest audio, never growing")
     func audioOnlyOverflow() {
         let queue = PacketQueue(capacity: 4, byteCapacity: 1 << 20)

@@ -21,19 +21,6 @@ public struct VideoSourceFormat: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// What an audio source delivers.
-public struct AudioSourceFormat: Sendable, Equatable, CustomStringConvertible {
-    public var sampleRate: Int
-    public var channels: Int
-
-    public init(sampleRate: Int, channels: Int) {
-        self.sampleRate = sampleRate
-        self.channels = channels
-    }
-
-    public var description: String { "\(sampleRate) Hz \(channels) ch s16" }
-}
-
 /// A picture source read by one capture thread: blocking `read`, paced by the source itself.
 ///
 /// Sources own C resources (file descriptors, mmap'd buffers, codec contexts); they are created, read and
@@ -45,29 +32,4 @@ public protocol VideoSource: AnyObject {
     func read() throws -> VideoFrame
     /// Frames the source itself skipped (late reader, driver sequence gaps).
     var skippedFrames: Int { get }
-}
-
-/// A PCM source read by one capture thread: blocking `read`, paced by the source (or by the device).
-public protocol AudioSource: AnyObject {
-    var format: AudioSourceFormat { get }
-    /// Blocks until about `frames` sample frames are available and returns them.
-    func read(frames: Int) throws -> AudioChunk
-    /// Capture overruns recovered from (the device's buffer filled because the reader was late).
-    var overruns: Int { get }
-}
-
-extension Double {
-    /// "30" for 30.0, "29.97" otherwise: for one-line format descriptions.
-    var formatted2: String {
-        if self == rounded() { return String(Int(self)) }
-        return String(format2: self)
-    }
-}
-
-extension String {
-    init(format2 value: Double) {
-        let hundredths = Int((value * 100).rounded())
-        let fraction = hundredths % 100
-        self = "\(hundredths / 100)." + (fraction < 10 ? "0\(fraction)" : "\(fraction)")
-    }
 }
