@@ -110,8 +110,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
-            ],
-            resources: [.copy("Fixtures")]
+            ]
         ),
         .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirCore"]),
         .testTarget(name: "OnAirConsoleTests", dependencies: ["OnAirConsole", "OnAirCore"], resources: [.copy("Snapshots")]),

@@ -85,7 +85,7 @@ extension SubscriberController {
     /// The `stats` event details of a subscriber (README, "Headless output").
     var headlessStats: [String: JSONValue] {
         let decoded = decoder?.snapshot
-        let counters = decoded?.counters ?? PacketDecoder.Counters()
+        let counters = decoderCounters
         var details: [String: JSONValue] = [
             "bitrate": .integer(Int64(meter.bitrate)),
             "fps": .number((meter.framesPerSecond * 10).rounded() / 10),

@@ -14,6 +14,8 @@ public final class SubscriberController {
     /// Rebuilt whenever a sequence header brings a new codec configuration (a republished stream may differ).
     public private(set) var decoder: DecoderThread?
     private var renderPaused = false
+    /// Counts of decoders already replaced, so totals survive a new codec configuration.
+    private var retiredCounters = PacketDecoder.Counters()
     private let previewSize: (width: Int, height: Int)
     public private(set) var meter = RateMeter()
     private let clock: SessionClock
@@ -99,7 +101,10 @@ public final class SubscriberController {
         let last = player
         player = nil
         await last?.stop()
-        decoder?.stop()
+        if let old = decoder {
+            old.stop()
+            retiredCounters = retiredCounters.adding(old.snapshot.counters)
+        }
         decoder = nil
     }
 
@@ -177,8 +182,16 @@ public final class SubscriberController {
         }
     }
 
+    /// Decoder counts since the subscriber started, across decoder rebuilds.
+    public var decoderCounters: PacketDecoder.Counters {
+        retiredCounters.adding(decoder?.snapshot.counters ?? PacketDecoder.Counters())
+    }
+
     private func rebuildDecoder() {
-        decoder?.stop()
+        if let old = decoder {
+            old.stop()
+            retiredCounters = retiredCounters.adding(old.snapshot.counters)
+        }
         do {
             decoder = try DecoderThread(video: videoTrack, audio: audioTrack, previewWidth: previewSize.width, previewHeight: previewSize.height)
             decoder?.setRenderPaused(renderPaused)
@@ -209,5 +222,17 @@ public final class SubscriberController {
                 post(.player(generation: current, event))
             }
         }
+    }
+}
+
+extension PacketDecoder.Counters {
+    func adding(_ other: PacketDecoder.Counters) -> PacketDecoder.Counters {
+        var sum = self
+        sum.videoPacketsReceived += other.videoPacketsReceived
+        sum.videoFramesDecoded += other.videoFramesDecoded
+        sum.videoSkippedWhilePaused += other.videoSkippedWhilePaused
+        sum.videoSkippedAwaitingKeyframe += other.videoSkippedAwaitingKeyframe
+        sum.audioFramesDecoded += other.audioFramesDecoded
+        return sum
     }
 }

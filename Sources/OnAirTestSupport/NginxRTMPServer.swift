@@ -51,7 +51,7 @@ public final class NginxRTMPServer: Sendable {
     }
 
     deinit {
-        peer.stop(signal: SIGQUIT)
+        peer.stop(signal: SIGTERM)
     }
 
     /// `rtmp://127.0.0.1:PORT/APP/NAME`.
@@ -61,6 +61,6 @@ public final class NginxRTMPServer: Sendable {
 
     public var processIdentifier: Int32 { peer.processIdentifier }
 
-    /// Stops the server (SIGQUIT: graceful), as a test that kills the server mid-publish does.
-    public func stop() { peer.stop(signal: SIGQUIT) }
+    /// Stops the server at once (SIGTERM: nginx closes every connection), as a server that dies would.
+    public func stop() { peer.stop(signal: SIGTERM) }
 }

@@ -1,18 +1,28 @@
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A real peer (nginx, ffmpeg, rtmpdump, gst-launch, the `onair` binary) run by a test.
 ///
+/// Started with `posix_spawn`, not Foundation's `Process`, for two reasons measured here: a test thread
+/// runs with most signals blocked and `Process` passes that mask on, so SIGINT never reached ffmpeg or
+/// rtmpdump and their files were never finished; and `Process` learns of an exit through a descriptor
+/// that a daemonising child (tmux's server) inherits, so it waited for the daemon. Here the child starts
+/// with an empty mask and default handlers, and `waitpid` on its own pid tells when it ends.
+///
 /// Output goes to files in the test's directory, so a chatty peer never blocks on a full pipe and a
-/// failing test can show the peer's log. The process is interrupted and reaped when the test stops it
-/// or when this object goes away, so no peer outlives its test.
+/// failing test can show the peer's log. The process is stopped and reaped when the test stops it or
+/// when this object goes away, so no peer outlives its test.
 public final class PeerProcess: Sendable {
     public let name: String
     public let standardOutputURL: URL
     public let standardErrorURL: URL
-    private let process: Mutex<Process>
+    public let processIdentifier: pid_t
+    private let exitStatus = Mutex<Int32?>(nil)
 
-    /// Starts `executable` (a name looked up on PATH, or a path) with `arguments`.
+    /// Starts `executable` (a name looked up on PATH, or a path) with `arguments` in `directory`.
     public init(
         _ executable: String,
         _ arguments: [String],
@@ -25,50 +35,90 @@ public final class PeerProcess: Sendable {
         let stamp = UUID().uuidString.prefix(8)
         standardOutputURL = directory.appendingPathComponent("\(name)-\(stamp).out")
         standardErrorURL = directory.appendingPathComponent("\(name)-\(stamp).err")
-        FileManager.default.createFile(atPath: standardOutputURL.path, contents: nil)
-        FileManager.default.createFile(atPath: standardErrorURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.standardOutput = try FileHandle(forWritingTo: standardOutputURL)
-        process.standardError = try FileHandle(forWritingTo: standardErrorURL)
-        process.standardInput = standardInput ?? FileHandle.nullDevice
-        if let environment {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let standardInput {
+            posix_spawn_file_actions_adddup2(&actions, standardInput.fileDescriptor, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
-        try process.run()
-        self.process = Mutex(process)
+        posix_spawn_file_actions_addopen(&actions, 1, standardOutputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, standardErrorURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        var variables = ProcessInfo.processInfo.environment
+        if let environment { variables.merge(environment) { _, new in new } }
+        // GNU env changes directory and then execs the peer in place (same pid, so signals reach it);
+        // posix_spawn's own chdir action is not visible to Swift on this libc.
+        let launcher = "/usr/bin/env"
+        let argv: [UnsafeMutablePointer<CChar>?] = ([launcher, "-C", directory.path, url.path] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, launcher, &actions, &attributes, argv, envp)
+        guard spawned == 0 else { throw PeerError.system("posix_spawn \(executable)", spawned) }
+        processIdentifier = pid
     }
 
     deinit {
         stop()
     }
 
-    public var processIdentifier: Int32 { process.withLock { $0.processIdentifier } }
-    public var isRunning: Bool { process.withLock { $0.isRunning } }
+    /// Whether the process still runs (reaps it once it has ended).
+    public var isRunning: Bool { reap(blocking: false) == nil }
+
+    /// The exit status once ended: the code, or 128 + the signal that ended it (as a shell reports it).
+    public var terminationStatus: Int32? { reap(blocking: false) }
 
     /// Sends `signal` (SIGINT by default: ffmpeg and rtmpdump then finish their files) and waits up to
     /// `grace` before killing. Returns the exit status.
     @discardableResult
     public func stop(signal: Int32 = SIGINT, grace: Duration = .seconds(5)) -> Int32 {
-        process.withLock { process in
-            guard process.isRunning else { return process.terminationStatus }
-            kill(process.processIdentifier, signal)
-            let deadline = ContinuousClock.now + grace
-            while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            return process.terminationStatus
+        if let status = reap(blocking: false) { return status }
+        kill(processIdentifier, signal)
+        let deadline = ContinuousClock.now + grace
+        while ContinuousClock.now < deadline {
+            if let status = reap(blocking: false) { return status }
+            usleep(5_000)
         }
+        kill(processIdentifier, SIGKILL)
+        return reap(blocking: true) ?? -1
     }
 
     /// Waits for the process to exit by itself, up to `timeout`, then stops it. Returns the exit status.
     @discardableResult
     public func wait(timeout: Duration) -> Int32 {
         let deadline = ContinuousClock.now + timeout
-        while isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        while ContinuousClock.now < deadline {
+            if let status = reap(blocking: false) { return status }
+            usleep(5_000)
+        }
         return stop()
+    }
+
+    /// Waits for the process to exit by itself; nil when it still runs at the deadline (it is left running).
+    public func waitForExit(within duration: Duration) async -> Int32? {
+        let deadline = ContinuousClock.now + duration
+        while ContinuousClock.now < deadline {
+            if let status = reap(blocking: false) { return status }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return reap(blocking: false)
     }
 
     public var standardOutput: String { (try? String(contentsOf: standardOutputURL, encoding: .utf8)) ?? "" }
@@ -86,9 +136,26 @@ public final class PeerProcess: Sendable {
         return (status, peer.standardOutput, peer.standardError)
     }
 
+    /// The exit status if the process has ended, reaping it the first time.
+    private func reap(blocking: Bool) -> Int32? {
+        exitStatus.withLock { stored in
+            if let stored { return stored }
+            var status: Int32 = 0
+            var result: pid_t
+            repeat {
+                result = waitpid(processIdentifier, &status, blocking ? 0 : WNOHANG)
+            } while result < 0 && errno == EINTR
+            if result == 0 { return nil }
+            // ECHILD: already reaped elsewhere; the process is gone either way.
+            let code: Int32 = result < 0 ? -1 : ((status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f))
+            stored = code
+            return code
+        }
+    }
+
     static func locate(_ executable: String) throws -> URL {
         if executable.contains("/") { return URL(fileURLWithPath: executable) }
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for directory in path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin"] {
             let candidate = URL(fileURLWithPath: directory).appendingPathComponent(executable)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }

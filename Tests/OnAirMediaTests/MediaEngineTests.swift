@@ -83,11 +83,17 @@ struct MediaEngineTests {
         let paused = await EngineTestSupport.collect(engine) { $0.count >= 40 }
         engine.pauseAudio(false)
         let after = await EngineTestSupport.collect(engine) { $0.count >= 10 }
+        let drops = engine.stats.drops
         engine.stop()
         let all = before + paused + after
         #expect(all.allSatisfy { $0.kind == .audio })
         let steps = zip(all, all.dropFirst()).map { $1.decodeTimestamp - $0.decodeTimestamp }
-        #expect(steps.allSatisfy { $0 == 21 || $0 == 22 }, "1024 samples at 48 kHz = 21.33 ms; steps \(Set(steps))")
+        // On a starved machine a live source skips ahead rather than bursting; such a gap must be one the
+        // engine counted (a late source, an overrun or a congestion drop), never a silent hole.
+        let irregular = steps.filter { $0 != 21 && $0 != 22 }
+        #expect(steps.allSatisfy { $0 >= 21 }, "timestamps must advance by at least one AAC frame; steps \(Set(steps))")
+        #expect(irregular.isEmpty || drops.total + drops.audioOverruns > 0,
+                "1024 samples at 48 kHz = 21.33 ms; uncounted gaps \(irregular)")
         var peaks: [Double] = []
         for packet in all {
             if case let .audio(level) = try decoder.decode(packet) { peaks.append(level.peakDBFS) }

@@ -1,4 +1,5 @@
 import Foundation
+import OnAirTestSupport
 import OnAirCore
 import OnAirNet
 import OnAirRTMP
@@ -38,13 +39,13 @@ struct RTMPClientErrorTests {
     func badName() async throws {
         let directory = try TestEnvironment.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let nginx = try await NginxRTMPServer(directory: directory)
+        let nginx = try NginxRTMPServer()
         defer { nginx.stop() }
-        let url = try StreamURL(nginx.url("taken"))
+        let url = try StreamURL(nginx.url(stream: "taken"))
         let first = RTMPPublisher(url: url)
         try await first.start(video: nil, audio: nil)
         // The name comes from start(streamName:), overriding the URL's, so the collision is on "taken".
-        let second = RTMPPublisher(url: try StreamURL(nginx.url("other")))
+        let second = RTMPPublisher(url: try StreamURL(nginx.url(stream: "other")))
         do {
             try await second.start(streamName: "taken", video: nil, audio: nil)
             Issue.record("the second publish was accepted")
@@ -60,7 +61,7 @@ struct RTMPClientErrorTests {
     func unknownApplication() async throws {
         let directory = try TestEnvironment.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let nginx = try await NginxRTMPServer(directory: directory)
+        let nginx = try NginxRTMPServer()
         defer { nginx.stop() }
         let publisher = RTMPPublisher(url: try StreamURL("rtmp://127.0.0.1:\(nginx.port)/nosuchapp/x"))
         do {
@@ -90,7 +91,7 @@ struct RTMPClientErrorTests {
         try config.write(to: directory.appendingPathComponent("http.conf"), atomically: true, encoding: .utf8)
         let nginx = try PeerProcess("nginx", ["-p", directory.path, "-c", directory.appendingPathComponent("http.conf").path,
                                               "-e", directory.appendingPathComponent("error.log").path, "-g", "daemon off;"],
-                                    directory: directory)
+                                    in: directory)
         defer { nginx.stop() }
         #expect(await TestEnvironment.waitUntilListening(port: port))
         let player = RTMPPlayer(url: try StreamURL("rtmp://127.0.0.1:\(port)/live/x"))
@@ -110,9 +111,9 @@ struct RTMPClientErrorTests {
     func connectionLost() async throws {
         let directory = try TestEnvironment.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let nginx = try await NginxRTMPServer(directory: directory)
+        let nginx = try NginxRTMPServer()
         defer { nginx.stop() }
-        let publisher = RTMPPublisher(url: try StreamURL(nginx.url("lost")))
+        let publisher = RTMPPublisher(url: try StreamURL(nginx.url(stream: "lost")))
         try await publisher.start(video: nil, audio: nil)
         nginx.stop()
         var last: RTMPPublisher.Event?

@@ -1,4 +1,5 @@
 import Foundation
+import OnAirTestSupport
 import OnAirCore
 import OnAirNet
 import OnAirRTMP
@@ -25,23 +26,23 @@ struct RTMPInteropTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = try FLVSource(contentsOf: try await TestEnvironment.makeTestFLV(in: directory, seconds: 7),
                                    width: 640, height: 360, framesPerSecond: 30)
-        let nginx = try await NginxRTMPServer(directory: directory)
+        let nginx = try NginxRTMPServer()
         defer { nginx.stop() }
-        let url = nginx.url("onair1")
+        let url = nginx.url(stream: "onair1")
         let publisher = RTMPPublisher(url: try StreamURL(url))
         try await publisher.start(type: .live, video: source.video, audio: source.audio)
-        let ffprobe = try PeerProcess("ffprobe", ["-v", "error", "-show_streams", url], directory: directory)
+        let ffprobe = try PeerProcess("ffprobe", ["-v", "error", "-show_streams", url], in: directory)
         defer { ffprobe.stop() }
         let rtmpdump = try PeerProcess("timeout", ["-s", "INT", "5", "rtmpdump", "--live", "-r", url, "-o", "rec.flv"],
-                                       directory: directory, label: "rtmpdump")
+                                       in: directory)
         defer { rtmpdump.stop() }
         try await Self.publishPaced(source.packets, with: publisher)
         let probeStatus = await ffprobe.waitForExit(within: .seconds(20))
         _ = await rtmpdump.waitForExit(within: .seconds(10))
         await publisher.stop()
 
-        #expect(probeStatus == 0, "ffprobe: \(ffprobe.stderr)")
-        let probe = ffprobe.stdout
+        #expect(probeStatus == 0, "ffprobe: \(ffprobe.standardError)")
+        let probe = ffprobe.standardOutput
         #expect(probe.contains("codec_name=h264"))
         #expect(probe.contains("codec_name=aac"))
         #expect(probe.contains("width=640"))
@@ -51,7 +52,7 @@ struct RTMPInteropTests {
 
         let recording = directory.appendingPathComponent("rec.flv")
         let size = (try? FileManager.default.attributesOfItem(atPath: recording.path)[.size] as? Int) ?? 0
-        #expect(size > 50_000, "rtmpdump: \(rtmpdump.stderr)")
+        #expect(size > 50_000, "rtmpdump: \(rtmpdump.standardError)")
         let decode = try await TestEnvironment.run("ffmpeg", ["-v", "error", "-i", recording.path, "-f", "null", "-"], in: directory)
         #expect(decode.status == 0)
         #expect(decode.stderr.isEmpty, "ffmpeg decode errors: \(decode.stderr)")
@@ -61,9 +62,9 @@ struct RTMPInteropTests {
     func playFromNginx() async throws {
         let directory = try TestEnvironment.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let nginx = try await NginxRTMPServer(directory: directory)
+        let nginx = try NginxRTMPServer()
         defer { nginx.stop() }
-        let url = nginx.url("ff1")
+        let url = nginx.url(stream: "ff1")
         let player = RTMPPlayer(url: try StreamURL(url))
         try await player.start()
         let watchdog = Task {
@@ -82,7 +83,7 @@ struct RTMPInteropTests {
                     "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100", "-t", "3",
                     "-c:v", "libx264", "-preset", "ultrafast", "-bf", "0", "-g", "25", "-pix_fmt", "yuv420p",
                     "-c:a", "aac", "-f", "flv", url,
-                ], directory: directory)
+                ], in: directory)
             }
             if case .status(let status) = event, status.code == .playUnpublishNotify { break }
         }
@@ -120,7 +121,7 @@ struct RTMPInteropTests {
         let port = try TestEnvironment.freePort()
         let ffmpeg = try PeerProcess("ffmpeg", [
             "-v", "error", "-y", "-listen", "1", "-i", "rtmp://127.0.0.1:\(port)/app/name", "-map", "0", "-c", "copy", "out.flv",
-        ], directory: directory)
+        ], in: directory)
         defer { ffmpeg.stop() }
         let publisher = RTMPPublisher(url: try StreamURL("rtmp://127.0.0.1:\(port)/app/name"))
         // ffmpeg accepts exactly one connection, so wait for its socket by retrying the publisher itself.
@@ -140,7 +141,7 @@ struct RTMPInteropTests {
         try await publisher.send(Array(source.packets.dropFirst(early.count)))
         await publisher.stop()
         let status = await ffmpeg.waitForExit(within: .seconds(20))
-        #expect(status == 0, "ffmpeg: \(ffmpeg.stderr)")
+        #expect(status == 0, "ffmpeg: \(ffmpeg.standardError)")
 
         let bytes = try Data(contentsOf: directory.appendingPathComponent("out.flv"))
         let tags = try FLVFileReader.readAll(.init(bytes: bytes)).tags
@@ -156,16 +157,16 @@ struct RTMPInteropTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = try FLVSource(contentsOf: try await TestEnvironment.makeTestFLV(in: directory, seconds: 4),
                                    width: 640, height: 360, framesPerSecond: 30)
-        let nginx = try await NginxRTMPServer(directory: directory)
+        let nginx = try NginxRTMPServer()
         defer { nginx.stop() }
-        let player = RTMPPlayer(url: try StreamURL(nginx.url("relay1")))
+        let player = RTMPPlayer(url: try StreamURL(nginx.url(stream: "relay1")))
         try await player.start()
         let watchdog = Task {
             try await Task.sleep(for: .seconds(30))
             await player.stop()
         }
         defer { watchdog.cancel() }
-        let publisher = RTMPPublisher(url: try StreamURL(nginx.url("relay1")))
+        let publisher = RTMPPublisher(url: try StreamURL(nginx.url(stream: "relay1")))
         var events: [RTMPPlayer.Event] = []
         var marker: Int64?
         var check: RTMPDataRelayCheck?
@@ -203,18 +204,18 @@ struct RTMPInteropTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = try FLVSource(contentsOf: try await TestEnvironment.makeTestFLV(in: directory, seconds: 3),
                                    width: 640, height: 360, framesPerSecond: 30)
-        let nginx = try await NginxRTMPServer(directory: directory)
+        let nginx = try NginxRTMPServer()
         defer { nginx.stop() }
-        let publisher = RTMPPublisher(url: try StreamURL(nginx.url("gst1")))
+        let publisher = RTMPPublisher(url: try StreamURL(nginx.url(stream: "gst1")))
         try await publisher.start(type: .live, video: source.video, audio: source.audio)
         let gst = try PeerProcess("gst-launch-1.0", [
-            "-q", "rtmp2src", "location=\(nginx.url("gst1"))", "!", "filesink", "location=gst.flv",
-        ], directory: directory)
+            "-q", "rtmp2src", "location=\(nginx.url(stream: "gst1"))", "!", "filesink", "location=gst.flv",
+        ], in: directory)
         defer { gst.stop() }
         try await Self.publishPaced(source.packets, with: publisher)
         await publisher.stop()
         let status = await gst.waitForExit(within: .seconds(15))
-        #expect(status == 0, "gst-launch: \(gst.stderr)")
+        #expect(status == 0, "gst-launch: \(gst.standardError)")
         let saved = try Data(contentsOf: directory.appendingPathComponent("gst.flv"))
         let tags = try FLVFileReader.readAll(.init(bytes: saved)).tags
         let video = try tags.filter { $0.type == .video }.map { try FLVVideoTag(parsing: $0.data) }

@@ -1,4 +1,5 @@
 import Foundation
+import OnAirTestSupport
 import OnAirCore
 import OnAirNet
 import OnAirRTMP
@@ -13,11 +14,11 @@ struct RTMPPublisherThroughputTests {
     func bulk(chunkSize: Int) async throws {
         let directory = try TestEnvironment.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let nginx = try await NginxRTMPServer(directory: directory)
+        let nginx = try NginxRTMPServer()
         defer { nginx.stop() }
         var configuration = RTMPClient.Configuration()
         configuration.chunkSize = chunkSize
-        let publisher = RTMPPublisher(url: try StreamURL(nginx.url("bulk")), configuration: configuration)
+        let publisher = RTMPPublisher(url: try StreamURL(nginx.url(stream: "bulk")), configuration: configuration)
         let sps: [UInt8] = [0x67, 0x42, 0xC0, 0x1E, 0xDA, 0x02, 0x80, 0xBF, 0xE5, 0x84]
         let pps: [UInt8] = [0x68, 0xCE, 0x3C, 0x80]
         let video = VideoTrackDescription(width: 640, height: 360, framesPerSecond: 30, bitrate: 1_000_000,

@@ -1,4 +1,5 @@
 import Foundation
+import OnAirTestSupport
 import NIOCore
 import NIOPosix
 import OnAirRTMP
@@ -60,7 +61,7 @@ struct RTMPServerHandshakeInteropTests {
             }
             .bind(host: "127.0.0.1", port: 0).get()
         let port = try #require(server.localAddress?.port)
-        let peer = try PeerProcess(client, arguments("rtmp://127.0.0.1:\(port)/live/handshake"), directory: directory)
+        let peer = try PeerProcess(client, arguments("rtmp://127.0.0.1:\(port)/live/handshake"), in: directory)
         _ = await peer.waitForExit(within: .seconds(15))
         peer.stop()
         try await server.close()

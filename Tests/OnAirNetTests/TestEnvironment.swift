@@ -1,4 +1,5 @@
 import Foundation
+import OnAirTestSupport
 import NIOCore
 import OnAirCore
 import OnAirRTMP
@@ -12,41 +13,14 @@ enum TestEnvironment {
         return url
     }
 
-    /// A port that was free on 127.0.0.1 a moment ago (bind port 0, read it back, close).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EMFILE) }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    /// A port that was free on 127.0.0.1 a moment ago.
+    static func freePort() throws -> Int { try FreePort.loopback() }
 
     /// True once something accepts TCP connections on 127.0.0.1:`port`.
     static func waitUntilListening(port: Int, within duration: Duration = .seconds(10)) async -> Bool {
         let deadline = ContinuousClock.now + duration
         while ContinuousClock.now < deadline {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(port).bigEndian
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
-            }
-            close(fd)
-            if connected { return true }
+            if FreePort.isAccepting(port) { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }
         return false
@@ -54,10 +28,10 @@ enum TestEnvironment {
 
     /// Runs a program to completion and returns its exit status and standard error.
     static func run(_ executable: String, _ arguments: [String], in directory: URL, within duration: Duration = .seconds(60)) async throws -> (status: Int32?, stderr: String) {
-        let peer = try PeerProcess(executable, arguments, directory: directory, label: "\(executable)-\(UUID().uuidString.prefix(8))")
+        let peer = try PeerProcess(executable, arguments, in: directory)
         defer { peer.stop() }
         let status = await peer.waitForExit(within: duration)
-        return (status, peer.stderr)
+        return (status, peer.standardError)
     }
 
     /// Generates an H.264 + AAC FLV with ffmpeg's test sources (no B-frames, keyframe every 30 frames).
