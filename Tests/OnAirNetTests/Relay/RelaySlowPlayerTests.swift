@@ -37,8 +37,8 @@ struct RelaySlowPlayerTests {
         let fastFrames = RelayTestLog<UInt32>()
         let fast = try await Self.rawPlayer(url) { fastFrames.append($0) }
         let slow = try await Self.rawPlayer(url) { _ in }
-        try await slow.channel.setOption(ChannelOptions.socketOption(.so_rcvbuf), value: 16 << 10)
-        try await slow.channel.setOption(ChannelOptions.autoRead, value: false)
+        try await slow.channel.setOption(ChannelOptions.socketOption(.so_rcvbuf), value: 16 << 10).get()
+        try await slow.channel.setOption(ChannelOptions.autoRead, value: false).get()
         let publisher = try await RelayTestPublisher(url: url, type: .live)
         do {
             try await harness.events.wait { events in

@@ -8,7 +8,7 @@ import Testing
 
 /// The real `onair serve` binary: where it listens, JSON Lines, clean stop on SIGINT, one-line errors.
 @Suite("onair serve", .serialized)
-struct ServeCommandTests {
+struct RelayServeCommandTests {
     /// `.build/<config>/onair`, next to the test bundle.
     static var binary: String {
         var directory = Bundle.main.bundleURL
