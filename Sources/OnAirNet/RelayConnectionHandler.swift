@@ -21,8 +21,9 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     private var queue: RelayPlayerQueue
     private var cumulation = ByteBuffer()
     private var context: ChannelHandlerContext?
-    /// The context's channel, kept to ask writability without going through the pipeline per message.
-    private var channel: (any Channel)?
+    /// The channel's writability as last reported by `channelWritabilityChanged` (NIO fires it on the
+    /// loop as soon as a write crosses a water mark), so the fan-out loop reads a field, not an atomic.
+    private var writable = true
     /// The key given in `connect`'s `app`/`tcUrl` query, if any.
     private var connectKey: String?
     private var nextStreamID: UInt32 = 1
@@ -49,7 +50,6 @@ final class RelayConnectionHandler: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         self.context = context
-        self.channel = context.channel
         _ = handshake.start()           // the server speaks only after C0+C1
         context.eventLoop.assumeIsolated().scheduleTask(in: Self.connectTimeout) { [self] in
             guard !connected, self.context != nil else { return }
@@ -92,7 +92,8 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable {
+        writable = context.channel.isWritable
+        if writable {
             drain()
             flushIfNeeded()
         }
@@ -102,7 +103,6 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         registry.closed(self)
         self.context = nil
-        self.channel = nil
         context.fireChannelInactive()
     }
 
@@ -115,8 +115,8 @@ final class RelayConnectionHandler: ChannelInboundHandler {
 
     /// Queues bytes for the peer and writes what the socket takes now.
     func enqueue(_ item: RelayPlayerQueue.Item) -> RelayPlayerQueue.Outcome {
-        guard let context, let channel else { return .dropped }
-        if queue.isEmpty && channel.isWritable {
+        guard let context else { return .dropped }
+        if writable && queue.isEmpty {
             write(item.bytes, context: context)         // the common case: nothing waiting, socket keeps up
             return .queued
         }
@@ -293,8 +293,8 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     }
 
     private func drain() {
-        guard let context, let channel else { return }
-        while channel.isWritable, let item = queue.dequeue() {
+        guard let context else { return }
+        while writable, let item = queue.dequeue() {
             write(item.bytes, context: context)
         }
     }
