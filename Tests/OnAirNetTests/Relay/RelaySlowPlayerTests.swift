@@ -28,7 +28,7 @@ struct RelaySlowPlayerTests {
 
     @Test("a player that stops reading is dropped to keyframes and counted; the publisher and another player go on")
     func slowPlayerDoesNotStallOthers() async throws {
-        let limit = 6 << 20
+        let limit = 8 << 20
         let harness = try await RelayTestHarness {
             $0.playerQueueLimit = limit
             $0.socketSendBufferSize = 64 << 10
@@ -44,7 +44,7 @@ struct RelaySlowPlayerTests {
             try await harness.events.wait { events in
                 events.filter { if case .playStarted(stream: "fanout", _, _) = $0 { true } else { false } }.count == 2
             }
-            let frames = RelayTestPublisher.syntheticVideo(count: 600, size: 24_000)
+            let frames = RelayTestPublisher.syntheticVideo(count: 720, size: 24_000)
             var sent = 0
             while sent < frames.count {          // ≈ 5 MB/s: far more than the stalled socket can hold
                 try await publisher.send(Array(frames[sent..<min(sent + 5, frames.count)]))
