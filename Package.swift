@@ -111,6 +111,7 @@ let package = Package(
                 "OnAirNet", "OnAirRTMP", "OnAirCore", "OnAirTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -103,11 +103,8 @@ public struct StreamURL: Sendable, Equatable, CustomStringConvertible {
             rest = rest[..<mark]
         }
         let segments = rest.split(separator: "/", omittingEmptySubsequences: true)
-        guard let first = segments.first else { throw .missingApplication(Self.redact(string)) }
-        guard segments.count >= 2 else {
-            _ = first
-            throw .missingStreamName(Self.redact(string))
-        }
+        guard !segments.isEmpty else { throw .missingApplication(Self.redact(string)) }
+        guard segments.count >= 2 else { throw .missingStreamName(Self.redact(string)) }
         app = segments.dropLast().joined(separator: "/")
         streamName = String(segments[segments.count - 1]) + query
     }

@@ -64,16 +64,21 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
-        bytesReceived += UInt64(bytes.readableBytes)
+        // Acknowledgements count chunk-stream bytes after the handshake, as nginx-rtmp and FFmpeg do.
+        if handshake.isComplete { bytesReceived += UInt64(bytes.readableBytes) }
         cumulation.writeBuffer(&bytes)
         do {
             if !handshake.isComplete {
                 try advanceHandshake(context: context)
                 guard handshake.isComplete else { return }
+                bytesReceived += UInt64(cumulation.readableBytes)
             }
             while let raw = try decoder.decode(&cumulation) {
                 handle(raw, context: context)
             }
+        } catch let error as RTMPHandshake.Error {
+            fail(.handshakeFailed(error.description), context: context)
+            return
         } catch {
             fail(.protocolViolation("\(error)"), context: context)
             return
@@ -251,7 +256,9 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
 
     private func finish(_ error: RTMPClient.Error?) {
         let failure = error ?? .connectionLost
-        handshakePromise?.fail(failure)
+        handshakePromise?.fail(failure == .connectionLost
+            ? .handshakeFailed("the server closed the connection before the handshake completed; is this an RTMP server?")
+            : failure)
         handshakePromise = nil
         for entry in pending.values { entry.promise.fail(failure) }
         pending.removeAll()

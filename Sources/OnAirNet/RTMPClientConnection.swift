@@ -64,6 +64,11 @@ final class RTMPClientConnection: Sendable {
                 future.whenComplete { _ in timer.cancel() }
                 return future
             }.get()
+        } catch {
+            await connection.close()
+            throw error
+        }
+        do {
             let chunkSize = configuration.chunkSize
             let connect = RTMPCommand.connect(app: url.app, tcURL: url.tcURL, flashVersion: configuration.flashVersion)
             let result = try await connection.flatSubmit { handler in
@@ -85,7 +90,14 @@ final class RTMPClientConnection: Sendable {
     /// Runs `body` on the event loop with the handler and awaits the future it returns.
     func flatSubmit<T: Sendable>(_ body: @escaping @Sendable (RTMPClientChannelHandler) -> EventLoopFuture<T>) async throws -> T {
         let handler = self.handler
-        return try await eventLoop.flatSubmit { body(handler.value) }.get()
+        do {
+            return try await eventLoop.flatSubmit { body(handler.value) }.get()
+        } catch let error as RTMPClient.Error {
+            throw error
+        } catch {
+            // Socket errors (ECONNRESET, EPIPE, closed channel) all mean the same thing to the caller.
+            throw RTMPClient.Error.connectionLost
+        }
     }
 
     /// Runs `body` on the event loop with the handler, without waiting for it.

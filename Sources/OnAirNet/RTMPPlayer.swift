@@ -34,7 +34,7 @@ public final class RTMPPlayer: Sendable {
         case metadata(AMF0Value)
         /// Any other data message, e.g. `publisherBackground("streamName=…")`.
         case data(RTMPDataMessage)
-        /// From an AVC sequence header; size and rate come from the latest metadata (0 when none).
+        /// From an AVC sequence header: size from the SPS; rate and bitrate from the latest metadata (0 when none).
         case videoTrack(VideoTrackDescription)
         /// From an AAC sequence header.
         case audioTrack(AudioTrackDescription)
@@ -43,6 +43,9 @@ public final class RTMPPlayer: Sendable {
         /// The connection ended; `nil` when ``stop()`` closed it.
         case closed(RTMPClient.Error?)
     }
+
+    /// The errors this client throws (shared with the other RTMP client).
+    public typealias Error = RTMPClient.Error
 
     /// The buffer length a player announces with Set Buffer Length (RTMP spec §7.1.7), as FFmpeg does.
     public static let bufferMilliseconds: UInt32 = 3000
@@ -60,8 +63,8 @@ public final class RTMPPlayer: Sendable {
         (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
     }
 
-    /// Connects and sends `play(url.streamName)`; returns once the play command is on the wire.
-    public func start() async throws {
+    /// Connects and sends `play(streamName)` (default: the URL's); returns once the command is on the wire.
+    public func start(streamName: String? = nil) async throws {
         let continuation = self.continuation
         let demuxer = Mutex(RTMPPlayerDemuxer())
         let connection = try await RTMPClientConnection.open(
@@ -75,7 +78,7 @@ public final class RTMPPlayer: Sendable {
             })
         do {
             let streamID = try await connection.createStream()
-            let name = url.streamName
+            let name = streamName ?? url.streamName
             connection.execute { handler in
                 handler.send(RTMPMessage.userControl(.setBufferLength(streamID: streamID, milliseconds: Self.bufferMilliseconds)).raw(), flush: false)
                 handler.notify(.play(name: name), messageStreamID: streamID)

@@ -6,8 +6,8 @@ import OnAirRTMP
 /// the dispatch rules are testable without a network.
 ///
 /// It remembers what later messages need: the NAL length size from the AVC sequence header
-/// (ISO/IEC 14496-15 §5.2.4.1) and the picture size and rates from `onMetaData` (FLV spec E.5), which
-/// fill in the track descriptions built from the sequence headers.
+/// (ISO/IEC 14496-15 §5.2.4.1) and the rates from `onMetaData` (FLV spec E.5). The picture size comes
+/// from the SPS itself, falling back to the metadata.
 struct RTMPPlayerDemuxer: Sendable {
     private var nalLengthSize = 4
     private var metadata: AMF0Value?
@@ -45,9 +45,11 @@ struct RTMPPlayerDemuxer: Sendable {
         case .sequenceHeader:
             guard let record = try? AVCDecoderConfigurationRecord(parsing: tag.body) else { return [] }
             nalLengthSize = record.nalLengthSize
+            // The SPS is authoritative for the picture size; metadata fills in what the SPS lacks.
+            let sps = record.sequenceParameterSets.first.flatMap(H264SequenceParameterSet.init)
             let track = VideoTrackDescription(
-                width: Int(metadata?[FLVMetadata.Key.width]?.numberValue ?? 0),
-                height: Int(metadata?[FLVMetadata.Key.height]?.numberValue ?? 0),
+                width: sps?.width ?? Int(metadata?[FLVMetadata.Key.width]?.numberValue ?? 0),
+                height: sps?.height ?? Int(metadata?[FLVMetadata.Key.height]?.numberValue ?? 0),
                 framesPerSecond: metadata?[FLVMetadata.Key.frameRate]?.numberValue ?? metadata?["fps"]?.numberValue ?? 0,
                 bitrate: Int((metadata?[FLVMetadata.Key.videoDataRate]?.numberValue ?? 0) * 1000),
                 sequenceParameterSets: record.sequenceParameterSets,

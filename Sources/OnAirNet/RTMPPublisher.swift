@@ -25,8 +25,12 @@ public final class RTMPPublisher: Sendable {
         case closed(RTMPClient.Error?)
     }
 
+    /// The errors this client throws (shared with the other RTMP client).
+    public typealias Error = RTMPClient.Error
+
     private struct State: Sendable {
         var connection: RTMPClientConnection?
+        var streamName = ""
         var messageStreamID: UInt32 = 0
         var lastTimestamp: UInt32 = 0
     }
@@ -44,9 +48,11 @@ public final class RTMPPublisher: Sendable {
         (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(1024))
     }
 
-    /// Connects and publishes `url.streamName`; returns once the server said `NetStream.Publish.Start` and
-    /// the metadata and sequence headers are on their way.
-    public func start(type: PublishType = .live, video: VideoTrackDescription?, audio: AudioTrackDescription?) async throws {
+    /// Connects and publishes `streamName` (default: the URL's); returns once the server said
+    /// `NetStream.Publish.Start` and the metadata and sequence headers are on their way.
+    public func start(
+        streamName: String? = nil, type: PublishType = .live, video: VideoTrackDescription?, audio: AudioTrackDescription?
+    ) async throws {
         let continuation = self.continuation
         let connection = try await RTMPClientConnection.open(
             url: url, configuration: configuration,
@@ -60,7 +66,7 @@ public final class RTMPPublisher: Sendable {
                 continuation.finish()
             })
         do {
-            let name = url.streamName
+            let name = streamName ?? url.streamName
             connection.execute { handler in
                 handler.notify(.releaseStream(transactionID: 0, name: name), flush: false)
                 handler.notify(.fcPublish(transactionID: 0, name: name), flush: false)
@@ -72,6 +78,7 @@ public final class RTMPPublisher: Sendable {
             guard status.code == .publishStart else { throw RTMPClient.Error.publishRejected(status) }
             state.withLock {
                 $0.connection = connection
+                $0.streamName = name
                 $0.messageStreamID = streamID
             }
             var headers: [RTMPRawMessage] = [
@@ -130,14 +137,18 @@ public final class RTMPPublisher: Sendable {
         try await connection.flatSubmit { $0.send(message, flush: true) }
     }
 
+    /// Variadic form: `send(handler: "publisherBackground", .string("streamName=stream1"))`.
+    public func send(handler name: String, _ arguments: AMF0Value...) async throws {
+        try await send(handler: name, arguments)
+    }
+
     /// `FCUnpublish`, `deleteStream`, then closes the connection. Safe to call more than once.
     public func stop() async {
-        let taken = state.withLock { state -> (RTMPClientConnection, UInt32)? in
+        let taken = state.withLock { state -> (RTMPClientConnection, UInt32, String)? in
             defer { state.connection = nil }
-            return state.connection.map { ($0, state.messageStreamID) }
+            return state.connection.map { ($0, state.messageStreamID, state.streamName) }
         }
-        guard let (connection, streamID) = taken else { return }
-        let name = url.streamName
+        guard let (connection, streamID, name) = taken else { return }
         connection.execute { handler in
             handler.notify(.fcUnpublish(transactionID: 0, name: name), flush: false)
             handler.notify(.deleteStream(streamID: streamID), flush: true)

@@ -28,38 +28,54 @@ public enum H264NALUnits {
         }
     }
 
-    /// The NAL units of an Annex-B byte stream (3- or 4-byte start codes), without start codes.
-    public static func split(annexB bytes: [UInt8]) -> [ArraySlice<UInt8>] {
-        var units: [ArraySlice<UInt8>] = []
-        var index = 0
-        var start: Int?
+    /// The NAL units of an Annex-B byte stream (3- or 4-byte start codes), as ranges without start codes.
+    ///
+    /// Scans with a stride of up to 3 bytes (a start code's `00 00 01` must contain a zero at every third
+    /// position), so multi-megabyte frames cost a fraction of a byte-by-byte loop.
+    public static func ranges(annexB bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        var units: [Range<Int>] = []
         let count = bytes.count
-        while index + 2 < count {
-            if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
-                if let begin = start {
-                    var end = index
-                    while end > begin, bytes[end - 1] == 0 { end -= 1 }   // trailing zero of a 4-byte code
-                    if end > begin { units.append(bytes[begin..<end]) }
-                }
+        var index = 2
+        var start: Int?
+        while index < count {
+            let byte = bytes[index]
+            if byte > 1 {
                 index += 3
-                start = index
-            } else {
+            } else if byte == 0 {
                 index += 1
+            } else if bytes[index - 1] == 0, bytes[index - 2] == 0 {
+                let codeStart = index - 2
+                if let begin = start {
+                    var end = codeStart
+                    while end > begin, bytes[end - 1] == 0 { end -= 1 }   // trailing zero of a 4-byte code
+                    if end > begin { units.append(begin..<end) }
+                }
+                start = index + 1
+                index += 3
+            } else {
+                index += 3
             }
         }
-        if let begin = start, begin < count {
-            units.append(bytes[begin..<count])
-        } else if start == nil, !bytes.isEmpty {
-            units.append(bytes[...])     // no start code at all: treat as one NAL unit
+        if let begin = start {
+            if begin < count { units.append(begin..<count) }
+        } else if count > 0 {
+            units.append(0..<count)     // no start code at all: treat the bytes as one NAL unit
         }
         return units
     }
 
+    /// The NAL units of an Annex-B byte stream, without start codes.
+    public static func split(annexB bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        bytes.withUnsafeBufferPointer { ranges(annexB: $0) }.map { bytes[$0] }
+    }
+
     /// Appends `annexB`'s NAL units to `buffer`, each prefixed with its 4-byte big-endian length.
     public static func writeLengthPrefixed(annexB: [UInt8], into buffer: inout ByteBuffer) {
-        for unit in split(annexB: annexB) {
-            buffer.writeInteger(UInt32(unit.count))
-            buffer.writeBytes(unit)
+        annexB.withUnsafeBufferPointer { bytes in
+            for range in ranges(annexB: bytes) {
+                buffer.writeInteger(UInt32(range.count))
+                buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[range])))
+            }
         }
     }
 

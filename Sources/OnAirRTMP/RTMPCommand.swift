@@ -21,6 +21,20 @@ public struct RTMPCommand: Sendable, Equatable {
         public static let onStatus = "onStatus"
     }
 
+    /// Values of `connect`'s command object fields (RTMP spec §7.2.1.1, Table "connect" fields).
+    public enum ConnectField {
+        /// `capabilities`: 15, what Flash Player and FFmpeg send.
+        public static let capabilities = 15.0
+        /// `audioCodecs`: SUPPORT_SND_* bits for every codec up to AAC and Speex (0x0FFF is "all").
+        public static let audioCodecs = Double(0x0FFF)
+        /// `videoCodecs`: SUPPORT_VID_* bits up to H.264 (0x00FF is "all").
+        public static let videoCodecs = Double(0x00FF)
+        /// `videoFunction`: SUPPORT_VID_CLIENT_SEEK.
+        public static let videoFunction = 1.0
+        /// `objectEncoding`: 0 selects AMF0.
+        public static let objectEncodingAMF0 = 0.0
+    }
+
     public var name: String
     /// Matches a response (`_result`/`_error`) to its request; 0 for notifications (§7.2).
     public var transactionID: Double
@@ -62,11 +76,11 @@ public struct RTMPCommand: Sendable, Equatable {
             "flashVer": .string(flashVersion),
             "tcUrl": .string(tcURL),
             "fpad": .boolean(false),
-            "capabilities": .number(15),
-            "audioCodecs": .number(0x0FFF),
-            "videoCodecs": .number(0x00FF),
-            "videoFunction": .number(1),
-            "objectEncoding": .number(0),
+            "capabilities": .number(ConnectField.capabilities),
+            "audioCodecs": .number(ConnectField.audioCodecs),
+            "videoCodecs": .number(ConnectField.videoCodecs),
+            "videoFunction": .number(ConnectField.videoFunction),
+            "objectEncoding": .number(ConnectField.objectEncodingAMF0),
         ]))
     }
 

@@ -100,9 +100,11 @@ public struct RTMPHandshake: Sendable {
             _ = start()
             return try receive(&buffer)
         case .awaitingPeerHello:
-            guard buffer.readableBytes >= 1 + Self.packetSize else { return .needMoreData }
-            let version = buffer.readInteger(as: UInt8.self) ?? 0
+            // The version byte alone decides whether this is RTMP at all, so check it before waiting for more.
+            guard let version = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self) else { return .needMoreData }
             guard version == Version.rtmp.rawValue else { throw .unsupportedVersion(version) }
+            guard buffer.readableBytes >= 1 + Self.packetSize else { return .needMoreData }
+            buffer.moveReaderIndex(forwardBy: 1)
             let peerHello = buffer.readSlice(length: Self.packetSize) ?? ByteBuffer()
             state = .awaitingPeerEcho
             var out = ByteBuffer()

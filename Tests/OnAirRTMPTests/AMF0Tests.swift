@@ -1,5 +1,5 @@
 import NIOCore
-@testable import OnAirRTMP
+import OnAirRTMP
 import Testing
 
 @Suite("AMF0")

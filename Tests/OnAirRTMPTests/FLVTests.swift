@@ -128,3 +128,39 @@ struct FLVTests {
         #expect(object["stereo"] == .boolean(true))
     }
 }
+
+@Suite("H.264 Annex-B scanning")
+struct H264NALUnitsTests {
+    /// A byte-by-byte reference scanner to compare the strided one against.
+    static func reference(_ bytes: [UInt8]) -> [[UInt8]] {
+        var starts: [(code: Int, payload: Int)] = []
+        var index = 0
+        while index + 2 < bytes.count {
+            if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
+                starts.append((index, index + 3))
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+        guard !starts.isEmpty else { return bytes.isEmpty ? [] : [bytes] }
+        var units: [[UInt8]] = []
+        for (position, start) in starts.enumerated() {
+            var end = position + 1 < starts.count ? starts[position + 1].code : bytes.count
+            if position + 1 < starts.count { while end > start.payload, bytes[end - 1] == 0 { end -= 1 } }
+            if end > start.payload { units.append(Array(bytes[start.payload..<end])) }
+        }
+        return units
+    }
+
+    @Test("the strided scanner agrees with a byte-by-byte scan on random streams")
+    func matchesReference() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let length = Int.random(in: 0..<200, using: &generator)
+            // Mostly 0, 1 and small values, so start codes and near-misses are frequent.
+            let bytes = (0..<length).map { _ in [0, 0, 0, 1, 2, 0x65, 0xFF][Int.random(in: 0..<7, using: &generator)] } as [UInt8]
+            #expect(H264NALUnits.split(annexB: bytes).map(Array.init) == Self.reference(bytes), "input \(bytes)")
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import NIOCore
+import OnAirCore
+@testable import OnAirNet
+import OnAirRTMP
+import Testing
+
+@Suite("Player demuxer")
+struct RTMPPlayerDemuxerTests {
+    static let sps: [UInt8] = [0x67, 0x42, 0xC0, 0x1E, 0xD9, 0x00, 0xA0, 0x2F, 0xF9, 0x70, 0x11, 0x00, 0x00, 0x03, 0x00, 0x01, 0x00, 0x00, 0x03, 0x00, 0x32, 0x0F, 0x16, 0x2E, 0x48]
+    static let pps: [UInt8] = [0x68, 0xCE, 0x3C, 0x80]
+
+    static func incoming(_ message: RTMPMessage, at timestamp: UInt32 = 0) -> RTMPClient.Incoming {
+        RTMPClient.Incoming(message: message, timestamp: timestamp, messageStreamID: 1)
+    }
+
+    @Test("each message becomes the right event, in order, with Annex-B video and track descriptions")
+    func table() throws {
+        var demuxer = RTMPPlayerDemuxer()
+        let metadata = AMF0Value.ecmaArray(["width": .number(640), "height": .number(360), "framerate": .number(30), "audiodatarate": .number(128)])
+        let record = try AVCDecoderConfigurationRecord(sequenceParameterSets: [Self.sps], pictureParameterSets: [Self.pps])
+        let frame = EncodedPacket(kind: .video, decodeTimestamp: 40, isKeyframe: true, payload: [0, 0, 0, 1, 0x65, 7, 7])
+        let sound = EncodedPacket(kind: .audio, decodeTimestamp: 41, isKeyframe: true, payload: [9, 9])
+        let status = RTMPStatus(code: .playPublishNotify, level: .status, description: "x")
+        let cases: [(RTMPMessage, UInt32, [RTMPPlayer.Event])] = [
+            (.command(.onStatus(status)), 0, [.status(status)]),
+            (.userControl(.streamBegin(streamID: 1)), 0, [.streamBegin]),
+            (.data(RTMPDataMessage(handler: "onMetaData", arguments: [metadata])), 0, [.metadata(metadata)]),
+            (.data(RTMPDataMessage(handler: "publisherBackground", arguments: [.string("streamName=s")])), 0,
+             [.data(RTMPDataMessage(handler: "publisherBackground", arguments: [.string("streamName=s")]))]),
+            (.video(FLVVideoTag.sequenceHeader(record)), 0, [.videoTrack(VideoTrackDescription(
+                width: 640, height: 360, framesPerSecond: 30, bitrate: 0, sequenceParameterSets: [Self.sps], pictureParameterSets: [Self.pps]))]),
+            (.audio(FLVAudioTag.sequenceHeader(audioSpecificConfig: [0x12, 0x10])), 0, [.audioTrack(AudioTrackDescription(
+                sampleRate: 44_100, channels: 2, bitrate: 128_000, audioSpecificConfig: [0x12, 0x10]))]),
+            (.video(FLVVideoTag.frame(frame)), 40, [.packet(frame)]),
+            (.audio(FLVAudioTag.frame(sound)), 41, [.packet(sound)]),
+            (.video(ByteBuffer(bytes: [0x12, 0, 0])), 42, []),                 // not H.264: skipped
+            (.userControl(.streamEOF(streamID: 1)), 0, [.streamEOF]),
+            (.setChunkSize(4096), 0, []),
+        ]
+        for (message, timestamp, expected) in cases {
+            #expect(demuxer.handle(Self.incoming(message, at: timestamp)) == expected)
+        }
+    }
+}

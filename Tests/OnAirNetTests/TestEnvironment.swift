@@ -1,0 +1,121 @@
+import Foundation
+import NIOCore
+import OnAirCore
+import OnAirRTMP
+
+/// Temp directories, free loopback ports and readiness polling for interop tests.
+enum TestEnvironment {
+    /// A fresh directory under the system temp dir.
+    static func makeTemporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("onair-rtmp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A port that was free on 127.0.0.1 a moment ago (bind port 0, read it back, close).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw POSIXError(.EADDRINUSE) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// True once something accepts TCP connections on 127.0.0.1:`port`.
+    static func waitUntilListening(port: Int, within duration: Duration = .seconds(10)) async -> Bool {
+        let deadline = ContinuousClock.now + duration
+        while ContinuousClock.now < deadline {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+            close(fd)
+            if connected { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    /// Runs a program to completion and returns its exit status and standard error.
+    static func run(_ executable: String, _ arguments: [String], in directory: URL, within duration: Duration = .seconds(60)) async throws -> (status: Int32?, stderr: String) {
+        let peer = try PeerProcess(executable, arguments, directory: directory, label: "\(executable)-\(UUID().uuidString.prefix(8))")
+        defer { peer.stop() }
+        let status = await peer.waitForExit(within: duration)
+        return (status, peer.stderr)
+    }
+
+    /// Generates an H.264 + AAC FLV with ffmpeg's test sources (no B-frames, keyframe every 30 frames).
+    static func makeTestFLV(in directory: URL, seconds: Int = 6, size: String = "640x360", rate: Int = 30) async throws -> URL {
+        let output = directory.appendingPathComponent("source.flv")
+        let result = try await run("ffmpeg", [
+            "-v", "error", "-y",
+            "-f", "lavfi", "-i", "testsrc=size=\(size):rate=\(rate)",
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100",
+            "-t", "\(seconds)", "-c:v", "libx264", "-preset", "ultrafast", "-bf", "0", "-g", "\(rate)",
+            "-pix_fmt", "yuv420p", "-b:v", "800k", "-c:a", "aac", "-b:a", "128k", "-f", "flv", output.path,
+        ], in: directory)
+        guard result.status == 0 else { throw POSIXError(.EIO) }
+        return output
+    }
+}
+
+/// The tracks and packets of an FLV file, read with OnAir's own FLVFileReader.
+struct FLVSource {
+    var video: VideoTrackDescription
+    var audio: AudioTrackDescription
+    var packets: [EncodedPacket]
+
+    init(contentsOf url: URL, width: Int, height: Int, framesPerSecond: Double) throws {
+        let bytes = ByteBuffer(bytes: try Data(contentsOf: url))
+        let tags = try FLVFileReader.readAll(bytes).tags
+        var video: VideoTrackDescription?
+        var audio: AudioTrackDescription?
+        var packets: [EncodedPacket] = []
+        for tag in tags {
+            switch tag.type {
+            case .video:
+                let body = try FLVVideoTag(parsing: tag.data)
+                if body.packetType == .sequenceHeader {
+                    let record = try AVCDecoderConfigurationRecord(parsing: body.body)
+                    video = VideoTrackDescription(width: width, height: height, framesPerSecond: framesPerSecond, bitrate: 800_000,
+                                                  sequenceParameterSets: record.sequenceParameterSets,
+                                                  pictureParameterSets: record.pictureParameterSets)
+                } else if let packet = try body.encodedPacket(timestamp: Int64(tag.timestamp)) {
+                    packets.append(packet)
+                }
+            case .audio:
+                let body = try FLVAudioTag(parsing: tag.data)
+                if body.packetType == .sequenceHeader {
+                    let config = Array(body.body.readableBytesView)
+                    let parsed = AACAudioSpecificConfig(config)
+                    audio = AudioTrackDescription(sampleRate: parsed?.sampleRate ?? 0, channels: parsed?.channels ?? 0,
+                                                  bitrate: 128_000, audioSpecificConfig: config)
+                } else if let packet = body.encodedPacket(timestamp: Int64(tag.timestamp)) {
+                    packets.append(packet)
+                }
+            case .scriptData:
+                break
+            }
+        }
+        guard let video, let audio else { throw FLVFileReader.Error.notFLV }
+        self.video = video
+        self.audio = audio
+        self.packets = packets
+    }
+}
