@@ -11,7 +11,7 @@ import Testing
 struct RelayRecordingTests {
     /// A 3-second H.264 + AAC FLV from ffmpeg, the media the publisher sends.
     private static func sourceFile(in directory: TemporaryDirectory) throws -> [FLVTag] {
-        let result = try PeerProcess.run("ffmpeg", [
+        let result = try RelayPeer.run("ffmpeg", [
             "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=640x360:rate=30", "-f", "lavfi", "-i", "sine",
             "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "30", "-c:a", "aac", "-t", "3",
             "-f", "flv", "source.flv",
@@ -21,7 +21,7 @@ struct RelayRecordingTests {
     }
 
     private static func duration(of url: URL, in directory: TemporaryDirectory) throws -> Double {
-        let result = try PeerProcess.run("ffprobe", ["-v", "error", "-show_format", url.path], in: directory.url)
+        let result = try RelayPeer.run("ffprobe", ["-v", "error", "-show_format", url.path], in: directory.url)
         let line = result.output.split(separator: "\n").first { $0.hasPrefix("duration=") }
         return Double(line?.dropFirst("duration=".count) ?? "") ?? -1
     }

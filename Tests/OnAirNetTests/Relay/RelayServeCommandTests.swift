@@ -25,7 +25,7 @@ struct RelayServeCommandTests {
         let (executable, arguments) = RelayTestHarness.withSignals(Self.binary, [
             "serve", "--listen", "127.0.0.1:\(port)", "--record-dir", directory.file("rec").path, "--headless",
         ])
-        let serve = try PeerProcess(executable, arguments, in: directory.url)
+        let serve = try RelayPeer(executable, arguments, in: directory.url)
         defer { serve.stop(signal: SIGKILL) }
         try FreePort.waitUntilAccepting(port, what: "onair serve")
         let publisher = try await RelayTestPublisher(url: try StreamURL("rtmp://127.0.0.1:\(port)/live/show"), type: .record)
@@ -58,7 +58,7 @@ struct RelayServeCommandTests {
     ])
     func refuses(_ options: [String], _ expected: String) throws {
         let directory = try TemporaryDirectory(prefix: "onair-serve")
-        let result = try PeerProcess.run(Self.binary, ["serve"] + options, in: directory.url, timeout: .seconds(20))
+        let result = try RelayPeer.run(Self.binary, ["serve"] + options, in: directory.url, timeout: .seconds(20))
         #expect(result.status != 0)
         let lines = result.error.split(separator: "\n")
         #expect(lines.count == 1 && lines.first?.contains(expected) == true, "\(result.error)")
@@ -68,7 +68,7 @@ struct RelayServeCommandTests {
     func portInUse() async throws {
         let harness = try await RelayTestHarness()
         let directory = try TemporaryDirectory(prefix: "onair-serve")
-        let result = try PeerProcess.run(Self.binary, ["serve", "--listen", "127.0.0.1:\(harness.port)"], in: directory.url, timeout: .seconds(20))
+        let result = try RelayPeer.run(Self.binary, ["serve", "--listen", "127.0.0.1:\(harness.port)"], in: directory.url, timeout: .seconds(20))
         await harness.stop()
         #expect(result.status == 1)
         #expect(result.error.split(separator: "\n").count == 1 && result.error.contains("in use"), "\(result.error)")

@@ -18,13 +18,13 @@ struct RelayStockPeerTests {
             let directory = harness.directory.url
             let url = harness.url("stock")
 
-            let probe = try PeerProcess("ffprobe", ["-v", "error", "-show_streams", url], in: directory)
+            let probe = try RelayPeer("ffprobe", ["-v", "error", "-show_streams", url], in: directory)
             let (dumpExecutable, dumpArguments) = RelayTestHarness.withSignals(
                 "timeout", ["-s", "INT", "5", "rtmpdump", "--live", "-r", url, "-o", "dump.flv"])
-            let dump = try PeerProcess(dumpExecutable, dumpArguments, in: directory)
+            let dump = try RelayPeer(dumpExecutable, dumpArguments, in: directory)
             let gstOut = directory.appendingPathComponent("gst-video.h264").path
             // num-buffers (one buffer per RTMP message) ends the pipeline with EOS after ~4 s of media.
-            let gst = try PeerProcess("gst-launch-1.0", [
+            let gst = try RelayPeer("gst-launch-1.0", [
                 "-e", "rtmp2src", "location=\(url)", "num-buffers=300", "!", "flvdemux", "name=d",
                 "d.video", "!", "queue", "!", "filesink", "location=\(gstOut)",
             ], in: directory)

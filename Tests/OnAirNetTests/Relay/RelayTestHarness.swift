@@ -6,6 +6,10 @@ import OnAirRTMP
 import OnAirTestSupport
 import Synchronization
 
+/// OnAirTestSupport's managed peer process. The test target also has an RTMP-client `PeerProcess` of its
+/// own, which shadows the shared one, so relay tests name this one explicitly.
+typealias RelayPeer = OnAirTestSupport.PeerProcess
+
 /// A relay on a free loopback port (port 0, read back) with its own record directory, whose events are
 /// collected so that tests can wait for them. Stopped by ``stop()``; `deinit` of the directory cleans up.
 final class RelayTestHarness: Sendable {
@@ -39,7 +43,7 @@ final class RelayTestHarness: Sendable {
         await collector.value
     }
 
-    /// `executable arguments` run with an empty signal mask. Children of `PeerProcess` inherit the test
+    /// `executable arguments` run with an empty signal mask. Children of `RelayPeer` inherit the test
     /// thread's mask, in which SIGINT and SIGTERM are blocked, so `timeout -s INT` and a SIGINT stop
     /// would never reach them; this re-execs through Python after `pthread_sigmask(SIG_SETMASK, [])`.
     static func withSignals(_ executable: String, _ arguments: [String]) -> (String, [String]) {
@@ -51,14 +55,14 @@ final class RelayTestHarness: Sendable {
 
     /// ffmpeg publishing the test source (`testsrc` 640×360 30 fps + `sine`, x264 ultrafast/zerolatency
     /// -g 30, AAC) in real time for `seconds`.
-    func ffmpegPublisher(stream: String, seconds: Int, size: String = "640x360") throws -> PeerProcess {
+    func ffmpegPublisher(stream: String, seconds: Int, size: String = "640x360") throws -> RelayPeer {
         let (executable, arguments) = Self.withSignals("ffmpeg", [
             "-nostdin", "-loglevel", "error", "-re",
             "-f", "lavfi", "-i", "testsrc=size=\(size):rate=30", "-f", "lavfi", "-i", "sine",
             "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "30", "-c:a", "aac",
             "-t", "\(seconds)", "-f", "flv", url(stream),
         ])
-        return try PeerProcess(executable, arguments, in: directory.url)
+        return try RelayPeer(executable, arguments, in: directory.url)
     }
 }
 
