@@ -65,6 +65,49 @@ struct RelayNoticeTests {
         await harness.stop()
     }
 
+    @Test("OnAir's data-relay self-test says 'relayed' through the relay, amid real media")
+    func dataRelayCheck() async throws {
+        let harness = try await RelayTestHarness()
+        let made = try RelayPeer.run("ffmpeg", [
+            "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-f", "lavfi", "-i", "sine",
+            "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-bf", "0", "-c:a", "aac", "-t", "4", "-f", "flv", "probe.flv",
+        ], in: harness.directory.url)
+        try #require(made.status == 0, "\(made.error)")
+        let tags = try RelayTestPublisher.tags(ofFile: harness.directory.file("probe.flv"))
+        let url = try harness.streamURL("selftest")
+        let player: RelayTestPlayer
+        let publisher: RelayTestPublisher
+        do {
+            player = try await RelayTestPlayer(url: url)
+            publisher = try await RelayTestPublisher(url: url, type: .live)
+        } catch {
+            await harness.stop()
+            throw error
+        }
+        do {
+            let middle = tags.count / 2
+            let check = RTMPDataRelayCheck.random(sentAtTimestamp: Int64(tags[middle].timestamp))
+            let probe = FLVTag(type: .scriptData, timestamp: tags[middle].timestamp,
+                               data: AMF0Encoder.encode([.string(RTMPDataRelayCheck.handler)] + check.arguments))
+            try await publisher.send(Array(tags[..<middle]) + [probe] + Array(tags[middle...]))
+            try await player.events.wait { events in
+                var observed = check
+                return events.contains { observed.observe($0) != nil }
+            }
+            var verdict = check
+            for event in player.events.all { verdict.observe(event) }
+            #expect(verdict.verdict == .relayed)
+        } catch {
+            await publisher.unpublish()
+            await player.stop()
+            await harness.stop()
+            throw error
+        }
+        await publisher.unpublish()
+        await player.stop()
+        await harness.stop()
+    }
+
     @Test("killing the publisher process sends UnpublishNotify to its players")
     func killedPublisher() async throws {
         let harness = try await RelayTestHarness()
