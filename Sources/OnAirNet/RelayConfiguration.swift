@@ -45,6 +45,9 @@ public struct RelayConfiguration: Sendable {
     /// SO_SNDBUF for accepted sockets; `nil` keeps the kernel's autotuning. Tests set it small so that a
     /// stalled player fills up quickly.
     public var socketSendBufferSize: Int?
+    /// TCP_NODELAY on accepted sockets: on, media goes out as soon as it is written (lowest hop latency);
+    /// off, the kernel may coalesce small writes (fewer packets, a little less CPU on busy fan-outs).
+    public var tcpNoDelay = true
     /// Outgoing chunk size announced to every peer (RTMP spec §5.4.1); nginx-rtmp and FFmpeg use 4096.
     public var chunkSize: Int = 4096
     /// Window Acknowledgement Size and Set Peer Bandwidth announced on connect (RTMP spec §5.4.4, §5.4.5);

@@ -21,12 +21,17 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     private var queue: RelayPlayerQueue
     private var cumulation = ByteBuffer()
     private var context: ChannelHandlerContext?
+    /// The channel's writability as last reported by `channelWritabilityChanged` (NIO fires it on the
+    /// loop as soon as a write crosses a water mark), so the fan-out loop reads a field, not an atomic.
+    private var writable = true
     /// The key given in `connect`'s `app`/`tcUrl` query, if any.
     private var connectKey: String?
     private var nextStreamID: UInt32 = 1
     private var publishing: (streamID: UInt32, name: RelayStreamName)?
     private var playing: [UInt32: RelayStreamName] = [:]
     private var needsFlush = false
+    /// Set by `connect`; a peer that has not sent it within ``connectTimeout`` is closed.
+    private var connected = false
     private(set) var bytesIn: UInt64 = 0
     private(set) var bytesOut: UInt64 = 0
     private var bytesAcknowledged: UInt64 = 0
@@ -46,6 +51,11 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     func channelActive(context: ChannelHandlerContext) {
         self.context = context
         _ = handshake.start()           // the server speaks only after C0+C1
+        context.eventLoop.assumeIsolated().scheduleTask(in: Self.connectTimeout) { [self] in
+            guard !connected, self.context != nil else { return }
+            registry.report(.protocolError(connection: id, reason: "no RTMP handshake and connect within \(Self.connectTimeout.nanoseconds / 1_000_000_000) s"))
+            close()
+        }
         registry.opened(self, remote: context.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "unknown")
         context.fireChannelActive()
     }
@@ -82,7 +92,8 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable {
+        writable = context.channel.isWritable
+        if writable {
             drain()
             flushIfNeeded()
         }
@@ -104,7 +115,11 @@ final class RelayConnectionHandler: ChannelInboundHandler {
 
     /// Queues bytes for the peer and writes what the socket takes now.
     func enqueue(_ item: RelayPlayerQueue.Item) -> RelayPlayerQueue.Outcome {
-        guard context != nil else { return .dropped }
+        guard let context else { return .dropped }
+        if writable && queue.isEmpty {
+            write(item.bytes, context: context)         // the common case: nothing waiting, socket keeps up
+            return .queued
+        }
         let outcome = queue.enqueue(item)
         drain()
         return outcome
@@ -169,6 +184,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
         let answer = command.transactionID != 0
         switch command.name {
         case RTMPCommand.Name.connect:
+            connected = true
             let object = command.commandObject
             for field in ["app", "tcUrl"] {
                 if let text = object[field]?.stringValue, let query = text.split(separator: "?", maxSplits: 1).dropFirst().first {
@@ -202,6 +218,9 @@ final class RelayConnectionHandler: ChannelInboundHandler {
             break      // getStreamLength, _checkbw, receiveAudio …: ignored, as nginx-rtmp does
         }
     }
+
+    /// How long a new connection may take to complete the handshake and send `connect`.
+    static let connectTimeout: TimeAmount = .seconds(10)
 
     /// `closeStream`, sent by FFmpeg's player on its message stream (not in the RTMP spec's command list).
     static let closeStream = "closeStream"
@@ -275,13 +294,15 @@ final class RelayConnectionHandler: ChannelInboundHandler {
 
     private func drain() {
         guard let context else { return }
-        var wrote = false
-        while context.channel.isWritable, let item = queue.dequeue() {
-            bytesOut += UInt64(item.bytes.readableBytes)
-            context.write(wrapOutboundOut(item.bytes), promise: nil)
-            wrote = true
+        while writable, let item = queue.dequeue() {
+            write(item.bytes, context: context)
         }
-        if wrote && !needsFlush {
+    }
+
+    private func write(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
+        bytesOut += UInt64(bytes.readableBytes)
+        context.write(wrapOutboundOut(bytes), promise: nil)
+        if !needsFlush {
             needsFlush = true
             registry.markDirty(self)
         }

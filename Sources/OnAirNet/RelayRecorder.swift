@@ -109,7 +109,8 @@ final class RelayRecorder {
         case .data, .clearMetadata:
             return
         }
-        writer.append(FLVTag(type: type, timestamp: fileTimestamp(message.timestamp), data: message.payload))
+        let data = type == .scriptData ? Self.withoutSessionFields(message.payload) : message.payload
+        writer.append(FLVTag(type: type, timestamp: fileTimestamp(message.timestamp), data: data))
         if writer.bytes.readableBytes >= Self.flushThreshold { try flush() }
     }
 
@@ -125,6 +126,21 @@ final class RelayRecorder {
         defer { file.close() }
         try flush()
         return file.bytesWritten
+    }
+
+    /// `onMetaData` without `duration` and `filesize` (FLV spec E.5): they describe one publish session,
+    /// and a reader that finds no duration takes it from the last tag — which is right for an appended file.
+    static func withoutSessionFields(_ payload: ByteBuffer) -> ByteBuffer {
+        guard let values = try? AMF0Decoder().decodeAll(payload), values.count >= 2 else { return payload }
+        let dropped: Set<String> = [FLVMetadata.Key.duration, "filesize"]
+        let cleaned: [AMF0Value] = values.map { value in
+            switch value {
+            case .ecmaArray(let properties): .ecmaArray(properties.filter { !dropped.contains($0.key) })
+            case .object(let properties): .object(properties.filter { !dropped.contains($0.key) })
+            default: value
+            }
+        }
+        return AMF0Encoder.encode(cleaned)
     }
 
     /// The session timestamp mapped into the file: rebased, and never before the last written tag.

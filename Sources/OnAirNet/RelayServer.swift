@@ -77,7 +77,7 @@ public final class RelayServer: Sendable {
         var bootstrap = ServerBootstrap(group: loop)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: configuration.tcpNoDelay ? 1 : 0)
             .childChannelOption(.writeBufferWaterMark, value: configuration.writeBufferWaterMark)
             .childChannelOption(.maxMessagesPerRead, value: 16)
         if let size = configuration.socketSendBufferSize {

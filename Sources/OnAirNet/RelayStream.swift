@@ -13,16 +13,26 @@ final class RelayStream {
         var streamID: UInt32
     }
 
-    struct Player {
-        var handler: RelayConnectionHandler
-        var streamID: UInt32
+    /// A class so the fan-out loop counts bytes without writing back into a dictionary per message.
+    final class Player {
+        let key: PlayerKey
+        let handler: RelayConnectionHandler
+        let streamID: UInt32
         var bytesOut: UInt64 = 0
+
+        init(handler: RelayConnectionHandler, streamID: UInt32) {
+            self.key = PlayerKey(connection: handler.id, streamID: streamID)
+            self.handler = handler
+            self.streamID = streamID
+        }
     }
 
     let name: RelayStreamName
     var publisher: (handler: RelayConnectionHandler, streamID: UInt32)?
     var publishType: PublishType = .live
-    var players: [PlayerKey: Player] = [:]
+    private(set) var players: [PlayerKey: Player] = [:]
+    /// The same players as an array: the per-message fan-out loop iterates this.
+    private(set) var fanout: [Player] = []
     var cache: RelayStreamCache
     var recorder: RelayRecorder?
     var lastInput: NIODeadline = .now()
@@ -35,4 +45,14 @@ final class RelayStream {
     }
 
     var isPublished: Bool { publisher != nil }
+
+    func add(_ player: Player) {
+        players[player.key] = player
+        fanout = Array(players.values)
+    }
+
+    func remove(_ key: PlayerKey) {
+        players[key] = nil
+        fanout = Array(players.values)
+    }
 }

@@ -61,8 +61,8 @@ final class RelayStreamRegistry {
         guard connections.removeValue(forKey: handler.id) != nil else { return }
         for stream in Array(streams.values) {
             if stream.publisher?.handler === handler { unpublish(stream, reason: .disconnected) }
-            for (key, player) in stream.players where key.connection == handler.id {
-                removePlayer(stream, key: key, player: player)
+            for player in stream.fanout where player.key.connection == handler.id {
+                removePlayer(stream, player: player)
             }
         }
         dirty.removeAll { $0 === handler }
@@ -153,10 +153,15 @@ final class RelayStreamRegistry {
         guard !stream.players.isEmpty, message.kind != .clearMetadata else { return }
         let kind = queueKind(message, hasVideo: stream.cache.hasVideo)
         var encoded: [UInt32: ByteBuffer] = [:]
-        for (key, player) in stream.players {
-            let bytes = encoded[player.streamID] ?? chunks(message, streamID: player.streamID)
-            encoded[player.streamID] = bytes
-            deliver(bytes, kind: kind, to: player, key: key, in: stream)
+        for player in stream.fanout {
+            let bytes: ByteBuffer
+            if let existing = encoded[player.streamID] {
+                bytes = existing
+            } else {
+                bytes = chunks(message, streamID: player.streamID)
+                encoded[player.streamID] = bytes
+            }
+            deliver(bytes, kind: kind, to: player, in: stream)
         }
     }
 
@@ -169,13 +174,12 @@ final class RelayStreamRegistry {
         handler.sendUserControl(.streamBegin(streamID: streamID))
         handler.sendStatus(RelayStatus.playReset(name), streamID: streamID)
         handler.sendStatus(RelayStatus.playStart(name), streamID: streamID)
-        let key = RelayStream.PlayerKey(connection: handler.id, streamID: streamID)
         let player = RelayStream.Player(handler: handler, streamID: streamID)
-        stream.players[key] = player
+        stream.add(player)
         if stream.isPublished {
             for message in stream.cache.joinMessages {
                 deliver(chunks(message, streamID: streamID), kind: queueKind(message, hasVideo: stream.cache.hasVideo),
-                        to: player, key: key, in: stream)
+                        to: player, in: stream)
             }
         }
         emit(.playStarted(stream: name.value, connection: handler.id, waiting: !stream.isPublished))
@@ -184,12 +188,12 @@ final class RelayStreamRegistry {
     func stopPlaying(_ name: RelayStreamName, handler: RelayConnectionHandler, streamID: UInt32) {
         let key = RelayStream.PlayerKey(connection: handler.id, streamID: streamID)
         guard let stream = streams[name], let player = stream.players[key] else { return }
-        removePlayer(stream, key: key, player: player)
+        removePlayer(stream, player: player)
     }
 
-    private func removePlayer(_ stream: RelayStream, key: RelayStream.PlayerKey, player: RelayStream.Player) {
-        stream.players[key] = nil
-        emit(.playStopped(stream: stream.name.value, connection: key.connection, bytesOut: player.bytesOut,
+    private func removePlayer(_ stream: RelayStream, player: RelayStream.Player) {
+        stream.remove(player.key)
+        emit(.playStopped(stream: stream.name.value, connection: player.key.connection, bytesOut: player.bytesOut,
                           droppedMessages: player.handler.droppedMessages))
         if stream.players.isEmpty && !stream.isPublished { streams[stream.name] = nil }
     }
@@ -259,14 +263,13 @@ final class RelayStreamRegistry {
         }
     }
 
-    private func deliver(_ bytes: ByteBuffer, kind: RelayPlayerQueue.Kind, to player: RelayStream.Player,
-                         key: RelayStream.PlayerKey, in stream: RelayStream) {
+    private func deliver(_ bytes: ByteBuffer, kind: RelayPlayerQueue.Kind, to player: RelayStream.Player, in stream: RelayStream) {
         switch player.handler.enqueue(RelayPlayerQueue.Item(bytes: bytes, kind: kind)) {
         case .queued:
             stream.bytesOut += UInt64(bytes.readableBytes)
-            stream.players[key]?.bytesOut += UInt64(bytes.readableBytes)
+            player.bytesOut += UInt64(bytes.readableBytes)
         case .startedDropping:
-            emit(.playerDropping(stream: stream.name.value, connection: key.connection,
+            emit(.playerDropping(stream: stream.name.value, connection: player.key.connection,
                                  droppedMessages: player.handler.droppedMessages))
         case .dropped:
             break

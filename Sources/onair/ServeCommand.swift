@@ -4,7 +4,18 @@ import OnAirApp
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the embedded RTMP relay: relays data messages and records by publish type (for demos and development)."
+        abstract: "Run the embedded RTMP relay: relays data messages and records by publish type (for demos and development).",
+        discussion: """
+            Publish to rtmp://HOST:PORT/live/NAME (any application name; stream names are letters, digits, '-', '_' \
+            and '.'). Every audio, video and data message (send() notices such as publisherBackground) goes to every \
+            player of NAME; a player that joins starts at once from the cached metadata, sequence headers and last \
+            GOP. A player of a name nobody publishes yet waits and gets NetStream.Play.PublishNotify when a \
+            publisher arrives, and UnpublishNotify when it leaves (also when its socket dies or it stays silent for \
+            --idle-timeout); players stay connected across republishes. Publish type record writes \
+            RECORD-DIR/NAME.flv anew, append continues it, live writes nothing. With --publish-key, publishers add \
+            ?key=KEY to the stream name (or to the application: /live?key=KEY/NAME); players need no key. \
+            SIGINT or SIGTERM stops cleanly and closes recordings.
+            """
     )
 
     @Option(help: "Address to listen on as HOST:PORT; non-loopback addresses need --publish-key.")

@@ -6,6 +6,9 @@ import OnAirRTMP
 import OnAirTestSupport
 import Synchronization
 
+/// OnAirTestSupport's managed peer process. The test target also has an RTMP-client `PeerProcess` of its
+/// own, which shadows the shared one, so relay tests name this one explicitly.
+
 /// A relay on a free loopback port (port 0, read back) with its own record directory, whose events are
 /// collected so that tests can wait for them. Stopped by ``stop()``; `deinit` of the directory cleans up.
 final class RelayTestHarness: Sendable {
@@ -39,26 +42,16 @@ final class RelayTestHarness: Sendable {
         await collector.value
     }
 
-    /// `executable arguments` run with an empty signal mask. Children of `PeerProcess` inherit the test
-    /// thread's mask, in which SIGINT and SIGTERM are blocked, so `timeout -s INT` and a SIGINT stop
-    /// would never reach them; this re-execs through Python after `pthread_sigmask(SIG_SETMASK, [])`.
-    static func withSignals(_ executable: String, _ arguments: [String]) -> (String, [String]) {
-        ("/usr/bin/python3", [
-            "-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])",
-            executable,
-        ] + arguments)
-    }
 
     /// ffmpeg publishing the test source (`testsrc` 640×360 30 fps + `sine`, x264 ultrafast/zerolatency
     /// -g 30, AAC) in real time for `seconds`.
     func ffmpegPublisher(stream: String, seconds: Int, size: String = "640x360") throws -> PeerProcess {
-        let (executable, arguments) = Self.withSignals("ffmpeg", [
+        try PeerProcess("ffmpeg", [
             "-nostdin", "-loglevel", "error", "-re",
             "-f", "lavfi", "-i", "testsrc=size=\(size):rate=30", "-f", "lavfi", "-i", "sine",
             "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "30", "-c:a", "aac",
             "-t", "\(seconds)", "-f", "flv", url(stream),
-        ])
-        return try PeerProcess(executable, arguments, in: directory.url)
+        ], in: directory.url)
     }
 }
 

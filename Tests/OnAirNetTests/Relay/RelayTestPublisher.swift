@@ -40,6 +40,12 @@ final class RelayTestPublisher: Sendable {
         }
     }
 
+    /// A command round trip: when it returns, the relay has processed everything sent before it
+    /// (one connection's messages are handled in order).
+    func sync() async throws {
+        _ = try await connection.createStream()
+    }
+
     /// FCUnpublish + deleteStream, then close.
     func unpublish() async {
         let name = self.name

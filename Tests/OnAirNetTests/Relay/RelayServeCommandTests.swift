@@ -1,0 +1,75 @@
+import Foundation
+import NIOCore
+@testable import OnAirNet
+import OnAirCore
+import OnAirRTMP
+import OnAirTestSupport
+import Testing
+
+/// The real `onair serve` binary: where it listens, JSON Lines, clean stop on SIGINT, one-line errors.
+@Suite("onair serve", .serialized)
+struct RelayServeCommandTests {
+    /// `.build/<config>/onair`, next to the test bundle.
+    static var binary: String {
+        var directory = Bundle.main.bundleURL
+        for _ in 0..<4 where !FileManager.default.fileExists(atPath: directory.appendingPathComponent("onair").path) {
+            directory = directory.deletingLastPathComponent()
+        }
+        return directory.appendingPathComponent("onair").path
+    }
+
+    @Test("serves, logs JSON Lines, and on SIGINT closes a live recording intact and exits 0")
+    func servesAndStopsCleanly() async throws {
+        let directory = try TemporaryDirectory(prefix: "onair-serve")
+        let port = try FreePort.loopback()
+        let serve = try PeerProcess(Self.binary, [
+            "serve", "--listen", "127.0.0.1:\(port)", "--record-dir", directory.file("rec").path, "--headless",
+        ], in: directory.url)
+        defer { serve.stop(signal: SIGKILL) }
+        try FreePort.waitUntilAccepting(port, what: "onair serve")
+        let publisher = try await RelayTestPublisher(url: try StreamURL("rtmp://127.0.0.1:\(port)/live/show"), type: .record)
+        try await publisher.send(RelayTestPublisher.syntheticVideo(count: 45, size: 2000))
+        try await publisher.sync()
+        let status = serve.stop(signal: SIGINT, grace: .seconds(20))
+        await publisher.drop()
+        #expect(status == 0, "\(serve.standardError)")
+
+        let lines = serve.standardOutput.split(separator: "\n")
+        let events = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
+        #expect(events.allSatisfy { $0["side"] as? String == "relay" && $0["time"] is NSNumber && $0["details"] is [String: Any] })
+        let kinds = events.compactMap { $0["kind"] as? String }
+        for kind in ["listening", "connection", "publish", "unpublish", "recordingStopped", "stopped"] {
+            #expect(kinds.contains(kind), "no \(kind) in \(kinds)")
+        }
+        let listening = events.first { $0["kind"] as? String == "listening" }?["details"] as? [String: Any]
+        #expect(listening?["port"] as? Int == port)
+
+        let file = try Data(contentsOf: directory.file("rec/show.flv"))
+        let readBack = try FLVFileReader.readAll(ByteBuffer(bytes: file))
+        #expect(!readBack.isTruncated)
+        #expect(readBack.tags.count == 45, "every tag sent before SIGINT is in the file")
+    }
+
+    @Test("refuses with one line and a non-zero exit", arguments: [
+        (["--listen", "0.0.0.0:19999"], "--publish-key"),
+        (["--listen", "nonsense"], "bad listen address"),
+        (["--listen", "127.0.0.1:99999"], "bad listen address"),
+    ])
+    func refuses(_ options: [String], _ expected: String) throws {
+        let directory = try TemporaryDirectory(prefix: "onair-serve")
+        let result = try PeerProcess.run(Self.binary, ["serve"] + options, in: directory.url, timeout: .seconds(20))
+        #expect(result.status != 0)
+        let lines = result.error.split(separator: "\n")
+        #expect(lines.count == 1 && lines.first?.contains(expected) == true, "\(result.error)")
+    }
+
+    @Test("a port in use is one line and a non-zero exit")
+    func portInUse() async throws {
+        let harness = try await RelayTestHarness()
+        let directory = try TemporaryDirectory(prefix: "onair-serve")
+        let result = try PeerProcess.run(Self.binary, ["serve", "--listen", "127.0.0.1:\(harness.port)"], in: directory.url, timeout: .seconds(20))
+        await harness.stop()
+        #expect(result.status == 1)
+        #expect(result.error.split(separator: "\n").count == 1 && result.error.contains("in use"), "\(result.error)")
+    }
+}

@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# Relay benchmark (DESIGN.md §5, issue 5), one run, `onair serve` and nginx-rtmp side by side:
+#  1. fan-out: ffmpeg publishes 1280x720 30 fps x264 2500k + AAC 128k (-re); 100 players on loopback;
+#     CPU of the server process (utime+stime from /proc) over a fixed window → cores; target ratio ≤ 1.0.
+#  2. hop latency: a publisher stamps each (fake, keyframe-flagged) video message with CLOCK_MONOTONIC
+#     nanoseconds; a player in the same process reads the stamp when the message arrives through the
+#     server; median and p90 of 300 frames at 30 fps. Video, not a data message, because nginx-rtmp drops
+#     custom data messages (interop/NOTES.md). Target: median ≤ 0.7 ms (nginx measured 0.7 ms).
+# Players are a small asyncio RTMP client (handshake, connect, createStream, play, acknowledgements; it
+# counts bytes without parsing chunks), so that 100 of them cost far less CPU than 100 rtmpdump processes.
+# Results: stdout and bench-results/relay.txt. Bounded: about 90 s.
+# Measured here (2 cores shared, 06:55 UTC run): onair 0.051 core vs nginx 0.040 (ratio 1.27; onair makes
+# ~4x fewer write syscalls than nginx, but NIO + Swift user time is about a third of its CPU); hop latency
+# median 0.48 ms vs nginx 0.38 ms.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ONAIR=${ONAIR:-.build/release/onair}
+PLAYERS=${RELAY_BENCH_PLAYERS:-100}
+WARMUP=${RELAY_BENCH_WARMUP:-6}
+WINDOW=${RELAY_BENCH_WINDOW:-20}
+[ -x "$ONAIR" ] || { echo "relay bench: $ONAIR missing; run make release" >&2; exit 1; }
+for tool in ffmpeg nginx python3; do
+  command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || { echo "relay bench: $tool is not installed" >&2; exit 1; }
+done
+
+WORK=$(mktemp -d /tmp/onair-relay-bench.XXXXXX)
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  sleep 0.5
+  for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_port() { for _ in $(seq 1 200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.05; done; echo "relay bench: nothing on port $1" >&2; return 1; }
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+TICKS=$(getconf CLK_TCK)
+
+cat > "$WORK/players.py" <<'PY'
+import asyncio, struct, sys, time, statistics
+
+def s(x): b = x.encode(); return b"\x02" + struct.pack(">H", len(b)) + b
+def n(x): return b"\x00" + struct.pack(">d", x)
+NULL = b"\x05"
+def obj(fields):
+    out = b"\x03"
+    for k, v in fields.items():
+        kb = k.encode(); out += struct.pack(">H", len(kb)) + kb + v
+    return out + b"\x00\x00\x09"
+
+def chunks(csid, ts, typ, msid, payload, size):
+    out = bytearray([csid]) + ts.to_bytes(3, "big") + len(payload).to_bytes(3, "big") + bytes([typ]) + struct.pack("<I", msid)
+    for i in range(0, max(len(payload), 1), size):
+        if i: out.append(0xC0 | csid)
+        out += payload[i:i + size]
+    return bytes(out)
+
+async def session(port, name):
+    r, w = await asyncio.open_connection("127.0.0.1", port)
+    w.write(b"\x03" + bytes(1536)); await w.drain()
+    hello = await r.readexactly(1 + 2 * 1536)
+    w.write(hello[1:1537])
+    w.write(chunks(3, 0, 20, 0, s("connect") + n(1) + obj({"app": s("live"), "tcUrl": s(f"rtmp://127.0.0.1:{port}/live"),
+            "flashVer": s("LNX 9,0,124,2"), "capabilities": n(15)}), 128))
+    w.write(chunks(3, 0, 20, 0, s("createStream") + n(2) + NULL, 128))
+    return r, w
+
+async def play(port, name, on_bytes):
+    r, w = await session(port, name)
+    w.write(chunks(8, 0, 20, 1, s("play") + n(0) + NULL + s(name) + n(-2), 128)); await w.drain()
+    total = acked = 0
+    while True:
+        data = await r.read(1 << 16)
+        if not data: return total
+        total += len(data)
+        on_bytes(data)
+        if total - acked >= 2_000_000:
+            acked = total
+            w.write(chunks(2, 0, 3, 0, struct.pack(">I", total & 0xFFFFFFFF), 128))
+
+async def fanout(port, name, players, seconds):
+    counts = [0] * players
+    def counter(i):
+        def add(data): counts[i] += len(data)
+        return add
+    tasks = [asyncio.create_task(play(port, name, counter(i))) for i in range(players)]
+    await asyncio.sleep(seconds)
+    for t in tasks: t.cancel()
+    print(sum(counts), min(counts))
+
+SPS = bytes.fromhex("6742c01e95a0a0fd0080")
+PPS = bytes.fromhex("68ce3c80")
+
+async def latency(port, name, frames):
+    samples, tail = [], bytearray()
+    def on_bytes(data):
+        now = time.monotonic_ns()
+        buf = bytes(tail) + data
+        i = buf.find(b"LAT:")
+        while i >= 0 and i + 12 <= len(buf):
+            samples.append((now - struct.unpack(">Q", buf[i + 4:i + 12])[0]) / 1e6)
+            i = buf.find(b"LAT:", i + 12)
+        keep = buf[i:] if i >= 0 else buf[-3:]
+        tail[:] = keep
+    player = asyncio.create_task(play(port, name, on_bytes))
+    await asyncio.sleep(0.5)
+    r, w = await session(port, name)
+    w.write(chunks(2, 0, 1, 0, struct.pack(">I", 4096), 128))
+    w.write(chunks(8, 0, 20, 1, s("publish") + n(0) + NULL + s(name) + s("live"), 4096)); await w.drain()
+    seen = b""
+    while b"NetStream.Publish.Start" not in seen: seen += await r.read(4096)
+    avcc = bytes([1, 0x42, 0xC0, 0x1E, 0xFF, 0xE1]) + struct.pack(">H", len(SPS)) + SPS + b"\x01" + struct.pack(">H", len(PPS)) + PPS
+    w.write(chunks(6, 0, 9, 1, b"\x17\x00\x00\x00\x00" + avcc, 4096)); await w.drain()
+    start = time.monotonic()
+    for k in range(frames):
+        await asyncio.sleep(max(0, start + k / 30 - time.monotonic()))
+        body = b"\x17\x01\x00\x00\x00" + b"LAT:" + struct.pack(">Q", time.monotonic_ns()) + bytes(300)
+        w.write(chunks(6, int(k * 1000 / 30), 9, 1, body, 4096)); await w.drain()
+    await asyncio.sleep(0.5)
+    player.cancel(); w.close()
+    kept = samples[30:]
+    if not kept: print("nan nan 0"); return
+    kept.sort()
+    print(f"{statistics.median(kept):.3f} {kept[int(len(kept) * 0.9)]:.3f} {len(kept)}")
+
+mode, port, name = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+if mode == "fanout": asyncio.run(fanout(port, name, int(sys.argv[4]), float(sys.argv[5])))
+else: asyncio.run(latency(port, name, int(sys.argv[4])))
+PY
+
+start_onair() {
+  local port=$1
+  "$ONAIR" serve --listen "127.0.0.1:$port" --idle-timeout 0 --record-dir "$WORK/rec" --headless > "$WORK/onair-$port.log" 2>&1 &
+  PIDS+=($!); SERVER_PID=$!
+  wait_port "$port"
+}
+
+start_nginx() {
+  local port=$1 prefix="$WORK/nginx-$1"
+  mkdir -p "$prefix"
+  cat > "$prefix/nginx.conf" <<CONF
+load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
+user root;
+worker_processes 1;
+pid $prefix/nginx.pid;
+error_log $prefix/error.log warn;
+events { worker_connections 1024; }
+rtmp { server { listen 127.0.0.1:$port; chunk_size 4096;
+  application live { live on; record off; publish_notify on; } } }
+CONF
+  nginx -p "$prefix" -c "$prefix/nginx.conf" -e "$prefix/error.log" -g 'daemon off;' &
+  PIDS+=($!)
+  wait_port "$port"
+  SERVER_PID=$(pgrep -P "$!" | head -1)     # the worker does the RTMP work
+}
+
+# onair serve stops on SIGINT, nginx gracefully on SIGQUIT.
+stop_server() {
+  if [ "$1" = onair ]; then kill -INT "$2" 2>/dev/null || true; else kill -QUIT "$2" 2>/dev/null || true; fi
+  wait "$2" 2>/dev/null || true
+}
+
+# fanout LABEL → $WORK/fanout-result-LABEL: "cores delivered_bytes slowest_player_bytes"
+fanout() {
+  local label=$1 port; port=$(free_port)
+  "start_$label" "$port"
+  local server=$SERVER_PID top=$!
+  local seconds=$((WARMUP + WINDOW + 2))
+  ffmpeg -nostdin -loglevel error -re -f lavfi -i testsrc=size=1280x720:rate=30 -f lavfi -i sine \
+    -c:v libx264 -preset ultrafast -tune zerolatency -b:v 2500k -maxrate 2500k -bufsize 5000k -g 60 \
+    -c:a aac -b:a 128k -t $((seconds + 2)) -f flv "rtmp://127.0.0.1:$port/live/bench" > "$WORK/ffmpeg-$label.log" 2>&1 &
+  PIDS+=($!)
+  sleep 1
+  python3 "$WORK/players.py" fanout "$port" bench "$PLAYERS" "$seconds" > "$WORK/fanout-$label.txt" &
+  local players=$!
+  PIDS+=("$players")
+  sleep "$WARMUP"
+  local t0; t0=$(cpu_ticks "$server")
+  sleep "$WINDOW"
+  local t1; t1=$(cpu_ticks "$server")
+  wait "$players"
+  stop_server "$label" "$top"
+  read -r bytes minimum < "$WORK/fanout-$label.txt"
+  echo "$(awk -v a="$t0" -v b="$t1" -v hz="$TICKS" -v w="$WINDOW" 'BEGIN{printf "%.3f", (b-a)/hz/w}') $bytes $minimum" \
+    > "$WORK/fanout-result-$label"
+}
+
+latency() {
+  local label=$1 port; port=$(free_port)
+  "start_$label" "$port"
+  local top=$!
+  python3 "$WORK/players.py" latency "$port" probe 330 > "$WORK/latency-result-$label"
+  stop_server "$label" "$top"
+}
+
+fanout onair
+fanout nginx
+latency onair
+latency nginx
+read -r onair_cpu onair_bytes onair_min < "$WORK/fanout-result-onair"
+read -r nginx_cpu nginx_bytes nginx_min < "$WORK/fanout-result-nginx"
+read -r onair_median onair_p90 onair_n < "$WORK/latency-result-onair"
+read -r nginx_median nginx_p90 nginx_n < "$WORK/latency-result-nginx"
+
+mkdir -p bench-results
+{
+  echo "relay fan-out, $PLAYERS players, 1280x720 30 fps 2.5 Mbit/s (ffmpeg -re), ${WINDOW} s window:"
+  echo "  onair serve: $onair_cpu core   nginx-rtmp worker: $nginx_cpu core   ratio $(awk -v a="$onair_cpu" -v b="$nginx_cpu" 'BEGIN{ if (b > 0) printf "%.2f", a/b; else print "n/a" }') (target <= 1.0)"
+  echo "  delivered: onair $((onair_bytes / 1000000)) MB (slowest player $((onair_min / 1000)) kB), nginx $((nginx_bytes / 1000000)) MB (slowest player $((nginx_min / 1000)) kB)"
+  echo "relay hop latency (publish -> player, loopback, $onair_n/$nginx_n frames):"
+  echo "  onair serve: median $onair_median ms, p90 $onair_p90 ms   nginx-rtmp: median $nginx_median ms, p90 $nginx_p90 ms   (target median <= 0.7 ms)"
+} | tee bench-results/relay.txt
