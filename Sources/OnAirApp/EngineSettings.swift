@@ -30,19 +30,11 @@ public struct EngineSettings: Sendable, Equatable {
 
     /// The engine configuration, and the notices to show (e.g. "no camera …; using the test pattern").
     public func configuration(resolver: SourceResolver = SourceResolver()) throws -> (MediaEngineConfiguration, [String]) {
-        let (width, height) = try CommandLineValue.size(size)
-        let video = try resolver.video(self.video)
-        let audio = try resolver.audio(self.audio)
-        let configuration = MediaEngineConfiguration(
-            video: video.spec,
-            audio: audio.spec,
-            width: width,
-            height: height,
-            framesPerSecond: try CommandLineValue.framesPerSecond(framesPerSecond),
-            videoBitrate: try CommandLineValue.bitrate(bitrate, option: "--bitrate"),
-            audioBitrate: try CommandLineValue.bitrate(audioBitrate, option: "--audio-bitrate"),
-            previewFramesPerSecond: max(0, previewFramesPerSecond)
+        var (configuration, notices) = try MediaEngineConfiguration.fromCommandLine(
+            video: video, audio: audio, size: size, framesPerSecond: framesPerSecond,
+            bitrate: bitrate, audioBitrate: audioBitrate, resolver: resolver
         )
-        return (configuration, [video.notice, audio.notice].compactMap { $0 })
+        configuration.previewFramesPerSecond = max(0, previewFramesPerSecond)
+        return (configuration, notices)
     }
 }

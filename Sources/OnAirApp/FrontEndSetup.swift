@@ -22,8 +22,10 @@ enum FrontEndSetup {
             let (resolved, notices) = try settings.configuration()
             notices.forEach(notice)
             configuration = resolved
-        } catch let invalid as CommandLineValue.Invalid {
-            throw FrontEndExit(code: 2, message: "onair \(command): \(invalid)")
+        } catch let error as MediaError {
+            // A value the operator typed wrong is a usage error; a device that cannot be used is not.
+            if case .invalidConfiguration = error { throw FrontEndExit(code: 2, message: "onair \(command): \(error)") }
+            throw FrontEndExit(code: 1, message: "onair \(command): \(error)")
         } catch {
             throw FrontEndExit(code: 1, message: "onair \(command): \(error)")
         }

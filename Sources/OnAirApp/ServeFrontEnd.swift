@@ -53,7 +53,9 @@ public struct ServeFrontEnd: Sendable {
     /// Serves until SIGINT/SIGTERM.
     public func run() async throws {
         let configuration = try configuration()
-        let signals = ServeSignals()
+        // Watching from before the relay starts, so a signal during start-up still stops it cleanly.
+        let (signalled, signal) = AsyncStream.makeStream(of: Int32.self)
+        let signals = SignalWatcher { signal.yield($0) }
         let relay: RelayServer
         do {
             relay = try await RelayServer.start(configuration)
@@ -72,7 +74,8 @@ public struct ServeFrontEnd: Sendable {
                 }
             }
         }
-        await signals.next()
+        for await _ in signalled { break }
+        withExtendedLifetime(signals) {}
         await relay.stop()
         await printer.value
     }
