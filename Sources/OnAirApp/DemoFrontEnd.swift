@@ -14,7 +14,7 @@ public enum DemoFrontEnd {
             relay = nil
             url = try FrontEndSetup.streamURL(server, command: "demo")
         } else {
-            relay = try await startRelay(recordDirectory: options.recordDirectory)
+            relay = try await startRelay(recordDirectory: options.recordDirectory, suspendTimeout: options.publisher.suspendTimeout)
             url = try FrontEndSetup.streamURL("rtmp://127.0.0.1:\(relay!.port)/live/\(options.stream)", command: "demo")
         }
         let clock = SessionClock()
@@ -51,8 +51,13 @@ public enum DemoFrontEnd {
     }
 
     /// The embedded relay on a free loopback port; recordings go to `recordDirectory`.
-    static func startRelay(recordDirectory: String) async throws -> RelayServer {
+    ///
+    /// Its idle timeout outlasts the publisher's suspend timeout: a background-audio publisher sends
+    /// nothing while a call suspends it, and the demo must show *its* timer ending the session
+    /// (vonage-ios-background-state.txt), not the relay's.
+    static func startRelay(recordDirectory: String, suspendTimeout: Double) async throws -> RelayServer {
         var configuration = RelayConfiguration()
+        configuration.idleTimeout = .milliseconds(Int64((max(5, suspendTimeout) + 5) * 1000))
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.recordDirectory = URL(fileURLWithPath: recordDirectory)

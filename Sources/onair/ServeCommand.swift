@@ -28,7 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
     var recordDir = "recordings"
 
     @Option(help: "Seconds without data from a publisher, socket open, before it is treated as gone (0: never).")
-    var idleTimeout: Double = 5
+    var idleTimeout: Double = 15
 
     @Flag(help: "Log as JSON Lines on stdout.")
     var headless = false
