@@ -1,0 +1,44 @@
+import Foundation
+import OnAirTestSupport
+import Testing
+
+/// `onair subscribe --headless` against stock peers: ffmpeg publishes through nginx-rtmp.
+@Suite("headless subscribe against ffmpeg and nginx-rtmp")
+struct HeadlessSubscribeTests {
+    @Test("ffmpeg publishes to nginx-rtmp; OnAir's subscriber prints metadata, both codec configurations, decoded frames, PublishNotify and UnpublishNotify as JSON Lines")
+    func followsFFmpegThroughNginx() throws {
+        let nginx = try NginxRTMPServer()
+        let directory = try TemporaryDirectory()
+        let url = nginx.url(stream: "from-ffmpeg")
+        // The subscriber waits on the name before anyone publishes, as a viewer would.
+        let subscriber = try HeadlessRun(["subscribe", url, "--headless", "--duration", "25"], in: directory)
+        #expect(subscriber.waitFor { $0.kind == "state" && $0.details["connection"] as? String != "CONNECTING" } != nil)
+
+        let ffmpeg = try PeerProcess("ffmpeg", [
+            "-nostdin", "-v", "error", "-re",
+            "-f", "lavfi", "-i", "testsrc=size=480x270:rate=25", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100",
+            "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "25", "-bf", "0",
+            "-c:a", "aac", "-t", "4", "-f", "flv", url,
+        ], in: directory.url)
+        #expect(ffmpeg.wait(timeout: .seconds(30)) == 0, "ffmpeg: \(ffmpeg.standardError)")
+
+        let unpublished = subscriber.waitFor { $0.kind == "status" && $0.text == "NetStream.Play.UnpublishNotify" }
+        #expect(unpublished != nil, "no UnpublishNotify: \(subscriber.peer.standardOutput)")
+        subscriber.peer.stop()
+
+        let (events, malformed) = subscriber.events
+        #expect(malformed.isEmpty, "lines outside the schema: \(malformed)")
+        let published = events.first { $0.kind == "status" && $0.text == "NetStream.Play.PublishNotify" }
+        #expect(published != nil)
+        #expect((published?.time ?? .max) < (unpublished?.time ?? 0), "PublishNotify must come before UnpublishNotify")
+        let metadata = events.first { $0.kind == "metadata" }
+        #expect(metadata?.details["width"] as? Int == 480, "metadata: \(String(describing: metadata?.details))")
+        #expect(metadata?.details["height"] as? Int == 270)
+        #expect(events.contains { $0.kind == "videoTrack" && $0.details["width"] as? Int == 480 && $0.details["height"] as? Int == 270 })
+        #expect(events.contains { $0.kind == "audioTrack" && $0.details["sampleRate"] as? Int == 44100 })
+        let decoded = events.last { $0.kind == "stopped" }?.details["framesDecoded"] as? Int ?? 0
+        #expect(decoded >= 50, "decoded only \(decoded) of ~100 frames")
+        let audio = events.last { $0.kind == "stopped" }?.details["audioFramesDecoded"] as? Int ?? 0
+        #expect(audio >= 100, "decoded only \(audio) AAC frames")
+    }
+}
