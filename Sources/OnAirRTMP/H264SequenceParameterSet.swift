@@ -1,3 +1,5 @@
+import OnAirCore
+
 /// The picture size coded in an H.264 sequence parameter set (ITU-T H.264 §7.3.2.1.1, §7.4.2.1.1).
 ///
 /// A player learns the size from the AVC sequence header even when `onMetaData` is missing or rebuilt
@@ -18,7 +20,7 @@ public struct H264SequenceParameterSet: Sendable, Equatable {
 
     /// Parses a bare SPS NAL unit (starting with its NAL header byte, nal_unit_type 7).
     public init?(_ nal: [UInt8]) {
-        guard nal.count >= 4, nal[0] & 0x1F == H264NALUnits.NALUnitType.sequenceParameterSet.rawValue else { return nil }
+        guard nal.count >= 4, nal[0] & 0x1F == AnnexB.NALType.sequenceParameterSet.rawValue else { return nil }
         var bits = ExpGolombReader(Self.removingEmulationPrevention(nal.dropFirst()))
         guard let profile = bits.bits(8), bits.bits(8) != nil, let level = bits.bits(8), bits.ue() != nil else { return nil }
         var chromaFormat = 1

@@ -160,7 +160,7 @@ struct H264NALUnitsTests {
             let length = Int.random(in: 0..<200, using: &generator)
             // Mostly 0, 1 and small values, so start codes and near-misses are frequent.
             let bytes = (0..<length).map { _ in [0, 0, 0, 1, 2, 0x65, 0xFF][Int.random(in: 0..<7, using: &generator)] } as [UInt8]
-            #expect(H264NALUnits.split(annexB: bytes).map(Array.init) == Self.reference(bytes), "input \(bytes)")
+            #expect(AnnexB.split(bytes).map(Array.init) == Self.reference(bytes), "input \(bytes)")
         }
     }
 }
