@@ -49,43 +49,6 @@ public enum PublishFrontEnd {
             "audio": .string(engine.configuration.audio?.description ?? "none"),
         ]))
         inputs.post(.event(.control(.start(options.initialType))))
-
-        var reporter = HeadlessReporter(side: .publisher)
-        var failure: FrontEndExit?
-        loop: for await input in inputs.stream {
-            switch input {
-            case .side(let event):
-                await controller.handle(event)
-            case .command(.phone(let action)):
-                await controller.handle(.event(.operator(action)))
-            case .command(.publisher(let control)):
-                await controller.handle(.event(.control(control)))
-            case .command(.subscriber):
-                writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "error", details: ["text": "play/stop-play are subscriber commands"]))
-            case .unknownCommand(let line):
-                writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "error", details: [
-                    "text": .string("unknown command '\(line)'; commands: \(OperatorCommand.names.joined(separator: ", "))"),
-                ]))
-            case .tick:
-                writer.write(HeadlessEvent(time: clock.now, side: .publisher, kind: "stats", details: engine.stats.headlessDetails))
-            case .command(.quit):
-                break loop
-            case .quit(let reason):
-                writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "quit", details: ["reason": .string(reason)]))
-                break loop
-            }
-            let state = controller.state
-            for event in reporter.report(log: state.log, toasts: state.toasts, summary: state.headlessSummary, at: clock.now) {
-                writer.write(event)
-            }
-            if case .error(let message) = state.status {
-                failure = FrontEndExit(code: 1, message: "onair publish: \(message)")
-                break loop
-            }
-        }
-        inputs.finish()
-        await controller.shutdown()
-        writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "stopped", details: engine.stats.headlessDetails))
-        if let failure { throw failure }
+        try await HeadlessLoop.run(controller, inputs: inputs, writer: writer, clock: clock)
     }
 }

@@ -36,48 +36,7 @@ public enum SubscribeFrontEnd {
             "command": "subscribe", "url": .string(url.redacted),
         ]))
         inputs.post(.event(.control(.play)))
-
-        var reporter = HeadlessReporter(side: .subscriber)
-        var failure: FrontEndExit?
-        loop: for await input in inputs.stream {
-            switch input {
-            case .side(let event):
-                await controller.handle(event)
-            case .command(.phone(let action)):
-                await controller.handle(.event(.operator(action)))
-            case .command(.subscriber(let control)):
-                await controller.handle(.event(.control(control)))
-            case .command(.publisher):
-                writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "error", details: ["text": "that is a publisher command"]))
-            case .unknownCommand(let line):
-                writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "error", details: [
-                    "text": .string("unknown command '\(line)'; commands: \(OperatorCommand.names.joined(separator: ", "))"),
-                ]))
-            case .tick:
-                await controller.handle(.tick)
-                writer.write(HeadlessEvent(time: clock.now, side: .subscriber, kind: "stats", details: controller.headlessStats))
-            case .command(.quit):
-                break loop
-            case .quit(let reason):
-                writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "quit", details: ["reason": .string(reason)]))
-                break loop
-            }
-            for notice in controller.takeNotices() {
-                writer.write(HeadlessEvent(time: clock.now, side: .subscriber, kind: notice.kind, details: notice.details))
-            }
-            let state = controller.state
-            for event in reporter.report(log: state.log, toasts: state.toasts, summary: state.headlessSummary, at: clock.now) {
-                writer.write(event)
-            }
-            if case .error(let message) = state.connection {
-                failure = FrontEndExit(code: 1, message: "onair subscribe: \(message)")
-                break loop
-            }
-        }
-        inputs.finish()
-        await controller.shutdown()
-        writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "stopped", details: controller.headlessStats))
-        if let failure { throw failure }
+        try await HeadlessLoop.run(controller, inputs: inputs, writer: writer, clock: clock)
     }
 }
 
