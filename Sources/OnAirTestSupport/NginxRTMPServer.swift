@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A stock nginx with libnginx-mod-rtmp on a free loopback port, run in the foreground by a test.
 ///
@@ -8,7 +9,7 @@ import Foundation
 public final class NginxRTMPServer: Sendable {
     public let port: Int
     public let directory: TemporaryDirectory
-    private let peer: PeerProcess
+    private let peer: Mutex<PeerProcess>
 
     /// Starts nginx-rtmp with one application `app` and waits until it accepts connections.
     public init(app: String = "live", extraDirectives: [String] = []) throws {
@@ -37,7 +38,12 @@ public final class NginxRTMPServer: Sendable {
 
             """
         try config.write(to: directory.file("nginx.conf"), atomically: true, encoding: .utf8)
-        peer = try PeerProcess(
+        peer = Mutex(try Self.launch(in: directory, port: port))
+    }
+
+    private static func launch(in directory: TemporaryDirectory, port: Int) throws -> PeerProcess {
+        let prefix = directory.url.path
+        let peer = try PeerProcess(
             "nginx",
             ["-p", prefix, "-c", "\(prefix)/nginx.conf", "-e", "\(prefix)/error.log", "-g", "daemon off;"],
             in: directory.url
@@ -46,12 +52,20 @@ public final class NginxRTMPServer: Sendable {
             try FreePort.waitUntilAccepting(port, what: "nginx-rtmp")
         } catch {
             peer.stop()
-            throw PeerError.failed("nginx-rtmp did not start: \(peer.standardError) \(errorLog)")
+            let log = (try? String(contentsOf: directory.file("error.log"), encoding: .utf8)) ?? ""
+            throw PeerError.failed("nginx-rtmp did not start: \(peer.standardError) \(log)")
         }
+        return peer
+    }
+
+    /// Starts the server again on the same port, as a restarted ingest would come back.
+    public func restart() throws {
+        let next = try Self.launch(in: directory, port: port)
+        peer.withLock { $0 = next }
     }
 
     deinit {
-        peer.stop(signal: SIGTERM)
+        _ = peer.withLock { $0.stop(signal: SIGTERM) }
     }
 
     /// `rtmp://127.0.0.1:PORT/APP/NAME`.
@@ -59,8 +73,8 @@ public final class NginxRTMPServer: Sendable {
 
     public var errorLog: String { (try? String(contentsOf: directory.file("error.log"), encoding: .utf8)) ?? "" }
 
-    public var processIdentifier: Int32 { peer.processIdentifier }
+    public var processIdentifier: Int32 { peer.withLock { $0.processIdentifier } }
 
     /// Stops the server at once (SIGTERM: nginx closes every connection), as a server that dies would.
-    public func stop() { peer.stop(signal: SIGTERM) }
+    public func stop() { peer.withLock { _ = $0.stop(signal: SIGTERM) } }
 }

@@ -73,3 +73,33 @@ struct HeadlessPublishTests {
         #expect(publisher.peer.wait(timeout: .seconds(20)) == 0)
     }
 }
+
+/// A server that dies and comes back: the publisher reconnects by itself (OBS-style backoff).
+@Suite("publisher auto-reconnect")
+struct PublisherReconnectTests {
+    @Test("nginx-rtmp killed mid-publish and started again → RECONNECTING n/20 → PUBLISHING, and the stream plays again")
+    func reconnectsAfterServerRestart() throws {
+        let nginx = try NginxRTMPServer()
+        let directory = try TemporaryDirectory()
+        let url = nginx.url(stream: "comeback")
+        let publisher = try HeadlessRun(["publish", url, "--headless", "--size", "320x180", "--duration", "40"], in: directory)
+        let first = publisher.waitFor { $0.kind == "state" && $0.details["status"] as? String == "PUBLISHING" }
+        #expect(first != nil, "never published: \(publisher.peer.standardError)")
+
+        nginx.stop()
+        let reconnecting = publisher.waitFor { ($0.details["status"] as? String)?.hasPrefix("RECONNECTING 1/20") == true }
+        #expect(reconnecting != nil, "no reconnect after the server died: \(publisher.peer.standardOutput)")
+        try nginx.restart()
+
+        let again = publisher.waitFor(.seconds(30)) { event in
+            event.kind == "state" && event.details["status"] as? String == "PUBLISHING" && event.time > (reconnecting?.time ?? .max)
+        }
+        #expect(again != nil, "did not publish again after the restart: \(publisher.peer.standardOutput)")
+        let probe = try PeerProcess.run(
+            "ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", url],
+            in: directory.url, timeout: .seconds(20)
+        )
+        #expect(probe.output.contains("h264") && probe.output.contains("aac"), "after the restart ffprobe saw: \(probe.output) \(probe.error)")
+        publisher.peer.stop()
+    }
+}
