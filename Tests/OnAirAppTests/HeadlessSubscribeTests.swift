@@ -42,3 +42,36 @@ struct HeadlessSubscribeTests {
         #expect(audio >= 100, "decoded only \(audio) AAC frames")
     }
 }
+
+/// Stock servers say nothing when a publisher stalls with its socket open; the subscriber's own watchdog must.
+@Suite("subscriber stall watchdog")
+struct SubscriberStallTests {
+    @Test("a publisher stopped with SIGSTOP (socket open) is reported within the stall timeout, and media resuming is noticed")
+    func reportsStalledPublisher() throws {
+        let nginx = try NginxRTMPServer()
+        let directory = try TemporaryDirectory()
+        let url = nginx.url(stream: "stall")
+        let ffmpeg = try PeerProcess("ffmpeg", [
+            "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=size=320x180:rate=25",
+            "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "25", "-t", "60", "-f", "flv", url,
+        ], in: directory.url)
+        defer { kill(ffmpeg.processIdentifier, SIGCONT); ffmpeg.stop() }
+        let subscriber = try HeadlessRun(["subscribe", url, "--headless", "--stall-timeout", "2", "--duration", "40"], in: directory)
+        let playing = subscriber.waitFor { $0.kind == "engine" && $0.text == "media resumed" }
+        #expect(playing != nil, "never received media: \(subscriber.peer.standardOutput)")
+
+        kill(ffmpeg.processIdentifier, SIGSTOP)
+        let stopped = ContinuousClock.now
+        let stalled = subscriber.waitFor { $0.kind == "engine" && $0.text.contains("stall watchdog") }
+        let noticedAfter = ContinuousClock.now - stopped
+        #expect(stalled != nil, "the stall was never reported: \(subscriber.peer.standardOutput)")
+        // 2 s of silence plus at most one 1 s watchdog tick; generous for a loaded machine.
+        #expect(noticedAfter < .seconds(6), "reported after \(noticedAfter)")
+        #expect(subscriber.waitFor { $0.kind == "state" && $0.details["connection"] as? String == "WAITING FOR PUBLISHER" } != nil)
+
+        kill(ffmpeg.processIdentifier, SIGCONT)
+        let resumed = subscriber.waitFor { $0.kind == "engine" && $0.text == "media resumed" && $0.time > (stalled?.time ?? .max) }
+        #expect(resumed != nil, "media resuming after SIGCONT was not noticed: \(subscriber.peer.standardOutput)")
+        subscriber.peer.stop()
+    }
+}
