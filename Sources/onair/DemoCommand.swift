@@ -41,6 +41,7 @@ struct DemoCommand: AsyncParsableCommand {
             stallTimeout: subscriber.stallTimeout
         )
         try await runFrontEnd {
+            try refuseUnbuilt(command: "demo", script: presentation.script, report: report)
             if presentation.headless {
                 throw FrontEndExit.notBuiltYet("demo --headless", issue: 7)
             }

@@ -33,6 +33,7 @@ struct PublishCommand: AsyncParsableCommand {
             theme: presentation.theme
         )
         try await runFrontEnd {
+            try refuseUnbuilt(command: "publish", script: presentation.script, check: check, caFile: tls.caFile)
             if presentation.headless {
                 try await PublishFrontEnd.runHeadless(options)
             } else {
