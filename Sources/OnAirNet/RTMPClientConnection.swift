@@ -52,9 +52,16 @@ final class RTMPClientConnection: Sendable {
         } catch {
             throw mapConnectError(error, url: url)
         }
-        let handler = try await channel.eventLoop.submit {
-            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: RTMPClientChannelHandler.self), eventLoop: channel.eventLoop)
-        }.get()
+        let handler: NIOLoopBound<RTMPClientChannelHandler>
+        do {
+            handler = try await channel.eventLoop.submit {
+                NIOLoopBound(try channel.pipeline.syncOperations.handler(type: RTMPClientChannelHandler.self), eventLoop: channel.eventLoop)
+            }.get()
+        } catch {
+            // The server accepted and closed at once, so the pipeline was already torn down: say that,
+            // not NIO's "handler not found".
+            throw RTMPClient.Error.handshakeFailed("the server closed the connection as soon as it was accepted")
+        }
         let connection = RTMPClientConnection(channel: channel, handler: handler, url: url)
         do {
             let handshakeTimeout = configuration.handshakeTimeout
