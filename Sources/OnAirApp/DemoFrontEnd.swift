@@ -1,5 +1,6 @@
 import Foundation
 import OnAirCore
+import OnAirMedia
 import OnAirNet
 
 /// `onair demo`: the two phones of Red5's testbed on one screen — a publisher and a subscriber of the
@@ -8,46 +9,92 @@ import OnAirNet
 public enum DemoFrontEnd {
     public static func run(_ options: DemoOptions) async throws {
         let (theme, warnings) = try FrontEndSetup.theme(options.publisher.theme, command: "demo")
-        let relay: RelayServer?
-        let url: StreamURL
-        if let server = options.server {
-            relay = nil
-            url = try FrontEndSetup.streamURL(server, command: "demo")
-        } else {
-            relay = try await startRelay(recordDirectory: options.recordDirectory, suspendTimeout: options.publisher.suspendTimeout)
-            url = try FrontEndSetup.streamURL("rtmp://127.0.0.1:\(relay!.port)/live/\(options.stream)", command: "demo")
-        }
+        let (relay, url) = try await server(for: options)
         let clock = SessionClock()
         var notices = warnings
         let engine = try FrontEndSetup.engine(options.publisher.engine, command: "demo") { notices.append($0) }
-        let reconnectDelay = try FrontEndSetup.seconds(options.reconnectDelay, option: "--reconnect-delay", command: "demo")
-        let stallTimeout = try FrontEndSetup.seconds(options.stallTimeout, option: "--stall-timeout", command: "demo")
         let console = ConsoleFrontEnd(clock: clock, theme: theme, previewFramesPerSecond: options.publisher.engine.previewFramesPerSecond)
-        let publisher = PublisherController(
-            session: PublisherSession(configuration: options.publisher.sessionConfiguration(url: url)),
-            engine: engine, url: url, clock: clock, post: console.publisherPost
-        )
-        let subscriber = SubscriberController(
-            session: SubscriberSession(streamName: url.bareStreamName, redactedURL: url.redacted, reconnectDelay: reconnectDelay),
-            url: url, clock: clock, stallTimeout: stallTimeout, post: console.subscriberPost
+        let (publisher, subscriber) = try controllers(
+            options, url: url, engine: engine, clock: clock,
+            publisherPost: console.publisherPost, subscriberPost: console.subscriberPost
         )
         console.attach(publisher: publisher, subscriber: subscriber)
         notices.forEach(console.showNotice)
         do {
             try publisher.start()
-        } catch {
-            await relay?.stop()
-            throw FrontEndExit(code: 1, message: "onair demo: \(error)")
-        }
-        console.publisherPost(.event(.control(.start(options.publisher.initialType))))
-        console.subscriberPost(.event(.control(.play)))
-        do {
+            console.publisherPost(.event(.control(.start(options.publisher.initialType))))
+            console.subscriberPost(.event(.control(.play)))
             try await console.run()
         } catch {
             await relay?.stop()
-            throw error
+            throw error is FrontEndExit ? error : FrontEndExit(code: 1, message: "onair demo: \(error)")
         }
         await relay?.stop()
+    }
+
+    /// Both sides with JSON Lines on stdout and commands on stdin, until `--duration`, `quit` or a signal.
+    public static func runHeadless(_ options: DemoOptions) async throws {
+        let writer = JSONLinesWriter()
+        let (relay, url) = try await server(for: options)
+        let clock = SessionClock()
+        let inputs = HeadlessInputStream<HeadlessDemo.Input>(duration: options.publisher.duration.map { .milliseconds(Int64($0 * 1000)) })
+        let engine = try FrontEndSetup.engine(options.publisher.engine, command: "demo") { notice in
+            writer.write(HeadlessEvent(time: clock.now, side: .publisher, kind: "notice", details: ["text": .string(notice)]))
+        }
+        let (publisher, subscriber) = try controllers(
+            options, url: url, engine: engine, clock: clock,
+            publisherPost: { inputs.post(.publisher($0)) }, subscriberPost: { inputs.post(.subscriber($0)) }
+        )
+        writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "started", details: [
+            "command": "demo", "url": .string(url.redacted), "policy": .string(options.publisher.policy.rawValue),
+            "relay": .bool(relay != nil),
+        ]))
+        do {
+            try publisher.start()
+            inputs.post(.publisher(.event(.control(.start(options.publisher.initialType)))))
+            inputs.post(.subscriber(.event(.control(.play))))
+            try await HeadlessLoop.run(HeadlessDemo(publisher: publisher, subscriber: subscriber), inputs: inputs, writer: writer, clock: clock)
+        } catch {
+            await relay?.stop()
+            throw error is FrontEndExit ? error : FrontEndExit(code: 1, message: "onair demo: \(error)")
+        }
+        await relay?.stop()
+    }
+
+    /// The embedded relay and its URL, or the operator's `--server`.
+    private static func server(for options: DemoOptions) async throws -> (RelayServer?, StreamURL) {
+        if let server = options.server {
+            return (nil, try FrontEndSetup.streamURL(server, command: "demo"))
+        }
+        let relay = try await startRelay(recordDirectory: options.recordDirectory, suspendTimeout: options.publisher.suspendTimeout)
+        do {
+            return (relay, try FrontEndSetup.streamURL("rtmp://127.0.0.1:\(relay.port)/live/\(options.stream)", command: "demo"))
+        } catch {
+            await relay.stop()
+            throw error
+        }
+    }
+
+    /// The publisher and subscriber of one stream, posting their results where the front end says.
+    private static func controllers(
+        _ options: DemoOptions,
+        url: StreamURL,
+        engine: MediaEngine,
+        clock: SessionClock,
+        publisherPost: @escaping @Sendable (PublisherInput) -> Void,
+        subscriberPost: @escaping @Sendable (SubscriberInput) -> Void
+    ) throws -> (PublisherController, SubscriberController) {
+        let reconnectDelay = try FrontEndSetup.seconds(options.reconnectDelay, option: "--reconnect-delay", command: "demo")
+        let stallTimeout = try FrontEndSetup.seconds(options.stallTimeout, option: "--stall-timeout", command: "demo")
+        let publisher = PublisherController(
+            session: PublisherSession(configuration: options.publisher.sessionConfiguration(url: url)),
+            engine: engine, url: url, clock: clock, post: publisherPost
+        )
+        let subscriber = SubscriberController(
+            session: SubscriberSession(streamName: url.bareStreamName, redactedURL: url.redacted, reconnectDelay: reconnectDelay),
+            url: url, clock: clock, stallTimeout: stallTimeout, post: subscriberPost
+        )
+        return (publisher, subscriber)
     }
 
     /// The embedded relay on a free loopback port; recordings go to `recordDirectory`.

@@ -4,18 +4,17 @@ import OnAirCore
 protocol HeadlessSide: AnyObject {
     associatedtype Input: Sendable
 
-    var side: HeadlessEvent.Side { get }
-    /// The command name shown in messages (`publish`, `subscribe`).
+    /// The command name shown in messages (`publish`, `subscribe`, `demo`).
     var commandName: String { get }
     func handle(_ input: Input) async
     /// Performs a stdin command; returns why it does not apply to this side, or nil when done.
     func perform(_ command: OperatorCommand) async -> String?
-    /// Once a second, before `stats` is read: housekeeping such as the stall watchdog.
+    /// Once a second, before the `stats` events are read: housekeeping such as the stall watchdog.
     func tick() async
-    /// The `stats` event details (README, "Headless output").
-    var stats: [String: JSONValue] { get }
+    /// The `stats` events (README, "Headless output"), one per side.
+    func statsEvents(at now: SessionTime) -> [HeadlessEvent]
     /// What the side has to say since the last turn: log lines, toasts, state, stream announcements.
-    func report(into reporter: inout HeadlessReporter, at now: SessionTime) -> [HeadlessEvent]
+    func report(at now: SessionTime) -> [HeadlessEvent]
     /// A failure that ends the run, in one line; nil while all is well.
     var failure: String? { get }
     func shutdown() async
@@ -30,7 +29,6 @@ enum HeadlessLoop {
         writer: JSONLinesWriter,
         clock: SessionClock
     ) async throws {
-        var reporter = HeadlessReporter(side: side.side)
         var failure: FrontEndExit?
         loop: for await input in inputs.stream {
             switch input {
@@ -48,12 +46,12 @@ enum HeadlessLoop {
                 ]))
             case .tick:
                 await side.tick()
-                writer.write(HeadlessEvent(time: clock.now, side: side.side, kind: "stats", details: side.stats))
+                side.statsEvents(at: clock.now).forEach(writer.write)
             case .quit(let reason):
                 writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "quit", details: ["reason": .string(reason)]))
                 break loop
             }
-            side.report(into: &reporter, at: clock.now).forEach(writer.write)
+            side.report(at: clock.now).forEach(writer.write)
             if let message = side.failure {
                 failure = FrontEndExit(code: 1, message: "onair \(side.commandName): \(message)")
                 break loop
@@ -61,20 +59,30 @@ enum HeadlessLoop {
         }
         inputs.finish()
         await side.shutdown()
-        writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "stopped", details: side.stats))
+        for event in side.statsEvents(at: clock.now) {
+            writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "stopped", details: event.details.merging(["side": .string(event.side.rawValue)]) { old, _ in old }))
+        }
         if let failure { throw failure }
     }
 }
 
-extension PublisherController: HeadlessSide {
-    var side: HeadlessEvent.Side { .publisher }
+/// The publisher as a headless side.
+final class HeadlessPublisher: HeadlessSide {
+    let controller: PublisherController
+    private var reporter = HeadlessReporter(side: .publisher)
     var commandName: String { "publish" }
+
+    init(_ controller: PublisherController) {
+        self.controller = controller
+    }
+
+    func handle(_ input: PublisherInput) async { await controller.handle(input) }
 
     func perform(_ command: OperatorCommand) async -> String? {
         switch command {
-        case .phone(let action): await handle(.event(.operator(action)))
-        case .publisher(let control): await handle(.event(.control(control)))
-        case .subscriber: return "play and stop-play are subscriber commands"
+        case .phone(let action): await controller.handle(.event(.operator(action)))
+        case .publisher(let control): await controller.handle(.event(.control(control)))
+        case .subscriber, .subscriberPhone: return "that is a subscriber command"
         case .quit: break
         }
         return nil
@@ -82,45 +90,61 @@ extension PublisherController: HeadlessSide {
 
     func tick() async {}
 
-    var stats: [String: JSONValue] { engine.stats.headlessDetails }
+    func statsEvents(at now: SessionTime) -> [HeadlessEvent] {
+        [HeadlessEvent(time: now, side: .publisher, kind: "stats", details: controller.engine.stats.headlessDetails)]
+    }
 
-    func report(into reporter: inout HeadlessReporter, at now: SessionTime) -> [HeadlessEvent] {
-        reporter.report(log: state.log, toasts: state.toasts, summary: state.headlessSummary, at: now)
+    func report(at now: SessionTime) -> [HeadlessEvent] {
+        let state = controller.state
+        return reporter.report(log: state.log, toasts: state.toasts, summary: state.headlessSummary, at: now)
     }
 
     var failure: String? {
-        if case .error(let message) = state.status { return message }
+        if case .error(let message) = controller.state.status { return message }
         return nil
     }
+
+    func shutdown() async { await controller.shutdown() }
 }
 
-extension SubscriberController: HeadlessSide {
-    var side: HeadlessEvent.Side { .subscriber }
+/// The subscriber as a headless side.
+final class HeadlessSubscriber: HeadlessSide {
+    let controller: SubscriberController
+    private var reporter = HeadlessReporter(side: .subscriber)
     var commandName: String { "subscribe" }
+
+    init(_ controller: SubscriberController) {
+        self.controller = controller
+    }
+
+    func handle(_ input: SubscriberInput) async { await controller.handle(input) }
 
     func perform(_ command: OperatorCommand) async -> String? {
         switch command {
-        case .phone(let action): await handle(.event(.operator(action)))
-        case .subscriber(let control): await handle(.event(.control(control)))
+        case .phone(let action), .subscriberPhone(let action): await controller.handle(.event(.operator(action)))
+        case .subscriber(let control): await controller.handle(.event(.control(control)))
         case .publisher: return "that is a publisher command"
         case .quit: break
         }
         return nil
     }
 
-    func tick() async {
-        await handle(.tick)
+    func tick() async { await controller.handle(.tick) }
+
+    func statsEvents(at now: SessionTime) -> [HeadlessEvent] {
+        [HeadlessEvent(time: now, side: .subscriber, kind: "stats", details: controller.headlessStats)]
     }
 
-    var stats: [String: JSONValue] { headlessStats }
-
-    func report(into reporter: inout HeadlessReporter, at now: SessionTime) -> [HeadlessEvent] {
-        let notices = takeNotices().map { HeadlessEvent(time: now, side: .subscriber, kind: $0.kind, details: $0.details) }
+    func report(at now: SessionTime) -> [HeadlessEvent] {
+        let notices = controller.takeNotices().map { HeadlessEvent(time: now, side: .subscriber, kind: $0.kind, details: $0.details) }
+        let state = controller.state
         return notices + reporter.report(log: state.log, toasts: state.toasts, summary: state.headlessSummary, at: now)
     }
 
     var failure: String? {
-        if case .error(let message) = state.connection { return message }
+        if case .error(let message) = controller.state.connection { return message }
         return nil
     }
+
+    func shutdown() async { await controller.shutdown() }
 }

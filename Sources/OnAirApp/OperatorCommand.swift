@@ -10,16 +10,25 @@ public enum OperatorCommand: Sendable, Equatable {
     case publisher(PublisherControl)
     /// A subscriber control: `play`, `stop-play`.
     case subscriber(SubscriberControl)
+    /// In `onair demo`, a phone gesture on the subscriber's phone: `sub home`, `sub return`, …
+    /// (plain gestures go to the publisher there; in `onair subscribe` they go to the subscriber).
+    case subscriberPhone(OperatorAction)
     /// `quit`: end cleanly.
     case quit
 
     /// Every command name, for help texts and error messages.
     public static let names: [String] =
-        OperatorAction.allCases.map(\.rawValue) + ["pause-video", "pause-audio", "next-policy", "stop", "start", "play", "stop-play", "quit"]
+        OperatorAction.allCases.map(\.rawValue) + ["pause-video", "pause-audio", "next-policy", "stop", "start", "play", "stop-play", "sub <gesture>", "quit"]
 
     /// Parses one command name (case-insensitive, surrounding blanks ignored); nil when unknown.
     public init?(_ text: some StringProtocol) {
-        let word = text.trimmingCharacters(in: .whitespaces).lowercased()
+        var word = text.trimmingCharacters(in: .whitespaces).lowercased()
+        for prefix in ["sub ", "subscriber "] where word.hasPrefix(prefix) {
+            word = String(word.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+            guard let action = OperatorAction(rawValue: word) else { return nil }
+            self = .subscriberPhone(action)
+            return
+        }
         if let action = OperatorAction(rawValue: word) {
             self = .phone(action)
             return

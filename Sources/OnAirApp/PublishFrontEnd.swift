@@ -49,6 +49,6 @@ public enum PublishFrontEnd {
             "audio": .string(engine.configuration.audio?.description ?? "none"),
         ]))
         inputs.post(.event(.control(.start(options.initialType))))
-        try await HeadlessLoop.run(controller, inputs: inputs, writer: writer, clock: clock)
+        try await HeadlessLoop.run(HeadlessPublisher(controller), inputs: inputs, writer: writer, clock: clock)
     }
 }

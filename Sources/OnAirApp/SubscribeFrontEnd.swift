@@ -36,7 +36,7 @@ public enum SubscribeFrontEnd {
             "command": "subscribe", "url": .string(url.redacted),
         ]))
         inputs.post(.event(.control(.play)))
-        try await HeadlessLoop.run(controller, inputs: inputs, writer: writer, clock: clock)
+        try await HeadlessLoop.run(HeadlessSubscriber(controller), inputs: inputs, writer: writer, clock: clock)
     }
 }
 

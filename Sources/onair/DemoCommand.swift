@@ -43,9 +43,10 @@ struct DemoCommand: AsyncParsableCommand {
         try await runFrontEnd {
             try refuseUnbuilt(command: "demo", script: presentation.script, report: report)
             if presentation.headless {
-                throw FrontEndExit.notBuiltYet("demo --headless", issue: 7)
+                try await DemoFrontEnd.runHeadless(options)
+            } else {
+                try await DemoFrontEnd.run(options)
             }
-            try await DemoFrontEnd.run(options)
         }
     }
 }
