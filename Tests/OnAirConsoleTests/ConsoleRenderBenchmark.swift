@@ -3,6 +3,10 @@ import OnAirConsole
 import OnAirCore
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The render half of `scripts/bench.d/console.sh` (DESIGN.md §5: a full redraw ≤ 2 ms at 200×60); runs only
 /// when the script sets ONAIR_BENCH_CONSOLE (an iteration count).
 ///
@@ -76,6 +80,13 @@ struct ConsoleRenderBenchmark {
         return Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
     }
 
+    /// CPU time of the calling thread in milliseconds: what a frame costs, whatever else the machine runs.
+    static func threadCPUMilliseconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1e3 + Double(time.tv_nsec) / 1e6
+    }
+
     @Test("a busy 200×60 frame renders and diffs in ≤ 2 ms (figures printed as ONAIR_BENCH)",
           .enabled(if: environment["ONAIR_BENCH_CONSOLE"] != nil))
     func renderBusyFrame() throws {
@@ -96,17 +107,21 @@ struct ConsoleRenderBenchmark {
         var render: [Double] = []
         var diff: [Double] = []
         var total: [Double] = []
+        var cpu: [Double] = []
         var changed = 0
         render.reserveCapacity(iterations)
         diff.reserveCapacity(iterations)
         total.reserveCapacity(iterations)
+        cpu.reserveCapacity(iterations)
         for index in 0..<iterations {
             let screen = screens[(index + 20) % distinct]
+            let cpuStart = Self.threadCPUMilliseconds()
             let start = clock.now
             let frame = screen.render(width: width, height: height, theme: theme)
             let rendered = clock.now
             let changes = frame.changes(since: previous)
             let diffed = clock.now
+            cpu.append(Self.threadCPUMilliseconds() - cpuStart)
             changed += changes.count
             previous = frame
             render.append(Self.milliseconds(start, rendered))
@@ -126,11 +141,13 @@ struct ConsoleRenderBenchmark {
         let d = Self.summary(diff)
         let t = Self.summary(total)
         let f = Self.summary(fullDiff)
+        let c = Self.summary(cpu)
         let json = [
             "\"width\":\(width)", "\"height\":\(height)", "\"iterations\":\(iterations)",
             String(format: "\"renderMeanMs\":%.4f,\"renderP50Ms\":%.4f,\"renderP99Ms\":%.4f,\"renderMaxMs\":%.4f", r.mean, r.p50, r.p99, r.max),
             String(format: "\"diffMeanMs\":%.4f,\"diffP99Ms\":%.4f", d.mean, d.p99),
-            String(format: "\"totalMeanMs\":%.4f,\"totalP99Ms\":%.4f", t.mean, t.p99),
+            String(format: "\"totalMeanMs\":%.4f,\"totalP50Ms\":%.4f,\"totalP99Ms\":%.4f", t.mean, t.p50, t.p99),
+            String(format: "\"cpuMeanMs\":%.4f,\"cpuP50Ms\":%.4f,\"cpuP99Ms\":%.4f", c.mean, c.p50, c.p99),
             String(format: "\"fullRepaintDiffMeanMs\":%.4f", f.mean),
             "\"changedCellsPerFrame\":\(changed / iterations)",
         ].joined(separator: ",")

@@ -3,7 +3,8 @@
 #  1. full redraw at 200x60: the benchmark test ConsoleRenderBenchmark renders a busy ConsoleScreen (both
 #     panes, 64x36 preview pictures that change every frame, 500-entry logs, stacked toasts, a notice) into a
 #     CellBuffer and diffs it against the previous frame, ONAIR_BENCH_CONSOLE times; mean and p99 of
-#     render+diff. Target <= 2 ms.
+#     render+diff, in wall time and in the thread's CPU time (on a shared machine the wall p99 is mostly
+#     preemption). Target <= 2 ms.
 #  2. idle CPU: the real `onair subscribe rtmp://127.0.0.1:PORT/live/none` console (nothing listens on PORT:
 #     the subscriber waits and retries, redrawing at the default --preview-fps 8) in a 160x48 tmux pane;
 #     utime+stime from /proc/PID/stat over a 10 s window. Target < 1 % of one core.
@@ -145,9 +146,16 @@ mkdir -p bench-results
   echo "console benchmark, release build, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
   row measurement value target result
   if [ -n "$REDRAW_JSON" ]; then
-    mean=$(field totalMeanMs); p99=$(field totalP99Ms)
-    row "full redraw 200x60, render+diff, mean" "$(printf '%.3f ms' "$mean")" "<= 2 ms" "$(verdict "$mean" 2 '<=')"
-    row "full redraw 200x60, render+diff, p99" "$(printf '%.3f ms' "$p99")" "<= 2 ms" "$(verdict "$p99" 2 '<=')"
+    for stat in totalMeanMs totalP99Ms cpuMeanMs cpuP99Ms; do
+      value=$(field "$stat")
+      case $stat in
+        totalMeanMs) name="full redraw 200x60, render+diff, wall mean" ;;
+        totalP99Ms) name="full redraw 200x60, render+diff, wall p99" ;;
+        cpuMeanMs) name="full redraw 200x60, render+diff, CPU mean" ;;
+        cpuP99Ms) name="full redraw 200x60, render+diff, CPU p99" ;;
+      esac
+      row "$name" "$(printf '%.3f ms' "$value")" "<= 2 ms" "$(verdict "$value" 2 '<=')"
+    done
   else
     row "full redraw 200x60" "-" "<= 2 ms" "FAILED TO RUN"
   fi
@@ -167,7 +175,9 @@ mkdir -p bench-results
     row "terminal output, onair demo 160x48, preview off" "-" "reported" "FAILED TO RUN"
   fi
   if [ -n "$REDRAW_JSON" ]; then
-    echo "redraw detail: render mean $(field renderMeanMs) ms (p99 $(field renderP99Ms)), diff mean $(field diffMeanMs) ms" \
+    echo "redraw detail: wall p50 $(field totalP50Ms) ms; CPU = the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), wall includes" \
+      "preemption by whatever else runs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "  render mean $(field renderMeanMs) ms (p99 $(field renderP99Ms)), diff mean $(field diffMeanMs) ms" \
       "(p99 $(field diffP99Ms)), $(field changedCellsPerFrame) changed cells per frame, full-repaint diff $(field fullRepaintDiffMeanMs) ms," \
       "$(field iterations) frames"
   fi
