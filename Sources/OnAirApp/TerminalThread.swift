@@ -35,9 +35,16 @@ final class TerminalThread: Sendable {
                 return
             }
             opened.signal()
+            var stopReported = false
             while true {
-                if let event = screen.nextEvent(timeoutMilliseconds: 40) {
+                if stopReported {
+                    // `nextEvent` answers `.stopRequested` at once from now on: report it once, then wait
+                    // for `stop()` (the broadcast may take a while to end) instead of spinning a core and
+                    // flooding the front end's stream with stop events.
+                    usleep(40_000)
+                } else if let event = screen.nextEvent(timeoutMilliseconds: 40) {
                     if case .resize = event { screen.invalidate() }
+                    if case .stopRequested = event { stopReported = true }
                     onEvent(event)
                 }
                 let (frame, stop) = self.shared.withLock { shared in

@@ -29,6 +29,12 @@ public final class TmuxSession: Sendable {
         guard status == 0 else { throw PeerError.failed("tmux send-keys exited with \(status)") }
     }
 
+    /// Resizes the window (and its one pane): the program gets SIGWINCH, as when the operator resizes the terminal.
+    public func resize(width: Int, height: Int) throws {
+        let status = try Spawn.run("tmux", ["-L", socket, "resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
+        guard status == 0 else { throw PeerError.failed("tmux resize-window exited with \(status)") }
+    }
+
     /// The screen as text lines.
     public func capture() throws -> String {
         let result = try PeerProcess.run("tmux", ["-L", socket, "capture-pane", "-p", "-t", name], in: FileManager.default.temporaryDirectory)
