@@ -113,7 +113,7 @@ p50=$(bench_median "${p50s[@]}"); p99=$(bench_median "${p99s[@]}")
 is() { awk "BEGIN {print ($1) ? 1 : 0}"; }
 cores=$(nproc); onair_threads=$((cores - 1)); [ "$onair_threads" -lt 1 ] && onair_threads=1; [ "$onair_threads" -gt 4 ] && onair_threads=4
 
-row() { printf '%-7s %-13s %-18s %-18s %-24s %-18s %s\n' "$@"; }
+row() { printf '%-7s %-12s %-18s %-15s %-26s %-22s %s\n' "$@"; }
 mkdir -p bench-results
 {
   echo "engine: publish 1280x720 30 fps Y4M clip + 440 Hz tone -> nginx-rtmp (loopback), x264 ultrafast/zerolatency"
