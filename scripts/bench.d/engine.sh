@@ -1,58 +1,131 @@
 #!/usr/bin/env bash
-# Engine benchmark (DESIGN.md §5): CPU seconds per stream-second and peak RSS of OnAir's capture-and-encode
-# engine against the ffmpeg CLI encoding the same 1280x720 30 fps Y4M clip with the same x264 settings
-# (ultrafast, zerolatency, 2500k CBR with a 1 s VBV, 2 s GOP, no B-frames, same thread count) to -f null.
-# Both run unpaced over the same number of frames; both are measured with /usr/bin/time -v.
+# Engine benchmark (DESIGN.md §5, issue 4), one run: the real `onair publish` (release binary) against the
+# ffmpeg CLI, each publishing the same 1280x720 30 fps Y4M clip (looped in real time) + a 440 Hz tone with
+# the same settings (x264 ultrafast/zerolatency, 2500k CBR with a 1 s VBV, 2 s GOP, no B-frames, AAC 128k)
+# into the same nginx-rtmp on loopback, one after the other, for ONAIR_BENCH_SECONDS (default 20) each;
+# ONAIR_BENCH_RUNS (default 3) runs per side, interleaved (onair, ffmpeg, onair, …), medians compared.
 #
-# Environment: ONAIR_BENCH_SECONDS (stream seconds, default 20), ONAIR_BENCH_BUILD (release | debug,
-# default release: the test bundle built with -enable-testing so @testable imports still link).
-# Video only: the ffmpeg side has no live audio source to match, and AAC costs ~0.3 ms per 21 ms frame.
+#  - CPU-seconds per stream-second and peak RSS from /usr/bin/time -v around each process; stream seconds
+#    are the video frames each side really encoded / 30 (OnAir's `stopped` event, ffmpeg's -progress).
+#    Targets: CPU ratio onair/ffmpeg <= 1.0 (aim 0.85), peak RSS <= ffmpeg's.
+#  - OnAir's capture -> socket latency p50/p99 from each run's last `stats` line, median of the runs
+#    (aim p99 <= 33 ms, one frame).
+#  - Each stream is checked while it runs: ffprobe reads it back from nginx (h264 1280x720 + aac), and
+#    nginx's access log must show at least 70 % of the nominal bytes, so a failed publish cannot look cheap.
+# Each side keeps its default x264 thread count (OnAir: cores - 1, at most 4; ffmpeg: its own choice);
+# both are printed. Results: stdout and bench-results/engine.txt. Exit 1 only if a side failed to run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-seconds="${ONAIR_BENCH_SECONDS:-20}"
-build="${ONAIR_BENCH_BUILD:-release}"
-frames=$((seconds * 30))
-cores=$(nproc)
-threads=$((cores - 1)); [ "$threads" -lt 1 ] && threads=1; [ "$threads" -gt 4 ] && threads=4
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source scripts/bench.d/lib.sh
+SECONDS_EACH=${ONAIR_BENCH_SECONDS:-20}
+RUNS=${ONAIR_BENCH_RUNS:-3}
+ONAIR=.build/release/onair
+
+bench_init engine
+bench_require ffmpeg ffprobe nginx python3
+swift build -c release --product onair > "$BENCH_WORK/build.log" 2>&1 \
+  || { tail -30 "$BENCH_WORK/build.log"; bench_fail "the release binary did not build"; }
+
+# A 2-second moving clip (testsrc2), looped by both sides: the same pixels reach both encoders.
+ffmpeg -v error -nostdin -f lavfi -i testsrc2=size=1280x720:rate=30 -frames:v 60 -pix_fmt yuv420p -y "$BENCH_WORK/clip.y4m"
+LOAD=$(cut -d" " -f1-3 /proc/loadavg)
+bench_start_nginx
+url="rtmp://127.0.0.1:$NGINX_PORT/live"
+
+# ffprobe the live stream NAME a few seconds in; writes $BENCH_WORK/NAME.probe.
+probe_later() {
+  sleep $(( SECONDS_EACH >= 20 ? 5 : 2 ))
+  timeout 15 ffprobe -v error -show_entries stream=codec_name,width,height -of csv=p=0 "$url/$1" \
+    > "$BENCH_WORK/$1.probe" 2>&1 || true
+}
+
+# Checks what ffprobe saw and what nginx received for NAME; sets RECEIVED.
+check_stream() {
+  local name=$1 minimum
+  grep -q '^h264,1280,720' "$BENCH_WORK/$name.probe" && grep -q '^aac' "$BENCH_WORK/$name.probe" \
+    || bench_fail "$name: ffprobe did not read h264 1280x720 + aac from nginx (it said: $(tr '\n' ' ' < "$BENCH_WORK/$name.probe"))"
+  minimum=$(( (2500000 + 128000) / 8 * SECONDS_EACH * 70 / 100 ))
+  RECEIVED=$(bench_published_bytes "$name")
+  [ "$RECEIVED" -ge "$minimum" ] || bench_fail "$name: nginx received $RECEIVED bytes, expected at least $minimum"
+}
+
+# OnAir: the release binary, headless, stdin closed (it runs until --duration). Sets FRAMES, P50, P99.
+run_onair() {
+  local name=$1 prober
+  probe_later "$name" & prober=$!
+  /usr/bin/time -v -o "$BENCH_WORK/$name.time" "$ONAIR" publish "$url/$name" --video "$BENCH_WORK/clip.y4m" --audio test \
+    --size 1280x720 --fps 30 --bitrate 2500k --audio-bitrate 128k --headless --duration "$SECONDS_EACH" \
+    < /dev/null > "$BENCH_WORK/$name.jsonl" 2> "$BENCH_WORK/$name.err" \
+    || { tail -5 "$BENCH_WORK/$name.jsonl" "$BENCH_WORK/$name.err"; bench_fail "onair publish ($name) failed"; }
+  wait "$prober" || true
+  check_stream "$name"
+  # Frames from the final `stopped` event, latency from the last `stats` line.
+  read -r FRAMES P50 P99 < <(python3 - "$BENCH_WORK/$name.jsonl" <<'PY'
+import json, sys
+stats, stopped = {}, {}
+for line in open(sys.argv[1]):
+    try: event = json.loads(line)
+    except ValueError: continue
+    if event.get("kind") == "stats": stats = event["details"]
+    if event.get("kind") == "stopped": stopped = event["details"]
+print(stopped.get("framesEncoded", 0), stats.get("latencyP50Ms", "nan"), stats.get("latencyP99Ms", "nan"))
+PY
+)
+}
+
+# ffmpeg: the same clip and settings, paced by -re, audio from lavfi's sine. Sets FRAMES.
+run_ffmpeg() {
+  local name=$1 prober
+  probe_later "$name" & prober=$!
+  /usr/bin/time -v -o "$BENCH_WORK/$name.time" ffmpeg -v error -nostdin -progress "$BENCH_WORK/$name.progress" \
+    -re -stream_loop -1 -i "$BENCH_WORK/clip.y4m" -f lavfi -i sine=frequency=440:sample_rate=48000 -t "$SECONDS_EACH" \
+    -c:v libx264 -preset ultrafast -tune zerolatency -b:v 2500k -maxrate 2500k -minrate 2500k -bufsize 2500k -g 60 -bf 0 \
+    -c:a aac -b:a 128k -f flv "$url/$name" > "$BENCH_WORK/$name.log" 2>&1 \
+    || { tail -5 "$BENCH_WORK/$name.log"; bench_fail "ffmpeg publish ($name) failed"; }
+  wait "$prober" || true
+  check_stream "$name"
+  FRAMES=$(awk -F= '$1 == "frame" {f = $2} END {print f + 0}' "$BENCH_WORK/$name.progress")
+}
+
+# Per run: frames, wall, CPU, CPU per stream-second (stream seconds = frames / 30), RSS, bytes nginx received.
+declare -A per rss cpu wall frames received
+p50s=(); p99s=()
+for i in $(seq 1 "$RUNS"); do
+  for side in onair ffmpeg; do
+    "run_$side" "$side$i"
+    [ "$FRAMES" -gt 0 ] || bench_fail "$side$i encoded no frames"
+    t="$BENCH_WORK/$side$i.time"
+    frames[$side]+="$FRAMES "; received[$side]+="$RECEIVED "
+    wall[$side]+="$(bench_wall_seconds "$t") "; cpu[$side]+="$(bench_cpu_seconds "$t") "; rss[$side]+="$(bench_rss_mib "$t") "
+    per[$side]+="$(awk -v c="$(bench_cpu_seconds "$t")" -v f="$FRAMES" 'BEGIN {printf "%.3f", c / (f / 30)}') "
+    if [ "$side" = onair ]; then p50s+=("$P50"); p99s+=("$P99"); fi
+  done
+done
+bench_stop_nginx
+
+med() { bench_median $1; }
+joined() { echo "$1" | xargs | tr ' ' /; }
+onair_per=$(med "${per[onair]}"); ffmpeg_per=$(med "${per[ffmpeg]}")
+onair_rss=$(med "${rss[onair]}"); ffmpeg_rss=$(med "${rss[ffmpeg]}")
+cpu_ratio=$(awk -v a="$onair_per" -v b="$ffmpeg_per" 'BEGIN {printf "%.2f", a / b}')
+rss_ratio=$(awk -v a="$onair_rss" -v b="$ffmpeg_rss" 'BEGIN {printf "%.2f", a / b}')
+p50=$(bench_median "${p50s[@]}"); p99=$(bench_median "${p99s[@]}")
+is() { awk "BEGIN {print ($1) ? 1 : 0}"; }
+cores=$(nproc); onair_threads=$((cores - 1)); [ "$onair_threads" -lt 1 ] && onair_threads=1; [ "$onair_threads" -gt 4 ] && onair_threads=4
+
+row() { printf '%-7s %-12s %-18s %-15s %-26s %-22s %s\n' "$@"; }
 mkdir -p bench-results
-
-# A 2-second moving clip (testsrc2), looped by both sides: the same bytes reach both encoders.
-ffmpeg -v error -f lavfi -i testsrc2=size=1280x720:rate=30 -frames:v 60 -pix_fmt yuv420p -y "$work/clip.y4m"
-
-if [ "$build" = release ]; then
-  swift build -c release --build-tests -Xswiftc -enable-testing >/dev/null
-else
-  swift build --build-tests >/dev/null
-fi
-bundle=".build/$build/OnAirPackageTests.xctest"
-
-/usr/bin/time -v -o "$work/onair.time" env ONAIR_BENCH_Y4M="$work/clip.y4m" ONAIR_BENCH_SECONDS="$seconds" \
-  "$bundle" --testing-library swift-testing --filter EngineBenchmark >"$work/onair.out" 2>&1 || {
-  cat "$work/onair.out"; echo "engine benchmark failed"; exit 1; }
-grep -q 'ONAIR_BENCH {' "$work/onair.out" || { cat "$work/onair.out"; echo "engine benchmark did not run"; exit 1; }
-
-/usr/bin/time -v -o "$work/ffmpeg.time" ffmpeg -v error -nostdin -stream_loop -1 -i "$work/clip.y4m" -frames:v "$frames" \
-  -c:v libx264 -preset ultrafast -tune zerolatency -b:v 2500k -minrate 2500k -maxrate 2500k -bufsize 2500k \
-  -g 60 -bf 0 -threads "$threads" -f null - >"$work/ffmpeg.out" 2>&1
-
-cpu() { awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {printf "%.2f", u + s}' "$1"; }
-rss() { awk -F': ' '/Maximum resident set size/ {printf "%d", $2 / 1024}' "$1"; }
-onair_cpu=$(cpu "$work/onair.time"); ffmpeg_cpu=$(cpu "$work/ffmpeg.time")
-onair_rss=$(rss "$work/onair.time"); ffmpeg_rss=$(rss "$work/ffmpeg.time")
-detail=$(sed -n 's/.*ONAIR_BENCH \({.*}\).*/\1/p' "$work/onair.out")
-ratio=$(awk -v a="$onair_cpu" -v b="$ffmpeg_cpu" 'BEGIN {printf "%.2f", a / b}')
-per() { awk -v c="$1" -v s="$seconds" 'BEGIN {printf "%.3f", c / s}'; }
-
-printf '%-8s %10s %22s %12s\n' side cpu_s cpu_s_per_stream_s peak_rss_MiB
-printf '%-8s %10s %22s %12s\n' onair "$onair_cpu" "$(per "$onair_cpu")" "$onair_rss"
-printf '%-8s %10s %22s %12s\n' ffmpeg "$ffmpeg_cpu" "$(per "$ffmpeg_cpu")" "$ffmpeg_rss"
-echo "ratio onair/ffmpeg CPU: $ratio (target <= 1.0); $frames frames 1280x720, x264 threads $threads, $build build"
-echo "onair detail: $detail"
-cat >bench-results/engine.json <<JSON
-{"streamSeconds": $seconds, "frames": $frames, "threads": $threads, "build": "$build",
- "onair": {"cpuSeconds": $onair_cpu, "cpuPerStreamSecond": $(per "$onair_cpu"), "peakRssMiB": $onair_rss, "detail": $detail},
- "ffmpeg": {"cpuSeconds": $ffmpeg_cpu, "cpuPerStreamSecond": $(per "$ffmpeg_cpu"), "peakRssMiB": $ffmpeg_rss},
- "cpuRatio": $ratio}
-JSON
+{
+  echo "engine: publish 1280x720 30 fps Y4M clip + 440 Hz tone -> nginx-rtmp (loopback), x264 ultrafast/zerolatency"
+  echo "2500k CBR, GOP 60, no B-frames, AAC 128k; $RUNS runs per side of ${SECONDS_EACH} s, interleaved; $cores cores, load average $LOAD"
+  row side frames wall_s cpu_s "cpu_s/stream_s (median)" "peak_rss_MiB (med)" "bytes nginx received"
+  for side in onair ffmpeg; do
+    row "$side" "$(joined "${frames[$side]}")" "$(joined "${wall[$side]}")" "$(joined "${cpu[$side]}")" \
+      "$(joined "${per[$side]}") ($(med "${per[$side]}"))" "$(joined "${rss[$side]}") ($(med "${rss[$side]}"))" "$(joined "${received[$side]}")"
+  done
+  echo "CPU per stream-second onair/ffmpeg: $cpu_ratio  target <= 1.0: $(bench_verdict "$(is "$cpu_ratio <= 1.0")"), aim <= 0.85: $(bench_verdict "$(is "$cpu_ratio <= 0.85")")"
+  echo "peak RSS onair/ffmpeg: $rss_ratio  target <= 1.0: $(bench_verdict "$(is "$rss_ratio <= 1.0")")"
+  echo "onair capture -> socket latency (last stats line of each run): p50 $(IFS=/; echo "${p50s[*]}") ms, p99 $(IFS=/; echo "${p99s[*]}") ms;"
+  echo "  median p50 $p50 ms, p99 $p99 ms  aim p99 <= 33 ms: $(bench_verdict "$(is "\"$p99\" != \"nan\" && $p99 <= 33")")"
+  echo "x264 threads: onair $onair_threads (cores - 1), ffmpeg its default; every stream read back by ffprobe as h264 1280x720 + aac"
+} | tee bench-results/engine.txt

@@ -1,0 +1,122 @@
+# Shared helpers of scripts/bench.d/publish.sh and engine.sh (sourced, not run: bench.sh runs only *.sh
+# files, and this one does nothing on its own). Loopback only.
+#
+#   bench_init NAME            temp dir in $BENCH_WORK, EXIT trap that stops every peer started here
+#   bench_spawn CMD…           starts CMD in the background, remembered for the trap; its pid in $BENCH_PID
+#   bench_start_nginx          nginx-rtmp on a free loopback port: $NGINX_PORT, $NGINX_PREFIX, $NGINX_PID
+#   bench_stop_nginx           graceful stop (SIGQUIT), so the access log has every session
+#   bench_published_bytes NAME bytes nginx received from the publisher of live/NAME (its access log)
+#   bench_cpu_seconds F / bench_rss_mib F / bench_wall_seconds F   from a `/usr/bin/time -v -o F` report
+#   bench_median A B C …       the median of numbers
+#   bench_verdict OK           MET when OK is 1, else MISSED
+
+# scripts/bench.sh runs every *.sh here; run on its own, this file has nothing to measure.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then exit 0; fi
+
+bench_init() {
+  BENCH_NAME=$1
+  BENCH_WORK=$(mktemp -d "/tmp/onair-$1-bench.XXXXXX")
+  BENCH_PIDS=()
+  trap bench_cleanup EXIT
+  trap 'exit 130' INT TERM
+}
+
+bench_cleanup() {
+  local pid
+  for pid in "${BENCH_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${BENCH_PIDS[@]}"; do
+    for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+  done
+  rm -rf "$BENCH_WORK"
+}
+
+bench_fail() { echo "$BENCH_NAME bench: $*" >&2; exit 1; }
+
+bench_require() {
+  local tool
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || bench_fail "$tool is not installed (make deps-bench)"
+  done
+  [ -x /usr/bin/time ] || bench_fail "GNU time (/usr/bin/time) is not installed (make deps-bench)"
+}
+
+bench_spawn() {
+  "$@" &
+  BENCH_PID=$!
+  BENCH_PIDS+=("$BENCH_PID")
+}
+
+bench_free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+bench_wait_port() {
+  for _ in $(seq 1 200); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+    sleep 0.05
+  done
+  return 1
+}
+
+# nginx-rtmp as in /work/shared/interop/nginx-rtmp.conf, plus an access log (one line per session, written
+# when it ends) so the scripts can check how many bytes each publisher really delivered, and max_message
+# raised so high-bitrate keyframes are not refused.
+bench_start_nginx() {
+  NGINX_PORT=$(bench_free_port)
+  NGINX_PREFIX="$BENCH_WORK/nginx"
+  mkdir -p "$NGINX_PREFIX"
+  cat > "$NGINX_PREFIX/nginx.conf" <<CONF
+load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
+user root;
+worker_processes 1;
+pid $NGINX_PREFIX/nginx.pid;
+error_log $NGINX_PREFIX/error.log info;
+events { worker_connections 256; }
+rtmp {
+    log_format bench '\$command \$name \$bytes_received \$session_time';
+    access_log $NGINX_PREFIX/access.log bench;
+    server {
+        listen 127.0.0.1:$NGINX_PORT;
+        chunk_size 4096;
+        max_message 16M;
+        application live {
+            live on;
+            record off;
+            publish_notify on;
+            drop_idle_publisher 5s;
+        }
+    }
+}
+CONF
+  bench_spawn nginx -p "$NGINX_PREFIX" -c "$NGINX_PREFIX/nginx.conf" -e "$NGINX_PREFIX/error.log" -g 'daemon off;'
+  NGINX_PID=$BENCH_PID
+  bench_wait_port "$NGINX_PORT" || bench_fail "nginx-rtmp did not start: $(cat "$NGINX_PREFIX/error.log" 2>/dev/null)"
+}
+
+bench_stop_nginx() {
+  kill -QUIT "$NGINX_PID" 2>/dev/null || true
+  wait "$NGINX_PID" 2>/dev/null || true
+}
+
+# The access log line of a session is written when it closes; wait up to 2 s for it.
+bench_published_bytes() {
+  local name=$1 bytes=""
+  for _ in $(seq 1 40); do
+    bytes=$(awk -v n="$name" '$1 ~ /PUBLISH/ && $2 == n {print $3}' "$NGINX_PREFIX/access.log" 2>/dev/null | tail -1)
+    [ -n "$bytes" ] && break
+    sleep 0.05
+  done
+  echo "${bytes:-0}"
+}
+
+bench_cpu_seconds() { awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {printf "%.2f", u + s}' "$1"; }
+bench_rss_mib() { awk -F': ' '/Maximum resident set size/ {printf "%.1f", $2 / 1024}' "$1"; }
+bench_wall_seconds() {
+  awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; printf "%.2f", s}' "$1"
+}
+
+bench_median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+bench_verdict() { if [ "$1" = 1 ]; then echo MET; else echo MISSED; fi; }
+
