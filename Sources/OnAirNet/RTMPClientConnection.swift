@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import NIOCore
+import Synchronization
 import NIOPosix
 import OnAirCore
 import OnAirRTMP
@@ -37,13 +38,19 @@ final class RTMPClientConnection: Sendable {
         guard !url.usesTLS else { throw RTMPClient.Error.tlsNotSupported }
         let group = configuration.eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton
         let timeout = configuration.responseTimeout
+        // The initializer hands the handler out directly: looking it up in the pipeline after `connect`
+        // fails when a server answers and closes at once (the pipeline is already torn down), and then the
+        // handler's own verdict — "not RTMP", "closed during the handshake" — would be lost.
+        let installed = Mutex<NIOLoopBound<RTMPClientChannelHandler>?>(nil)
         let bootstrap = ClientBootstrap(group: group)
             .connectTimeout(configuration.connectTimeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(RTMPClientChannelHandler(
-                        eventLoop: channel.eventLoop, responseTimeout: timeout, onIncoming: onIncoming, onClose: onClose))
+                    let handler = RTMPClientChannelHandler(
+                        eventLoop: channel.eventLoop, responseTimeout: timeout, onIncoming: onIncoming, onClose: onClose)
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                    installed.withLock { $0 = NIOLoopBound(handler, eventLoop: channel.eventLoop) }
                 }
             }
         let channel: any Channel
@@ -52,15 +59,8 @@ final class RTMPClientConnection: Sendable {
         } catch {
             throw mapConnectError(error, url: url)
         }
-        let handler: NIOLoopBound<RTMPClientChannelHandler>
-        do {
-            handler = try await channel.eventLoop.submit {
-                NIOLoopBound(try channel.pipeline.syncOperations.handler(type: RTMPClientChannelHandler.self), eventLoop: channel.eventLoop)
-            }.get()
-        } catch {
-            // The server accepted and closed at once, so the pipeline was already torn down: say that,
-            // not NIO's "handler not found".
-            throw RTMPClient.Error.handshakeFailed("the server closed the connection as soon as it was accepted")
+        guard let handler = installed.withLock({ $0 }) else {
+            throw RTMPClient.Error.handshakeFailed("the connection was set up without its RTMP handler")
         }
         let connection = RTMPClientConnection(channel: channel, handler: handler, url: url)
         do {

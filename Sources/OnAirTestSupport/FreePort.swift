@@ -5,26 +5,43 @@ import Glibc
 
 /// Free TCP ports on the loopback interface, for tests that start real peers.
 public enum FreePort {
-    /// Binds 127.0.0.1:0, reads the port the kernel chose, and closes the socket.
-    /// Another process could take the port before the caller binds it; peers are started right away.
+    /// A port on 127.0.0.1 that nothing uses now, chosen *below* the kernel's ephemeral range.
+    ///
+    /// Binding port 0 would hand out an ephemeral port, and under a parallel test run the kernel gives
+    /// the same range to other tests' outgoing connections: one of them could take the port before the
+    /// peer binds it (seen here: "port is in use"). Ports below the range are never assigned implicitly;
+    /// they are drawn at random and checked by binding, so two tests rarely meet and never silently.
     public static func loopback() throws -> Int {
+        let ephemeralStart = ephemeralRangeStart()
+        let low = max(1024, ephemeralStart - 12_000)
+        for _ in 0..<100 {
+            let candidate = Int.random(in: low..<ephemeralStart)
+            if canBind(candidate) { return candidate }
+        }
+        throw PeerError.failed("no free loopback port below \(ephemeralStart) after 100 tries")
+    }
+
+    /// The first port of `net.ipv4.ip_local_port_range` (32768 when it cannot be read).
+    static func ephemeralRangeStart() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8),
+              let first = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first,
+              let start = Int(first), start > 2048
+        else { return 32768 }
+        return start
+    }
+
+    /// Whether 127.0.0.1:`port` can be bound (and so is free) right now.
+    static func canBind(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw PeerError.system("socket", errno) }
+        guard fd >= 0 else { return false }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
+        return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else { throw PeerError.system("bind", errno) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else { throw PeerError.system("getsockname", errno) }
-        return Int(UInt16(bigEndian: address.sin_port))
+        } == 0
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port` now.
