@@ -19,7 +19,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ONAIR=${ONAIR:-.build/release/onair}
-BUNDLE=${ONAIR_BENCH_BUNDLE:-.build/release/OnAirPackageTests.xctest}
+# The benchmark test bundle is built with -enable-testing in its own scratch path (as publish.sh does), so
+# building it never invalidates the plain release binary that `make demo` and engine.sh use.
+SCRATCH=.build/bench
+BUNDLE=${ONAIR_BENCH_BUNDLE:-$SCRATCH/release/OnAirPackageTests.xctest}
 ITERATIONS=${CONSOLE_BENCH_ITERATIONS:-2000}
 WINDOW=${CONSOLE_BENCH_WINDOW:-10}
 WARMUP=${CONSOLE_BENCH_WARMUP:-3}
@@ -28,7 +31,8 @@ for tool in tmux python3 awk; do
 done
 
 if [ -z "${ONAIR_BENCH_SKIP_BUILD:-}" ]; then
-  swift build -c release --build-tests -Xswiftc -enable-testing >/dev/null
+  swift build -c release --build-tests -Xswiftc -enable-testing --scratch-path "$SCRATCH" >/dev/null
+  swift build -c release --product onair >/dev/null
 fi
 [ -x "$ONAIR" ] || { echo "console bench: $ONAIR missing" >&2; exit 1; }
 [ -x "$BUNDLE" ] || { echo "console bench: $BUNDLE missing" >&2; exit 1; }
