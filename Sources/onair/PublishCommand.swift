@@ -5,7 +5,15 @@ import OnAirCore
 struct PublishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
-        abstract: "Publish camera and microphone (or synthetic sources) to an RTMP server, with interrupt keys."
+        abstract: "Publish camera and microphone (or synthetic sources) to an RTMP server, with interrupt keys.",
+        discussion: """
+        With --check, no broadcast: a relay self-test. A player plays the URL's stream, a publisher sends the \
+        test pattern and tone (320x240) to it, then a nonce with send(); one line says whether the player \
+        received it (--headless: one JSON Lines `check` event). Uses the URL's stream name; a stream that is \
+        already live is refused by the server and not disturbed. Gives up after 10 s.
+        Exit status with --check: 0 the server relays send() notices; 3 it DROPS them (stock nginx-rtmp); \
+        1 the check could not run (connection refused, publish refused, no verdict in 10 s); 2 usage error.
+        """
     )
 
     @Argument(help: "Where to publish: rtmp[s]://host[:port]/app/stream")
@@ -14,7 +22,7 @@ struct PublishCommand: AsyncParsableCommand {
     @Option(help: "Publish type of the first broadcast: live, record or append.")
     var type: PublishType?
 
-    @Flag(help: "Self-test: send a nonce with send() and report whether a subscriber receives it.")
+    @Flag(help: "Self-test: send a nonce with send() and report whether a subscriber receives it (exit 0 relayed, 3 dropped, 1 could not run).")
     var check = false
 
     @OptionGroup var policy: PolicyOptions
@@ -33,7 +41,12 @@ struct PublishCommand: AsyncParsableCommand {
             theme: presentation.theme
         )
         try await runFrontEnd {
-            try refuseUnbuilt(command: "publish", script: presentation.script, check: check, caFile: tls.caFile)
+            try refuseUnbuilt(command: "publish", script: presentation.script, caFile: tls.caFile)
+            if check {
+                let status = try await RelayCheck.run(url: url, headless: presentation.headless)
+                if status != 0 { throw ExitCode(status) }
+                return
+            }
             if presentation.headless {
                 try await PublishFrontEnd.runHeadless(options)
             } else {

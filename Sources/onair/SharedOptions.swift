@@ -81,9 +81,8 @@ struct TLSOptions: ParsableArguments {
 
 /// Options declared for work later issues build; until then asking for one stops with a one-line
 /// message and status 2 rather than being silently ignored.
-func refuseUnbuilt(command: String, script: String?, check: Bool = false, report: Bool = false, caFile: String? = nil) throws {
+func refuseUnbuilt(command: String, script: String?, report: Bool = false, caFile: String? = nil) throws {
     if script != nil { throw FrontEndExit.notBuiltYet("\(command) --script", issue: 7) }
-    if check { throw FrontEndExit.notBuiltYet("\(command) --check", issue: 7) }
     if report { throw FrontEndExit.notBuiltYet("\(command) --report", issue: 7) }
     if caFile != nil { throw FrontEndExit.notBuiltYet("\(command) --ca-file (rtmps://)", issue: 8) }
 }
