@@ -1,0 +1,38 @@
+// swift-tools-version: 6.1
+// libFuzzer targets for OnAir's wire decoders (PLATFORM-NOTES.md, "Fuzzing with SwiftPM").
+//
+// A package of its own so that the main build never sees it: a fuzzer only links with
+// `-sanitize=fuzzer`. Its OnAirCore and OnAirRTMP are symlinks to the real sources, so it fuzzes
+// exactly the code that ships. Run it with `make fuzz` (or `make fuzz-smoke`) from the repository root.
+import PackageDescription
+
+let package = Package(
+    name: "FuzzRTMPDecoders",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+    ],
+    targets: [
+        .target(name: "OnAirCore", path: "Sources/OnAirCore"),
+        .target(
+            name: "OnAirRTMP",
+            dependencies: ["OnAirCore", .product(name: "NIOCore", package: "swift-nio")],
+            path: "Sources/OnAirRTMP"
+        ),
+        .executableTarget(
+            name: "FuzzAMF0Decoder",
+            dependencies: ["OnAirRTMP", .product(name: "NIOCore", package: "swift-nio")],
+            path: "Sources/FuzzAMF0Decoder"
+        ),
+        .executableTarget(
+            name: "FuzzChunkDecoder",
+            dependencies: ["OnAirRTMP", .product(name: "NIOCore", package: "swift-nio")],
+            path: "Sources/FuzzChunkDecoder"
+        ),
+        .executableTarget(
+            name: "FuzzFLVReader",
+            dependencies: ["OnAirRTMP", .product(name: "NIOCore", package: "swift-nio")],
+            path: "Sources/FuzzFLVReader"
+        ),
+    ]
+)

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Seeds the RTMP decoder fuzzers from the captured sessions in Tests/OnAirRTMPTests/Fixtures/.
+
+usage: seed-corpora.py FIXTURES_DIR CORPUS_DIR
+
+Writes CORPUS_DIR/chunk/ (each capture after its 3073-byte handshake, whole and in 4 KiB slices),
+CORPUS_DIR/amf0/ (every AMF0 command / data message body) and CORPUS_DIR/flv/ (one FLV file per capture
+holding its audio, video and script-data messages, plus a short prefix of each). A deliberately small chunk
+decoder: the captures are well-formed, it only has to follow Set Chunk Size and header compression.
+"""
+import os
+import struct
+import sys
+
+HANDSHAKE = 1 + 1536 + 1536
+
+
+def messages(data):
+    pos, chunk_size, streams, out = 0, 128, {}, []
+    while pos < len(data):
+        first = data[pos]; pos += 1
+        fmt, csid = first >> 6, first & 0x3F
+        if csid == 0:
+            csid = 64 + data[pos]; pos += 1
+        elif csid == 1:
+            csid = 64 + data[pos] + (data[pos + 1] << 8); pos += 2
+        s = streams.setdefault(csid, {"ts": 0, "len": 0, "type": 0, "sid": 0, "ext": False, "body": b""})
+        if fmt <= 2:
+            ts = int.from_bytes(data[pos:pos + 3], "big"); pos += 3
+            if fmt <= 1:
+                s["len"] = int.from_bytes(data[pos:pos + 3], "big"); s["type"] = data[pos + 3]; pos += 4
+            if fmt == 0:
+                s["sid"] = struct.unpack("<I", data[pos:pos + 4])[0]; pos += 4
+            s["ext"] = ts == 0xFFFFFF
+            if s["ext"]:
+                ts = int.from_bytes(data[pos:pos + 4], "big"); pos += 4
+            s["ts"] = ts if fmt == 0 else s["ts"] + ts
+        elif s["ext"]:
+            pos += 4
+        take = min(chunk_size, s["len"] - len(s["body"]))
+        if pos + take > len(data):
+            break
+        s["body"] += data[pos:pos + take]; pos += take
+        if len(s["body"]) == s["len"]:
+            out.append((s["type"], s["ts"], s["body"]))
+            if s["type"] == 1:
+                chunk_size = int.from_bytes(s["body"][:4], "big") & 0x7FFFFFFF
+            s["body"] = b""
+    return out
+
+
+def flv(msgs):
+    out = bytearray(b"FLV\x01\x05\x00\x00\x00\x09" + b"\x00\x00\x00\x00")
+    for type_id, ts, body in msgs:
+        if type_id not in (8, 9, 18):
+            continue
+        out += bytes([type_id]) + len(body).to_bytes(3, "big") + (ts & 0xFFFFFF).to_bytes(3, "big")
+        out += bytes([(ts >> 24) & 0xFF]) + b"\x00\x00\x00" + body + (11 + len(body)).to_bytes(4, "big")
+    return bytes(out)
+
+
+def main(fixtures, corpus):
+    for sub in ("chunk", "amf0", "flv"):
+        os.makedirs(os.path.join(corpus, sub), exist_ok=True)
+    for name in sorted(os.listdir(fixtures)):
+        if not name.endswith(".bin"):
+            continue
+        stem = name[:-4]
+        with open(os.path.join(fixtures, name), "rb") as f:
+            stream = f.read()[HANDSHAKE:]
+        def write(sub, suffix, data):
+            with open(os.path.join(corpus, sub, f"{stem}-{suffix}"), "wb") as f:
+                f.write(data)
+        write("chunk", "all", stream)
+        for i in range(0, len(stream), 4096):
+            write("chunk", f"at{i}", stream[i:i + 4096])
+        msgs = messages(stream)
+        for i, (type_id, _, body) in enumerate(msgs):
+            if type_id in (18, 20):
+                write("amf0", f"msg{i}", body)
+        whole = flv(msgs)
+        write("flv", "all", whole)
+        write("flv", "head", whole[:8192])
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])
