@@ -140,8 +140,9 @@ public struct AMF0Decoder: Sendable {
             throw .stringTooLong(length: length, limit: limits.maxStringLength)
         }
         guard let bytes = buffer.readSlice(length: length) else { throw .truncated }
-        guard let string = bytes.getString(at: bytes.readerIndex, length: length),
-              string.utf8.count == length else { throw .invalidUTF8 }
+        // AMF0 strings are UTF-8 (AMF0 spec §1.3). NIO's getString would silently swap bad bytes for
+        // U+FFFD (found by fuzzing), so a corrupt name could pass as a different one: validate instead.
+        guard let string = String(validating: bytes.readableBytesView, as: UTF8.self) else { throw .invalidUTF8 }
         return string
     }
 

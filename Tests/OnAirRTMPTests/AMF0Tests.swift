@@ -104,3 +104,27 @@ struct AMF0Tests {
         #expect(AMF0Value.null["code"] == nil)
     }
 }
+
+/// Found by fuzzing: invalid UTF-8 used to decode as U+FFFD instead of failing.
+@Suite("AMF0 string validation")
+struct AMF0StringValidationTests {
+    @Test("invalid UTF-8 in a string, a long string or an object key is refused with invalidUTF8", arguments: [
+        [0x02, 0x00, 0x03, 0xF1, 0x80, 0x80] as [UInt8],           // string: a 4-byte sequence cut short
+        [0x02, 0x00, 0x01, 0xFF],                                   // string: a byte that never occurs in UTF-8
+        [0x0C, 0x00, 0x00, 0x00, 0x02, 0xC3, 0x28],                 // long string: bad continuation byte
+        [0x03, 0x00, 0x01, 0xC0, 0x05, 0x00, 0x00, 0x09],           // object key: overlong encoding
+    ])
+    func refusesInvalidUTF8(bytes: [UInt8]) {
+        let decoder = AMF0Decoder()
+        var buffer = ByteBuffer(bytes: bytes)
+        #expect(throws: AMF0Decoder.Error.invalidUTF8) { _ = try decoder.decode(from: &buffer) }
+    }
+
+    @Test("valid multi-byte UTF-8 still decodes")
+    func acceptsValidUTF8() throws {
+        let decoder = AMF0Decoder()
+        let text = "Publish Background — café ✓"
+        var buffer = ByteBuffer(bytes: [0x02, 0x00, UInt8(text.utf8.count)] + Array(text.utf8))
+        #expect(try decoder.decode(from: &buffer) == .string(text))
+    }
+}
