@@ -19,19 +19,21 @@ let package = Package(
             dependencies: ["OnAirCore", .product(name: "NIOCore", package: "swift-nio")],
             path: "Sources/OnAirRTMP"
         ),
+        /// libFuzzer's driver, shared by the three fuzz executables.
+        .target(name: "FuzzDriver", path: "Sources/FuzzDriver"),
         .executableTarget(
             name: "FuzzAMF0Decoder",
-            dependencies: ["OnAirRTMP", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["OnAirRTMP", "FuzzDriver", .product(name: "NIOCore", package: "swift-nio")],
             path: "Sources/FuzzAMF0Decoder"
         ),
         .executableTarget(
             name: "FuzzChunkDecoder",
-            dependencies: ["OnAirRTMP", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["OnAirRTMP", "FuzzDriver", .product(name: "NIOCore", package: "swift-nio")],
             path: "Sources/FuzzChunkDecoder"
         ),
         .executableTarget(
             name: "FuzzFLVReader",
-            dependencies: ["OnAirRTMP", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["OnAirRTMP", "FuzzDriver", .product(name: "NIOCore", package: "swift-nio")],
             path: "Sources/FuzzFLVReader"
         ),
     ]

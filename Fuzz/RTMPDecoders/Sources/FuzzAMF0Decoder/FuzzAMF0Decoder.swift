@@ -1,3 +1,4 @@
+import FuzzDriver
 import NIOCore
 import OnAirRTMP
 
@@ -62,17 +63,8 @@ private func hasNaN(_ value: AMF0Value) -> Bool {
     }
 }
 
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
-/// SwiftPM points the program's `main` at `<module>_main`; hand control to libFuzzer's driver.
+/// SwiftPM points the program's `main` at `<module>_main`.
 @_cdecl("FuzzAMF0Decoder_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, fuzzAMF0Decoder)
+    runLibFuzzer(argc, argv, fuzzAMF0Decoder)
 }

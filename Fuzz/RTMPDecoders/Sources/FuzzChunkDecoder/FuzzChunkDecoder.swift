@@ -1,3 +1,4 @@
+import FuzzDriver
 import NIOCore
 import OnAirRTMP
 
@@ -48,17 +49,8 @@ private func feed(_ pieces: [ByteBuffer], limits: RTMPChunkDecoder.Limits)
     return (messages, nil, inbox.readableBytes)
 }
 
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
-/// SwiftPM points the program's `main` at `<module>_main`; hand control to libFuzzer's driver.
+/// SwiftPM points the program's `main` at `<module>_main`.
 @_cdecl("FuzzChunkDecoder_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, fuzzChunkDecoder)
+    runLibFuzzer(argc, argv, fuzzChunkDecoder)
 }

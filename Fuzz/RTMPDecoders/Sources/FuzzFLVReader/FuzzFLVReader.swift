@@ -1,3 +1,4 @@
+import FuzzDriver
 import NIOCore
 import OnAirRTMP
 
@@ -61,17 +62,8 @@ public func fuzzFLVReader(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
-/// SwiftPM points the program's `main` at `<module>_main`; hand control to libFuzzer's driver.
+/// SwiftPM points the program's `main` at `<module>_main`.
 @_cdecl("FuzzFLVReader_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, fuzzFLVReader)
+    runLibFuzzer(argc, argv, fuzzFLVReader)
 }
