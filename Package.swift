@@ -112,7 +112,7 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirCore"]),
+        .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirCore", "OnAirTestSupport"]),
         .testTarget(name: "OnAirConsoleTests", dependencies: ["OnAirConsole", "OnAirCore"], resources: [.copy("Snapshots")]),
         .testTarget(name: "OnAirTerminalTests", dependencies: ["OnAirTerminal", "OnAirConsole"]),
         .testTarget(name: "OnAirAppTests", dependencies: ["OnAirApp", "OnAirCore", "OnAirTestSupport"]),

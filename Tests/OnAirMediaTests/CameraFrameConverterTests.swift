@@ -73,13 +73,8 @@ struct CameraFrameConverterTests {
         let files = try TestFiles()
         let raw = try files.write("frame.yuv", Self.original.planes)
         let jpeg = files.path("frame.jpg")
-        let ffmpeg = Process()
-        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ffmpeg.arguments = ["-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(Self.width)x\(Self.height)", "-i", raw,
-                            "-c:v", "mjpeg", "-q:v", "2", "-f", "mjpeg", "-y", jpeg]
-        try ffmpeg.run()
-        ffmpeg.waitUntilExit()
-        try #require(ffmpeg.terminationStatus == 0)
+        try files.ffmpeg(["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(Self.width)x\(Self.height)", "-i", raw,
+                          "-c:v", "mjpeg", "-q:v", "2", "-f", "mjpeg", "-y", jpeg])
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: jpeg)))
         let frame = try Self.convert(bytes, fourCC: "MJPG", bytesPerLine: 0)
         let psnr = Quality.psnr(Self.original, frame)

@@ -67,12 +67,7 @@ struct EncodeDecodeRoundTripTests {
     func psnrOfMovingClip() throws {
         let files = try TestFiles()
         let path = files.path("testsrc2.y4m")
-        let ffmpeg = Process()
-        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ffmpeg.arguments = ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-frames:v", "60", "-pix_fmt", "yuv420p", "-y", path]
-        try ffmpeg.run()
-        ffmpeg.waitUntilExit()
-        try #require(ffmpeg.terminationStatus == 0)
+        try files.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-frames:v", "60", "-pix_fmt", "yuv420p", "-y", path])
         let source = try Y4MFileSource(path: path, pacing: .unpaced)
         let encoder = try VideoEncoder(Self.settings())
         let decoder = try PacketDecoder(video: encoder.track, audio: nil, keepsFullFrames: true)

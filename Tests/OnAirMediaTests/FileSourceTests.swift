@@ -22,12 +22,7 @@ struct FileSourceTests {
     func y4mFromFFmpeg() throws {
         let files = try TestFiles()
         let path = files.path("testsrc.y4m")
-        let ffmpeg = Process()
-        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ffmpeg.arguments = ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25", "-frames:v", "4", "-pix_fmt", "yuv420p", "-y", path]
-        try ffmpeg.run()
-        ffmpeg.waitUntilExit()
-        try #require(ffmpeg.terminationStatus == 0)
+        try files.ffmpeg(["-f", "lavfi", "-i", "testsrc=size=160x120:rate=25", "-frames:v", "4", "-pix_fmt", "yuv420p", "-y", path])
         let source = try Y4MFileSource(path: path, pacing: .unpaced)
         #expect(source.frameCount == 4)
         #expect(source.granted.width == 160 && source.granted.height == 120 && source.granted.framesPerSecond == 25)

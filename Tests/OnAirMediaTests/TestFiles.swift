@@ -1,4 +1,5 @@
 import Foundation
+import OnAirTestSupport
 @testable import OnAirMedia
 
 /// Scratch files for one test, removed when the value goes away.
@@ -13,6 +14,13 @@ final class TestFiles {
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// Runs the ffmpeg CLI in this directory (to make clips and JPEGs to read back); fails the test with
+    /// ffmpeg's own message when it does not succeed.
+    func ffmpeg(_ arguments: [String]) throws {
+        let result = try PeerProcess.run("ffmpeg", ["-v", "error", "-nostdin"] + arguments, in: directory)
+        guard result.status == 0 else { throw PeerError.failed("ffmpeg \(arguments.joined(separator: " ")): \(result.error)") }
+    }
 
     @discardableResult
     func write(_ name: String, _ bytes: [UInt8]) throws -> String {
