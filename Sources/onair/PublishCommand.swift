@@ -41,7 +41,7 @@ struct PublishCommand: AsyncParsableCommand {
             theme: presentation.theme
         )
         try await runFrontEnd {
-            try refuseUnbuilt(command: "publish", script: presentation.script, caFile: tls.caFile)
+            try refuseUnbuilt(command: "publish", caFile: tls.caFile)
             if check {
                 let status = try await RelayCheck.run(url: url, headless: presentation.headless)
                 if status != 0 { throw ExitCode(status) }

@@ -20,9 +20,6 @@ struct PresentationOptions: ParsableArguments {
 
     @Option(help: "Stop cleanly after this many seconds.")
     var duration: Double?
-
-    @Option(help: "Play a scenario file: timed keys and expectations; exit 1 on the first that fails.")
-    var script: String?
 }
 
 /// Options for the capture-and-encode engine (DESIGN.md §4).
@@ -81,8 +78,6 @@ struct TLSOptions: ParsableArguments {
 
 /// Options declared for work later issues build; until then asking for one stops with a one-line
 /// message and status 2 rather than being silently ignored.
-func refuseUnbuilt(command: String, script: String?, report: Bool = false, caFile: String? = nil) throws {
-    if script != nil { throw FrontEndExit.notBuiltYet("\(command) --script", issue: 7) }
-    if report { throw FrontEndExit.notBuiltYet("\(command) --report", issue: 7) }
+func refuseUnbuilt(command: String, caFile: String? = nil) throws {
     if caFile != nil { throw FrontEndExit.notBuiltYet("\(command) --ca-file (rtmps://)", issue: 8) }
 }

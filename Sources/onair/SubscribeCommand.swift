@@ -24,7 +24,7 @@ struct SubscribeCommand: AsyncParsableCommand {
             previewFramesPerSecond: presentation.previewFps
         )
         try await runFrontEnd {
-            try refuseUnbuilt(command: "subscribe", script: presentation.script, caFile: tls.caFile)
+            try refuseUnbuilt(command: "subscribe", caFile: tls.caFile)
             if presentation.headless {
                 try await SubscribeFrontEnd.runHeadless(options)
             } else {
