@@ -3,11 +3,11 @@ import OnAirCore
 
 extension RelayCheck {
     /// The self-test at the start of a scenario run: the same check as `publish --check`, on a stream
-    /// of its own next to the demo's (`NAME-selftest`) so it never meets the demo's publisher. With a
+    /// of its own next to the demo's (`NAME-check`) so it never meets the demo's publisher. With a
     /// `writer`, the verdict is printed as the `check` event.
     static func selfTest(url: StreamURL, clock: SessionClock, writer: JSONLinesWriter?) async -> Outcome {
         var target = url
-        target.streamName = "\(url.bareStreamName)-selftest"
+        target.streamName = "\(url.bareStreamName)-check"
         let outcome: Outcome
         do {
             let engine = try FrontEndSetup.engine(engineSettings, command: "demo --script") { _ in }

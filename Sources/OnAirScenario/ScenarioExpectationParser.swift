@@ -18,6 +18,8 @@ enum ScenarioExpectationParser {
         if words.count >= 2, !words[words.count - 2].quoted, words[words.count - 2].text.lowercased() == "within" {
             within = try ScenarioParser.duration(words[words.count - 1].text)
             words.removeLast(2)
+        } else if let last = words.last, !last.quoted, last.text.lowercased() == "within" {
+            throw Failure(message: "`within` needs a duration, e.g. within 2s")
         }
         var negated = false
         if let first = words.first, !first.quoted, first.text.lowercased() == "no" {

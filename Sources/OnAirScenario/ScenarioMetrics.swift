@@ -5,6 +5,11 @@ public struct ScenarioMetrics: Sendable, Equatable {
     public struct BackToPublishing: Sendable, Equatable {
         public var trigger: String
         public var duration: Duration
+
+        public init(trigger: String, duration: Duration) {
+            self.trigger = trigger
+            self.duration = duration
+        }
     }
 
     /// The longest time the subscriber went without a video frame (nil before any subscriber stats).

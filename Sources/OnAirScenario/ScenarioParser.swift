@@ -21,9 +21,9 @@ public enum ScenarioParser {
         var scenario = Scenario(source: source, title: fileName(source))
         var sawStep = false
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift: both line ends are separators.
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
             func fail(_ message: String) -> ScenarioParseError {
                 ScenarioParseError(source: source, line: lineNumber, message: message)
             }
