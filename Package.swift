@@ -104,7 +104,7 @@ let package = Package(
         // MARK: Tests mirror the source targets.
         /// Starts and stops the real peers tests talk to (nginx-rtmp, ffmpeg, rtmpdump, the onair binary).
         .target(name: "OnAirTestSupport", dependencies: []),
-        .testTarget(name: "OnAirCoreTests", dependencies: ["OnAirCore"]),
+        .testTarget(name: "OnAirCoreTests", dependencies: ["OnAirCore", "OnAirTestSupport"]),
         .testTarget(
             name: "OnAirRTMPTests",
             dependencies: ["OnAirRTMP", "OnAirCore", .product(name: "NIOCore", package: "swift-nio")],
@@ -120,8 +120,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirCore", "OnAirTestSupport"]),
-        .testTarget(name: "OnAirConsoleTests", dependencies: ["OnAirConsole", "OnAirCore"], resources: [.copy("Snapshots")]),
-        .testTarget(name: "OnAirScenarioTests", dependencies: ["OnAirScenario", "OnAirCore"]),
+        .testTarget(name: "OnAirConsoleTests", dependencies: ["OnAirConsole", "OnAirCore", "OnAirTestSupport"], resources: [.copy("Snapshots")]),
+        .testTarget(name: "OnAirScenarioTests", dependencies: ["OnAirScenario", "OnAirCore", "OnAirTestSupport"]),
         .testTarget(name: "OnAirTerminalTests", dependencies: ["OnAirTerminal", "OnAirConsole"]),
         .testTarget(name: "OnAirAppTests", dependencies: ["OnAirApp", "OnAirCore", "OnAirTestSupport"]),
     ]

@@ -11,6 +11,7 @@ let package = Package(
     targets: [
         .target(name: "OnAirCore", path: "Sources/OnAirCore"),
         .target(name: "OnAirScenario", dependencies: ["OnAirCore"], path: "Sources/OnAirScenario"),
-        .executableTarget(name: "FuzzScenarioParser", dependencies: ["OnAirScenario"], path: "Sources/FuzzScenarioParser"),
+        .target(name: "FuzzDriver", path: "Sources/FuzzDriver"),
+        .executableTarget(name: "FuzzScenarioParser", dependencies: ["OnAirScenario", "FuzzDriver"], path: "Sources/FuzzScenarioParser"),
     ]
 )

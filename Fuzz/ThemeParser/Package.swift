@@ -11,6 +11,7 @@ let package = Package(
     targets: [
         .target(name: "OnAirCore", path: "Sources/OnAirCore"),
         .target(name: "OnAirConsole", dependencies: ["OnAirCore"], path: "Sources/OnAirConsole"),
-        .executableTarget(name: "FuzzThemeParser", dependencies: ["OnAirConsole"], path: "Sources/FuzzThemeParser"),
+        .target(name: "FuzzDriver", path: "Sources/FuzzDriver"),
+        .executableTarget(name: "FuzzThemeParser", dependencies: ["OnAirConsole", "FuzzDriver"], path: "Sources/FuzzThemeParser"),
     ]
 )

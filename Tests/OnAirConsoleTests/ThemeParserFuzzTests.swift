@@ -1,23 +1,12 @@
 import Foundation
 import OnAirConsole
+import OnAirTestSupport
 import Testing
 
 /// The theme parser reads user-editable files: it must never trap, whatever the bytes (PLATFORM-NOTES.md,
 /// "Fuzzing"). Thousands of random and mutated inputs from a fixed seed, so a failure replays exactly.
 @Suite("Theme parser robustness")
 struct ThemeParserFuzzTests {
-    /// SplitMix64: small, fast, and the same sequence on every platform.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let seeds: [[UInt8]] = {
         let names = ["default", "high-contrast", "light", "monochrome"]
         return names.compactMap { FileManager.default.contents(atPath: ThemeFiles.directory + "/\($0).theme").map(Array.init) }

@@ -1,5 +1,6 @@
 import Foundation
 import OnAirScenario
+import OnAirTestSupport
 import Testing
 
 /// Scenario files come from operators and CI: the parser must never trap, whatever the text. Thousands of
@@ -7,18 +8,6 @@ import Testing
 /// runs libFuzzer on the same contract for longer.
 @Suite("Scenario parser robustness")
 struct ScenarioParserFuzzTests {
-    /// SplitMix64: small, fast, and the same sequence on every platform.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let seeds: [String] = ScenarioParserTests.shippedFiles.compactMap {
         try? String(contentsOfFile: ScenarioParserTests.shippedDirectory.appendingPathComponent($0).path, encoding: .utf8)
     }

@@ -1,3 +1,4 @@
+import FuzzDriver
 import OnAirScenario
 
 /// libFuzzer's entry point: parse any bytes as a scenario file, then judge every expectation it holds
@@ -23,17 +24,8 @@ public func fuzzScenarioParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
     return 0
 }
 
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
 /// SwiftPM points the program's `main` at `<module>_main`; hand control to libFuzzer's driver.
 @_cdecl("FuzzScenarioParser_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, fuzzScenarioParser)
+    runLibFuzzer(argc, argv, fuzzScenarioParser)
 }

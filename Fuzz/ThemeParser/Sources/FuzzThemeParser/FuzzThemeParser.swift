@@ -1,3 +1,4 @@
+import FuzzDriver
 import OnAirConsole
 
 /// libFuzzer's entry point: parse any bytes as a theme file. A trap (crash, overflow, out-of-bounds index)
@@ -17,17 +18,8 @@ public func fuzzThemeParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     return 0
 }
 
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
 /// SwiftPM points the program's `main` at `<module>_main`; hand control to libFuzzer's driver.
 @_cdecl("FuzzThemeParser_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, fuzzThemeParser)
+    runLibFuzzer(argc, argv, fuzzThemeParser)
 }
