@@ -52,7 +52,6 @@ struct CommandErrorTests {
 
     @Test("options for features not built yet refuse in one line instead of being ignored", arguments: [
         ["publish", "rtmp://127.0.0.1:1/live/x", "--script", "flow.scenario"],
-        ["subscribe", "rtmp://127.0.0.1:1/live/x", "--ca-file", "ca.pem"],
         ["demo", "--report"],
     ])
     func unbuiltOptionsRefuse(arguments: [String]) throws {
