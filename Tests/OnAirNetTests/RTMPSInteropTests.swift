@@ -74,6 +74,8 @@ struct RTMPSInteropTests {
         #expect(audio?.sampleRate == 44_100)
         let frames = events.filter { if case .packet(let packet) = $0 { packet.kind == .video } else { false } }
         #expect(frames.count >= 60, "only \(frames.count) video frames over TLS")
+        // The control for the other tests' "never saw a connect": through the proxy, nginx-rtmp logs it.
+        #expect(servers.rtmpServerSawConnect)
     }
 
     @Test("a certificate from another CA is refused as not trusted, naming the CA file; nginx-rtmp never sees a connect")
