@@ -21,7 +21,7 @@ struct HeadlessRTMPSTests {
         }
     }
 
-    @Test("onair publish rtmps:// --ca-file CA: ffprobe reads h264 + aac back from nginx-rtmp's plain port")
+    @Test("onair publish rtmps:// --ca-file CA: ffprobe reads h264 + aac back from nginx-rtmp's plain port; onair subscribe rtmps://localhost decodes it")
     func publishOverTLS() throws {
         let servers = try Servers()
         let publisher = try HeadlessRun([
@@ -32,6 +32,10 @@ struct HeadlessRTMPSTests {
         #expect(live != nil, "never PUBLISHING: \(publisher.peer.standardOutput) \(publisher.peer.standardError)")
         let started = publisher.events.events.first { $0.kind == "started" }
         #expect(started?.details["url"] as? String == servers.proxy.url(stream: "tls"))
+        let subscriber = try HeadlessRun([
+            "subscribe", servers.proxy.url(host: "localhost", stream: "tls"), "--ca-file", servers.authority.certificateFile.path,
+            "--headless", "--duration", "5",
+        ], in: servers.directory)
 
         let probe = try PeerProcess.run(
             "ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "json", servers.nginx.url(stream: "tls")],
@@ -45,6 +49,10 @@ struct HeadlessRTMPSTests {
         #expect(video?["width"] as? Int == 320)
         #expect(video?["height"] as? Int == 240)
         #expect(streams.contains { $0["codec_name"] as? String == "aac" })
+
+        #expect(subscriber.peer.wait(timeout: .seconds(20)) == 0, "subscriber exit: \(subscriber.peer.standardError)")
+        let decoded = subscriber.events.events.last { $0.kind == "stopped" }?.details["framesDecoded"] as? Int ?? 0
+        #expect(decoded >= 25, "the rtmps:// subscriber decoded only \(decoded) frames: \(subscriber.peer.standardOutput)")
 
         #expect(publisher.peer.wait(timeout: .seconds(30)) == 0, "publisher exit: \(publisher.peer.standardError)")
         #expect(publisher.events.malformed.isEmpty)
@@ -69,6 +77,16 @@ struct HeadlessRTMPSTests {
         #expect(result.standardError.contains(withOtherCA ? other.certificateFile.path : "the system's trusted roots"))
         #expect(!servers.nginx.errorLog.contains("connect: app="), "nginx-rtmp saw a connect: \(servers.nginx.errorLog)")
         #expect(servers.proxy.errorLog.contains("alert unknown ca"), "the proxy saw no refused certificate: \(servers.proxy.errorLog)")
+    }
+
+    @Test("publish --check runs over rtmps:// with --ca-file: nginx-rtmp behind TLS still drops send() notices (exit 3)")
+    func relayCheckOverTLS() throws {
+        let servers = try Servers()
+        let result = try OnAirBinary.run(
+            ["publish", servers.proxy.url(stream: "check"), "--check", "--headless", "--ca-file", servers.authority.certificateFile.path]
+        )
+        #expect(result.status == 3, "\(result.standardOutput) \(result.standardError)")
+        #expect(result.standardOutput.contains("\"verdict\":\"dropped\""), "\(result.standardOutput)")
     }
 
     @Test("a missing or non-PEM --ca-file is a usage error naming the file, before anything starts")

@@ -1,7 +1,7 @@
 import Foundation
 import OnAirTestSupport
 import OnAirCore
-import OnAirNet
+@testable import OnAirNet
 import OnAirRTMP
 import Testing
 
@@ -175,6 +175,14 @@ struct RTMPTLSConfigurationTests {
         try "-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n"
             .write(to: broken, atomically: true, encoding: .utf8)
         #expect(throws: RTMPTLSConfiguration.Error.malformedPEM(path: broken.path)) { try RTMPTLSConfiguration(caFile: broken.path) }
+    }
+
+    @Test("IP literals get no SNI (their address is matched instead); host names do", arguments: [
+        ("127.0.0.1", true), ("::1", true), ("2001:db8::5", true), ("10.0.0.255", true),
+        ("localhost", false), ("live.example.com", false), ("1.2.3.4.example", false), ("999.1.1.1", false), ("1.2.3", false),
+    ])
+    func ipLiterals(host: String, isLiteral: Bool) {
+        #expect(RTMPTLSConfiguration.isIPLiteral(host) == isLiteral)
     }
 
     @Test("a CA made by openssl loads, and says what it trusts")
