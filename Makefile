@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/onair
 DEBUG_BIN := .build/debug/onair
 
-.PHONY: demo test build release bench fuzz fuzz-themes fuzz-rtmp fuzz-smoke fuzz-rtmp-build deps-run deps-test deps-bench clean
+.PHONY: demo test build release bench fuzz fuzz-themes fuzz-scenarios fuzz-rtmp fuzz-smoke fuzz-rtmp-build deps-run deps-test deps-bench clean
 
 demo: deps-run release
 	$(RELEASE_BIN) demo $(ARGS)
@@ -33,7 +33,7 @@ deps-test:
 deps-bench:
 	@scripts/install-deps.sh bench
 
-# libFuzzer on the theme parser and the RTMP wire decoders (packages of their own under Fuzz/, never part of
+# libFuzzer on the theme parser, the scenario parser and the RTMP wire decoders (packages of their own under Fuzz/, never part of
 # the main build). `make fuzz` runs each target for FUZZ_SECONDS; `make fuzz-smoke` runs each RTMP decoder for
 # FUZZ_SMOKE_RUNS inputs (its first release build took 1 min 49 s on 2 cores, fuzz-smoke included).
 # Corpora are seeded at run time: themes from Themes/, the RTMP decoders from the captured sessions in
@@ -44,12 +44,18 @@ FUZZ_RTMP := Fuzz/RTMPDecoders
 FUZZ_RTMP_TARGETS := FuzzAMF0Decoder:amf0 FuzzChunkDecoder:chunk FuzzFLVReader:flv
 FUZZ_BUILD_FLAGS := -c release -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library
 
-fuzz: fuzz-themes fuzz-rtmp
+fuzz: fuzz-themes fuzz-scenarios fuzz-rtmp
 
 fuzz-themes:
 	cd Fuzz/ThemeParser && $(SWIFT) build $(FUZZ_BUILD_FLAGS) --product FuzzThemeParser
 	mkdir -p Fuzz/ThemeParser/corpus && cp Themes/*.theme Fuzz/ThemeParser/corpus/
 	Fuzz/ThemeParser/.build/release/FuzzThemeParser -max_total_time=$(FUZZ_SECONDS) -max_len=4096 Fuzz/ThemeParser/corpus
+
+fuzz-scenarios:
+	cd Fuzz/ScenarioParser && $(SWIFT) build $(FUZZ_BUILD_FLAGS) --product FuzzScenarioParser
+	mkdir -p Fuzz/ScenarioParser/corpus && cp Scenarios/*.scenario Fuzz/ScenarioParser/corpus/
+	Fuzz/ScenarioParser/.build/release/FuzzScenarioParser -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+	  -artifact_prefix=Fuzz/ScenarioParser/crash- Fuzz/ScenarioParser/corpus
 
 fuzz-rtmp-build:
 	cd $(FUZZ_RTMP) && for t in $(FUZZ_RTMP_TARGETS); do $(SWIFT) build $(FUZZ_BUILD_FLAGS) --product $${t%%:*} || exit 1; done

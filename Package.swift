@@ -4,6 +4,7 @@
 // Targets follow DESIGN.md §2; imports point one way, toward the pure core:
 //
 //   onair ─► OnAirApp ─► OnAirConsole ─► OnAirCore
+//                    ├─► OnAirScenario ─► OnAirCore
 //                    ├─► OnAirTerminal ─► CNcurses
 //                    ├─► OnAirNet ─► OnAirRTMP ─► OnAirCore, NIOCore
 //                    │            └─► NIOSSL (rtmps://)
@@ -48,6 +49,11 @@ let package = Package(
             name: "OnAirConsole",
             dependencies: ["OnAirCore"]
         ),
+        /// Scenario files: the format, the expectations and the report, with no I/O (fuzzed in Fuzz/ScenarioParser).
+        .target(
+            name: "OnAirScenario",
+            dependencies: ["OnAirCore"]
+        ),
 
         // MARK: I/O.
         .target(
@@ -86,6 +92,7 @@ let package = Package(
                 "OnAirNet",
                 "OnAirMedia",
                 "OnAirConsole",
+                "OnAirScenario",
                 "OnAirTerminal",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -118,6 +125,7 @@ let package = Package(
         ),
         .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirCore", "OnAirTestSupport"]),
         .testTarget(name: "OnAirConsoleTests", dependencies: ["OnAirConsole", "OnAirCore"], resources: [.copy("Snapshots")]),
+        .testTarget(name: "OnAirScenarioTests", dependencies: ["OnAirScenario", "OnAirCore"]),
         .testTarget(name: "OnAirTerminalTests", dependencies: ["OnAirTerminal", "OnAirConsole"]),
         .testTarget(name: "OnAirAppTests", dependencies: ["OnAirApp", "OnAirCore", "OnAirTestSupport"]),
     ]

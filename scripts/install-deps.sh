@@ -32,6 +32,7 @@ test_packages=(
   "gstreamer1.0-plugins-good|GStreamer's flvdemux"
   "python3-pip|installs py3amf, the independent AMF0 implementation the tests cross-check against"
   "iproute2|ss, to find free loopback ports and watch sockets"
+  "python3-jsonschema|an independent JSON Schema validator for the headless output (docs/headless-events.schema.json)"
 )
 bench_packages=(
   "hyperfine|times whole commands over repeated runs"

@@ -12,6 +12,12 @@ final class ConsoleFrontEnd {
         case subscriber(SubscriberInput)
         case terminal(TerminalScreen.Event)
         case tick
+        /// A scenario's `press` (the same commands as headless stdin).
+        case command(OperatorCommand)
+        /// A scenario's step, shown at the foot of the screen.
+        case notice(String)
+        /// The scenario is over.
+        case quit
     }
 
     private let stream: AsyncStream<Input>
@@ -23,6 +29,10 @@ final class ConsoleFrontEnd {
     private var publisherHistory = BitrateHistory()
     private let theme: Theme
     private let tick: Duration
+    /// With `--script`: both sides as the headless output would print them, handed to `scenarioObserver`
+    /// after every turn so expectations see exactly what a headless run sees.
+    private var scenarioSides: HeadlessDemo?
+    private var scenarioObserver: (@Sendable (HeadlessEvent) -> Void)?
 
     init(clock: SessionClock, theme: Theme, previewFramesPerSecond: Double) {
         (stream, continuation) = AsyncStream<Input>.makeStream()
@@ -49,6 +59,19 @@ final class ConsoleFrontEnd {
     /// A one-line notice at the foot of the screen (a missing camera replaced by the test pattern, …).
     func showNotice(_ text: String) {
         ui.notice = ConsoleUIState.Notice(text: text, postedAt: clock.now)
+    }
+
+    /// Where a scenario sends its commands, notices and end.
+    var post: @Sendable (Input) -> Void {
+        let continuation = continuation
+        return { continuation.yield($0) }
+    }
+
+    /// Plays a scenario on this console: what both sides show is reported to `observer` (demo only).
+    func observeForScenario(_ observer: @escaping @Sendable (HeadlessEvent) -> Void) {
+        guard let publisher, let subscriber else { return }
+        scenarioSides = HeadlessDemo(publisher: publisher, subscriber: subscriber)
+        scenarioObserver = observer
     }
 
     func attach(publisher: PublisherController?, subscriber: SubscriberController?) {
@@ -96,8 +119,16 @@ final class ConsoleFrontEnd {
                 if now.since(lastSubscriberTick) >= .seconds(1) {
                     lastSubscriberTick = now
                     await subscriber?.handle(.tick)
+                    if let scenarioSides, let scenarioObserver { scenarioSides.statsEvents(at: now).forEach(scenarioObserver) }
                 }
+            case .command(let command):
+                _ = await scenarioSides?.perform(command)
+            case .notice(let text):
+                showNotice(text)
+            case .quit:
+                break loop
             }
+            if let scenarioSides, let scenarioObserver { scenarioSides.report(at: clock.now).forEach(scenarioObserver) }
             terminal.show(screen())
         }
         await publisher?.shutdown()

@@ -8,10 +8,34 @@ import OnAirNet
 /// server, camera or microphone.
 public enum DemoFrontEnd {
     public static func run(_ options: DemoOptions) async throws {
-        let (theme, warnings) = try FrontEndSetup.theme(options.publisher.theme, command: "demo")
         let (relay, url) = try await server(for: options)
-        let clock = SessionClock()
-        var notices = warnings
+        do {
+            _ = try await runConsole(options, url: url, clock: SessionClock(), script: nil)
+        } catch {
+            await relay?.stop()
+            throw error
+        }
+        await relay?.stop()
+    }
+
+    /// Both sides with JSON Lines on stdout and commands on stdin, until `--duration`, `quit` or a signal.
+    public static func runHeadless(_ options: DemoOptions) async throws {
+        let (relay, url) = try await server(for: options)
+        do {
+            _ = try await runHeadless(options, url: url, writer: JSONLinesWriter(), clock: SessionClock(), script: nil)
+        } catch {
+            await relay?.stop()
+            throw error
+        }
+        await relay?.stop()
+    }
+
+    /// The console on `url`; with `script`, the scenario plays itself on it and its first failure is returned.
+    static func runConsole(
+        _ options: DemoOptions, url: StreamURL, clock: SessionClock, script: ScenarioDriver?, notices extra: [String] = []
+    ) async throws -> ScenarioDriver.Failure? {
+        let (theme, warnings) = try FrontEndSetup.theme(options.publisher.theme, command: "demo")
+        var notices = warnings + extra
         let engine = try FrontEndSetup.engine(options.publisher.engine, command: "demo") { notices.append($0) }
         let console = ConsoleFrontEnd(clock: clock, theme: theme, previewFramesPerSecond: options.publisher.engine.previewFramesPerSecond)
         let (publisher, subscriber) = try controllers(
@@ -20,24 +44,37 @@ public enum DemoFrontEnd {
         )
         console.attach(publisher: publisher, subscriber: subscriber)
         notices.forEach(console.showNotice)
+        var driving: Task<ScenarioDriver.Failure?, Never>?
         do {
             try publisher.start()
             console.publisherPost(.event(.control(.start(options.publisher.initialType))))
             console.subscriberPost(.event(.control(.play)))
+            if let script {
+                console.observeForScenario(script.observer.observe)
+                let post = console.post
+                driving = script.start(ScenarioDriver.Callbacks(
+                    send: { post(.command($0)) },
+                    quit: { _ in post(.quit) },
+                    step: { post(.notice("scenario line \($0.line): \($0.text)")) }
+                ))
+            }
             try await console.run()
         } catch {
-            await relay?.stop()
+            driving?.cancel()
             throw error is FrontEndExit ? error : FrontEndExit(code: 1, message: "onair demo: \(error)")
         }
-        await relay?.stop()
+        driving?.cancel()
+        return await driving?.value
     }
 
-    /// Both sides with JSON Lines on stdout and commands on stdin, until `--duration`, `quit` or a signal.
-    public static func runHeadless(_ options: DemoOptions) async throws {
-        let writer = JSONLinesWriter()
-        let (relay, url) = try await server(for: options)
-        let clock = SessionClock()
-        let inputs = HeadlessInputStream<HeadlessDemo.Input>(duration: options.publisher.duration.map { .milliseconds(Int64($0 * 1000)) })
+    /// The headless demo on `url`; with `script`, the scenario replaces stdin and its first failure is returned.
+    static func runHeadless(
+        _ options: DemoOptions, url: StreamURL, writer: JSONLinesWriter, clock: SessionClock, script: ScenarioDriver?
+    ) async throws -> ScenarioDriver.Failure? {
+        let inputs = HeadlessInputStream<HeadlessDemo.Input>(
+            duration: options.publisher.duration.map { .milliseconds(Int64($0 * 1000)) },
+            readsStandardInput: script == nil
+        )
         let engine = try FrontEndSetup.engine(options.publisher.engine, command: "demo") { notice in
             writer.write(HeadlessEvent(time: clock.now, side: .publisher, kind: "notice", details: ["text": .string(notice)]))
         }
@@ -48,22 +85,34 @@ public enum DemoFrontEnd {
         )
         writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "started", details: [
             "command": "demo", "url": .string(url.redacted), "policy": .string(options.publisher.policy.rawValue),
-            "relay": .bool(relay != nil),
+            "relay": .bool(options.server == nil),
         ]))
+        var driving: Task<ScenarioDriver.Failure?, Never>?
         do {
             try publisher.start()
             inputs.post(.publisher(.event(.control(.start(options.publisher.initialType)))))
             inputs.post(.subscriber(.event(.control(.play))))
+            if let script {
+                let continuation = inputs.continuation
+                driving = script.start(ScenarioDriver.Callbacks(
+                    send: { continuation.yield(.command($0)) },
+                    quit: { continuation.yield(.quit(reason: $0)) },
+                    checked: { expectation, verdict, elapsed in
+                        writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "expectation", details: expectation.headlessDetails(verdict, after: elapsed)))
+                    }
+                ))
+            }
             try await HeadlessLoop.run(HeadlessDemo(publisher: publisher, subscriber: subscriber), inputs: inputs, writer: writer, clock: clock)
         } catch {
-            await relay?.stop()
+            driving?.cancel()
             throw error is FrontEndExit ? error : FrontEndExit(code: 1, message: "onair demo: \(error)")
         }
-        await relay?.stop()
+        driving?.cancel()
+        return await driving?.value
     }
 
     /// The embedded relay and its URL, or the operator's `--server`.
-    private static func server(for options: DemoOptions) async throws -> (RelayServer?, StreamURL) {
+    static func server(for options: DemoOptions) async throws -> (RelayServer?, StreamURL) {
         if let server = options.server {
             return (nil, try FrontEndSetup.streamURL(server, command: "demo"))
         }
@@ -77,6 +126,13 @@ public enum DemoFrontEnd {
     }
 
     /// The publisher and subscriber of one stream, posting their results where the front end says.
+    /// The RTMP client configuration of both sides (and of a scenario's self-test): `--ca-file` for an
+    /// `rtmps://` `--server`. The embedded relay is plain rtmp://, where a --ca-file is not needed: no notice then.
+    static func rtmpConfiguration(_ options: DemoOptions, url: StreamURL, notice: (String) -> Void) throws -> RTMPClient.Configuration {
+        let caFile = options.server == nil ? nil : options.publisher.caFile
+        return try FrontEndSetup.rtmpConfiguration(url: url, caFile: caFile, command: "demo", notice: notice)
+    }
+
     private static func controllers(
         _ options: DemoOptions,
         url: StreamURL,
@@ -88,9 +144,7 @@ public enum DemoFrontEnd {
     ) throws -> (PublisherController, SubscriberController) {
         let reconnectDelay = try FrontEndSetup.seconds(options.reconnectDelay, option: "--reconnect-delay", command: "demo")
         let stallTimeout = try FrontEndSetup.seconds(options.stallTimeout, option: "--stall-timeout", command: "demo")
-        // The embedded relay is plain rtmp://, where a --ca-file is not needed: say nothing about it then.
-        let caFile = options.server == nil ? nil : options.publisher.caFile
-        let rtmp = try FrontEndSetup.rtmpConfiguration(url: url, caFile: caFile, command: "demo", notice: notice)
+        let rtmp = try rtmpConfiguration(options, url: url, notice: notice)
         let publisher = PublisherController(
             session: PublisherSession(configuration: options.publisher.sessionConfiguration(url: url)),
             engine: engine, url: url, clock: clock, rtmp: rtmp, post: publisherPost

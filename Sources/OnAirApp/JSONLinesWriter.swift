@@ -6,22 +6,25 @@ import Synchronization
 public final class JSONLinesWriter: Sendable {
     private let handle: FileHandle
     private let encoder: Mutex<JSONEncoder>
+    /// Sees every event written, in order (a scenario run's timeline).
+    private let observer: (@Sendable (HeadlessEvent) -> Void)?
 
-    public init(handle: FileHandle = .standardOutput) {
+    public init(handle: FileHandle = .standardOutput, observer: (@Sendable (HeadlessEvent) -> Void)? = nil) {
         self.handle = handle
+        self.observer = observer
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         self.encoder = Mutex(encoder)
     }
 
     public func write(_ event: HeadlessEvent) {
-        let line: Data? = encoder.withLock { encoder in
-            guard var data = try? encoder.encode(event) else { return nil }
-            data.append(0x0A)
-            return data
+        // One lock around encoding, observing and writing keeps the observer's order the printed order.
+        encoder.withLock { encoder in
+            observer?(event)
+            guard var line = try? encoder.encode(event) else { return }
+            line.append(0x0A)
+            // A closed stdout (reader gone) must not kill a broadcast; the event is simply not seen.
+            try? handle.write(contentsOf: line)
         }
-        guard let line else { return }
-        // A closed stdout (reader gone) must not kill a broadcast; the event is simply not seen.
-        try? handle.write(contentsOf: line)
     }
 }

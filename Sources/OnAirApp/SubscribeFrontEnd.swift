@@ -60,6 +60,8 @@ extension SubscriberController {
             "skippedWhilePaused": .integer(Int64(counters.videoSkippedWhilePaused)),
             "audioFramesDecoded": .integer(Int64(counters.audioFramesDecoded)),
             "renderPaused": .bool(decoded?.renderPaused ?? false),
+            "videoGapMs": .integer(videoGapsNow.current.milliseconds),
+            "longestVideoGapMs": .integer(videoGapsNow.longest.milliseconds),
         ]
         if let level = decoded?.audioLevel { details["audioLevelDb"] = .number((level.rmsDBFS * 10).rounded() / 10) }
         if let error = decoded?.lastError { details["decodeError"] = .string(error) }

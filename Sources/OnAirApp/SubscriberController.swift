@@ -18,6 +18,8 @@ public final class SubscriberController {
     private var retiredCounters = PacketDecoder.Counters()
     private let previewSize: (width: Int, height: Int)
     public private(set) var meter = RateMeter()
+    /// Time without video, for the report and `expect subscriber gap below …`.
+    public private(set) var videoGaps = VideoGapMeter()
     private let clock: SessionClock
     private let rtmp: RTMPClient.Configuration
     private let post: @Sendable (SubscriberInput) -> Void
@@ -53,6 +55,12 @@ public final class SubscriberController {
     }
 
     public var state: SubscriberAppState { session.state }
+
+    /// The gap without video still open now, and the longest one so far (zero before the first frame).
+    public var videoGapsNow: (current: Duration, longest: Duration) {
+        let now = clock.now
+        return (videoGaps.currentGap(at: now), videoGaps.longestGap(at: now))
+    }
 
     /// Received bitrate, fps and the decoded preview, for the dashboard.
     public var telemetry: StreamTelemetry {
@@ -142,6 +150,7 @@ public final class SubscriberController {
             notices.append(("metadata", metadata.json.objectFields))
         case .packet(let packet):
             meter.add(bytes: packet.payload.count, videoFrame: packet.kind == .video)
+            if packet.kind == .video { videoGaps.frameArrived(at: now) }
             decoder?.submit(packet)
             lastMedia = now
             if !mediaFlowing {

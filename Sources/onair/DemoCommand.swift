@@ -16,7 +16,13 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Where the embedded relay writes record/append recordings.")
     var recordDir = "recordings"
 
-    @Flag(help: "Print a side-by-side table of each policy's gaps and timings at the end (with --script).")
+    @Option(help: ArgumentHelp(
+        "Play a scenario file (timed keys and expectations, see Scenarios/README.md); repeat to play several in turn.",
+        valueName: "file"
+    ))
+    var script: [String] = []
+
+    @Flag(help: "With --script: print a table of each scenario's video gap, key-to-publishing time, reconnects and recordings, to compare the policies.")
     var report = false
 
     @OptionGroup var policy: PolicyOptions
@@ -24,6 +30,12 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var subscriber: SubscriberOptions
     @OptionGroup var tls: TLSOptions
     @OptionGroup var presentation: PresentationOptions
+
+    func validate() throws {
+        if script.isEmpty && report {
+            throw ValidationError("--report compares scenario runs; give it with --script FILE")
+        }
+    }
 
     func run() async throws {
         let options = DemoOptions(
@@ -43,8 +55,9 @@ struct DemoCommand: AsyncParsableCommand {
             stallTimeout: subscriber.stallTimeout
         )
         try await runFrontEnd {
-            try refuseUnbuilt(command: "demo", script: presentation.script, report: report)
-            if presentation.headless {
+            if !script.isEmpty {
+                try await ScenarioFrontEnd.run(files: script, demo: options, headless: presentation.headless, report: report)
+            } else if presentation.headless {
                 try await DemoFrontEnd.runHeadless(options)
             } else {
                 try await DemoFrontEnd.run(options)

@@ -42,7 +42,6 @@ struct PublishCommand: AsyncParsableCommand {
             caFile: tls.caFile
         )
         try await runFrontEnd {
-            try refuseUnbuilt(command: "publish", script: presentation.script)
             if check {
                 let status = try await RelayCheck.run(url: url, headless: presentation.headless, caFile: tls.caFile)
                 if status != 0 { throw ExitCode(status) }

@@ -20,9 +20,6 @@ struct PresentationOptions: ParsableArguments {
 
     @Option(help: "Stop cleanly after this many seconds.")
     var duration: Double?
-
-    @Option(help: "Play a scenario file: timed keys and expectations; exit 1 on the first that fails.")
-    var script: String?
 }
 
 /// Options for the capture-and-encode engine (DESIGN.md §4).
@@ -77,11 +74,4 @@ struct SubscriberOptions: ParsableArguments {
 struct TLSOptions: ParsableArguments {
     @Option(help: "rtmps:// only: trust just the certificate authorities in this PEM file (a private CA) instead of the system's roots.")
     var caFile: String?
-}
-
-/// Options declared for work later issues build; until then asking for one stops with a one-line
-/// message and status 2 rather than being silently ignored.
-func refuseUnbuilt(command: String, script: String?, report: Bool = false) throws {
-    if script != nil { throw FrontEndExit.notBuiltYet("\(command) --script", issue: 7) }
-    if report { throw FrontEndExit.notBuiltYet("\(command) --report", issue: 7) }
 }

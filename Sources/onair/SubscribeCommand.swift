@@ -25,7 +25,6 @@ struct SubscribeCommand: AsyncParsableCommand {
             caFile: tls.caFile
         )
         try await runFrontEnd {
-            try refuseUnbuilt(command: "subscribe", script: presentation.script)
             if presentation.headless {
                 try await SubscribeFrontEnd.runHeadless(options)
             } else {

@@ -1,0 +1,48 @@
+import Foundation
+import OnAirScenario
+
+/// A scenario file read and checked: parsed by ``ScenarioParser``, and every `press` resolved to the
+/// command it stands for, so a typo fails before anything is published.
+struct ScenarioFile: Sendable {
+    let scenario: Scenario
+    /// The command of each `press` line, by line number.
+    let commands: [Int: OperatorCommand]
+
+    /// Reads `path`; a missing, unreadable or malformed file is a usage error (exit 2) naming the file and line.
+    static func load(_ path: String) throws -> ScenarioFile {
+        let data: Data
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            data = try handle.read(upToCount: ScenarioParser.maximumBytes + 1) ?? Data()
+        } catch {
+            throw FrontEndExit(code: 2, message: "onair demo: cannot read the scenario file \(path): \((error as NSError).localizedDescription)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw FrontEndExit(code: 2, message: "onair demo: \(path) is not UTF-8 text; is it really a scenario file?")
+        }
+        return try parse(text, source: path)
+    }
+
+    static func parse(_ text: String, source: String) throws -> ScenarioFile {
+        let scenario: Scenario
+        do {
+            scenario = try ScenarioParser.parse(text, source: source)
+        } catch {
+            throw FrontEndExit(code: 2, message: "onair demo: scenario \(error)")
+        }
+        var commands: [Int: OperatorCommand] = [:]
+        for step in scenario.steps {
+            guard case .press(let text) = step.action else { continue }
+            guard let command = OperatorCommand(text), command != .quit else {
+                let error = ScenarioParseError(
+                    source: source, line: step.line,
+                    message: "unknown command '\(text)' for `press`; commands: \(OperatorCommand.names.filter { $0 != "quit" }.joined(separator: ", "))"
+                )
+                throw FrontEndExit(code: 2, message: "onair demo: scenario \(error)")
+            }
+            commands[step.line] = command
+        }
+        return ScenarioFile(scenario: scenario, commands: commands)
+    }
+}

@@ -1,0 +1,85 @@
+import OnAirCore
+
+/// A scenario file (README, "Scenario files"): a few settings, then timed key presses and expectations,
+/// played against a real publisher and subscriber by `onair demo --script FILE`.
+///
+/// The value is what ``ScenarioParser`` read; it holds no I/O and no clock, so the format can be tested
+/// and fuzzed on its own and the same scenario can be played headless, in the console, or against nginx-rtmp.
+public struct Scenario: Sendable, Equatable {
+    /// The file the scenario came from, for messages (`Scenarios/blog-2.scenario:14: …`).
+    public var source: String
+    /// The `scenario` line, or the file name when there is none.
+    public var title: String
+    public var settings: ScenarioSettings
+    public var steps: [ScenarioStep]
+
+    public init(source: String, title: String, settings: ScenarioSettings = ScenarioSettings(), steps: [ScenarioStep] = []) {
+        self.source = source
+        self.title = title
+        self.settings = settings
+        self.steps = steps
+    }
+
+    /// Every expectation of the scenario, in file order.
+    public var expectations: [ScenarioExpectation] {
+        steps.compactMap {
+            if case .expect(let expectation) = $0.action { return expectation }
+            return nil
+        }
+    }
+}
+
+/// The settings lines at the top of a scenario file. Each one the file leaves out keeps the command
+/// line's value.
+public struct ScenarioSettings: Sendable, Equatable {
+    public var policy: PublisherPolicyKind?
+    /// The publish type of the broadcast the demo starts with (`type record` for the blog's recordings).
+    public var publishType: PublishType?
+    public var suspendTimeout: Duration?
+    public var reconnectDelay: Duration?
+    public var stallTimeout: Duration?
+    /// What the server must do for the scenario to mean anything (`requires notices`, `requires recording`).
+    public var requirements: Set<ScenarioRequirement> = []
+
+    public init() {}
+}
+
+/// Something a scenario needs from the server it runs against.
+public enum ScenarioRequirement: String, Sendable, Equatable, Hashable, CaseIterable {
+    /// The server relays `send()` notices to players (stock nginx-rtmp drops them): the subscriber's
+    /// background/foreground toasts and the tap-republish loop depend on it.
+    case notices
+    /// The embedded relay records into `--record-dir`, where `expect recording …` reads the file.
+    case recording
+}
+
+/// One line that does something: wait, press a key, or check an expectation.
+public struct ScenarioStep: Sendable, Equatable {
+    public enum Action: Sendable, Equatable {
+        /// `wait 2s`: let the broadcast run.
+        case wait(Duration)
+        /// `press call`, `press sub home`: a headless command, the same names as on stdin.
+        case press(String)
+        case expect(ScenarioExpectation)
+    }
+
+    /// 1-based line number in the file.
+    public var line: Int
+    public var action: Action
+
+    public init(line: Int, action: Action) {
+        self.line = line
+        self.action = action
+    }
+}
+
+extension ScenarioStep {
+    /// The step as a line of the file would say it.
+    public var text: String {
+        switch action {
+        case .wait(let duration): "wait \(duration.secondsText)"
+        case .press(let command): "press \(command)"
+        case .expect(let expectation): expectation.text
+        }
+    }
+}

@@ -1,0 +1,108 @@
+/// What a scenario run has seen so far: the key presses it made and the headless events both sides
+/// printed, kept in the shape expectations and the report ask about (bounded, however long the run).
+public struct ScenarioTimeline: Sendable {
+    /// A `press` line, as performed.
+    public struct Press: Sendable, Equatable {
+        public var milliseconds: Int64
+        public var command: String
+        public var line: Int
+    }
+
+    /// A toast or event-log line.
+    struct Line: Sendable, Equatable {
+        var milliseconds: Int64
+        var side: String
+        var kind: String
+        var text: String
+    }
+
+    /// Old lines are forgotten past this; expectations only look back to the last press.
+    static let lineLimit = 2000
+
+    public private(set) var presses: [Press] = []
+    private(set) var lines: [Line] = []
+    private(set) var latestState: [String: [String: ScenarioValue]] = [:]
+    private(set) var latestStats: [String: [String: ScenarioValue]] = [:]
+    public private(set) var metrics = ScenarioMetrics()
+    /// The publisher's badge as last seen, and since when it has not been live.
+    private var publisherStatus: String?
+    private var notLiveSince: Int64?
+    private var wasLive = false
+
+    public init() {}
+
+    /// The time expectations about toasts and log lines look back to: the last press, or the start.
+    public var lastPressTime: Int64 { presses.last?.milliseconds ?? 0 }
+
+    public mutating func recordPress(_ command: String, line: Int, at milliseconds: Int64) {
+        presses.append(Press(milliseconds: milliseconds, command: command, line: line))
+        if presses.count > Self.lineLimit { presses.removeFirst(presses.count - Self.lineLimit) }
+    }
+
+    public mutating func record(_ observation: ScenarioObservation) {
+        switch observation.kind {
+        case "state":
+            latestState[observation.side] = observation.fields
+            if observation.side == "publisher" { publisherStatusChanged(observation) }
+            if observation.side == "subscriber", let attempts = observation.fields["reconnectAttempts"]?.number {
+                metrics.subscriberReconnectAttempts = max(metrics.subscriberReconnectAttempts, Int(attempts))
+            }
+        case "stats":
+            latestStats[observation.side] = observation.fields
+            if observation.side == "subscriber" {
+                let gap = max(observation.fields["longestVideoGapMs"]?.number ?? 0, observation.fields["videoGapMs"]?.number ?? 0)
+                if observation.fields["longestVideoGapMs"] != nil {
+                    metrics.longestVideoGap = max(metrics.longestVideoGap ?? .zero, .milliseconds(Int64(gap)))
+                }
+            }
+        default:
+            guard case .text(let text)? = observation.fields["text"] else { return }
+            lines.append(Line(milliseconds: observation.milliseconds, side: observation.side, kind: observation.kind, text: text))
+            if lines.count > Self.lineLimit { lines.removeFirst(lines.count - Self.lineLimit) }
+        }
+    }
+
+    /// The side's field from its latest `state` event, else its latest `stats` event.
+    public func field(_ name: String, of side: String) -> ScenarioValue? {
+        latestState[side]?[name] ?? latestStats[side]?[name]
+    }
+
+    /// Every field name the side has shown, for "unknown field" messages.
+    func fieldNames(of side: String) -> [String] {
+        Set((latestState[side] ?? [:]).keys).union((latestStats[side] ?? [:]).keys).sorted()
+    }
+
+    /// True once the side has printed both a `state` and a `stats` event: a field missing from both is a typo.
+    func hasFullPicture(of side: String) -> Bool {
+        latestState[side] != nil && latestStats[side] != nil
+    }
+
+    func lines(of side: String, kinds: Set<String>, since milliseconds: Int64) -> [Line] {
+        lines.filter { $0.side == side && kinds.contains($0.kind) && $0.milliseconds >= milliseconds }
+    }
+
+    /// Going live again after an interruption is timed from the last key pressed while not live (or, with
+    /// no key, from the moment it stopped being live: an automatic reconnect).
+    private mutating func publisherStatusChanged(_ observation: ScenarioObservation) {
+        guard case .text(let status)? = observation.fields["status"], status != publisherStatus else { return }
+        publisherStatus = status
+        let now = observation.milliseconds
+        if status.hasPrefix("RECONNECTING"), let attempt = Int(status.split(separator: " ").last?.split(separator: "/").first ?? "") {
+            metrics.publisherReconnectAttempts = max(metrics.publisherReconnectAttempts, attempt)
+        }
+        let live = status == "PUBLISHING" || status == "PAUSED VIDEO"
+        if live {
+            if wasLive, let since = notLiveSince {
+                let press = presses.last { $0.milliseconds >= since }
+                metrics.backToPublishing.append(ScenarioMetrics.BackToPublishing(
+                    trigger: press?.command ?? "reconnect",
+                    duration: .milliseconds(now - (press?.milliseconds ?? since))
+                ))
+            }
+            wasLive = true
+            notLiveSince = nil
+        } else if notLiveSince == nil {
+            notLiveSince = now
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import OnAirTestSupport
+import Testing
+
+/// `onair demo --script`: the shipped scenarios played by the real binary against the embedded relay and
+/// against nginx-rtmp, a deliberately wrong expectation, and the JSON Lines of a full run checked against
+/// the documented schema by an independent validator (python3-jsonschema).
+@Suite("scenario runs", .serialized)
+struct ScenarioRunTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let scenarios = repository.appendingPathComponent("Scenarios")
+    static let schema = repository.appendingPathComponent("docs/headless-events.schema.json")
+    /// Small pictures keep two encoders and a decoder light on a shared 2-core machine; the flows are the same.
+    static let light = ["--size", "320x180", "--fps", "15", "--bitrate", "300k"]
+
+    static var shipped: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: scenarios.path)) ?? []).filter { $0.hasSuffix(".scenario") }.sorted()
+    }
+
+    private func results(_ run: HeadlessRun) -> [String: String] {
+        Dictionary(run.events.events.filter { $0.kind == "scenario" && $0.details["result"] != nil }.map {
+            (URL(fileURLWithPath: $0.details["file"] as? String ?? "").lastPathComponent, $0.details["result"] as? String ?? "")
+        }, uniquingKeysWith: { _, last in last })
+    }
+
+    @Test("every shipped scenario passes against the embedded relay, and the run's JSON Lines validate against the schema")
+    func shippedScenariosPass() throws {
+        let directory = try TemporaryDirectory()
+        #expect(Self.shipped.count >= 9)
+        let scripts = Self.shipped.flatMap { ["--script", Self.scenarios.appendingPathComponent($0).path] }
+        let run = try HeadlessRun(
+            ["demo", "--headless", "--report", "--record-dir", directory.file("rec").path] + Self.light + scripts, in: directory
+        )
+        let status = run.peer.wait(timeout: .seconds(420))
+        let failed = run.events.events.filter { $0.kind == "expectation" && $0.details["met"] as? Bool == false }
+        #expect(status == 0, "exit \(status): \(run.peer.standardError)\nfailed: \(failed.map(\.details))")
+        #expect(results(run) == Dictionary(uniqueKeysWithValues: Self.shipped.map { ($0, "passed") }))
+
+        let reports = run.events.events.filter { $0.kind == "report" }
+        #expect(reports.count == Self.shipped.count)
+        let checks = run.events.events.filter { $0.kind == "check" }
+        #expect(checks.count == Self.shipped.count && checks.allSatisfy { $0.details["verdict"] as? String == "relayed" },
+                "the self-test must find the embedded relay relaying notices: \(checks.map(\.details))")
+        let blog2 = reports.first { ($0.details["scenario"] as? String ?? "").hasPrefix("Blog 2") }
+        let recording = (blog2?.details["recordings"] as? [[String: Any]])?.first
+        #expect((6300...7700).contains(recording?["durationMs"] as? Int ?? 0), "Blog 2's recording: \(String(describing: recording))")
+
+        let output = directory.file("run.jsonl")
+        try Data(run.peer.standardOutput.utf8).write(to: output)
+        let validation = try SchemaValidator.validate(output, against: Self.schema, in: directory)
+        #expect(validation.status == 0, "the JSON Lines do not follow docs/headless-events.schema.json:\n\(validation.output)\(validation.error)")
+        #expect(validation.output.contains("valid \(run.peer.standardOutput.split(separator: "\n").count) lines"))
+    }
+
+    @Test("the schema validator rejects a line that breaks the documented schema (so the check above can fail)")
+    func schemaRejectsBrokenLines() throws {
+        let directory = try TemporaryDirectory()
+        let lines = [
+            #"{"time":1,"side":"publisher","kind":"state","details":{"status":"FLYING","lifecycle":"ACTIVE","policy":"tap-republish","publishType":"live","pauseVideo":false,"pauseAudio":false,"tapArmed":false,"stream":"s"}}"#,
+            #"{"time":1,"side":"app","kind":"expectation","details":{"line":3,"expect":"x","met":false,"afterMs":1}}"#,
+            #"{"time":-1,"side":"app","kind":"quit","details":{"reason":"x"}}"#,
+            #"{"time":1,"side":"publisher","kind":"toast","details":{}}"#,
+        ]
+        for (index, line) in lines.enumerated() {
+            let file = directory.file("bad\(index).jsonl")
+            try Data((line + "\n").utf8).write(to: file)
+            let validation = try SchemaValidator.validate(file, against: Self.schema, in: directory)
+            #expect(validation.status == 1, "accepted a broken line: \(line)\n\(validation.output)\(validation.error)")
+        }
+    }
+
+    @Test("against nginx-rtmp: the self-test reports dropped notices, scenarios that need them are skipped, the rest pass")
+    func againstNginx() throws {
+        let nginx = try NginxRTMPServer()
+        let directory = try TemporaryDirectory()
+        let carried = ["background-audio-within-timeout.scenario", "background-audio-beyond-timeout.scenario", "subscriber-background.scenario"]
+        let needsNotices = "testbed-decline-tap.scenario"
+        let scripts = (carried + [needsNotices]).flatMap { ["--script", Self.scenarios.appendingPathComponent($0).path] }
+        let run = try HeadlessRun(["demo", "--headless", "--server", nginx.url(stream: "scenario")] + Self.light + scripts, in: directory)
+        let status = run.peer.wait(timeout: .seconds(240))
+        #expect(status == 3, "exit \(status): \(run.peer.standardError)")
+        #expect(run.peer.standardError.contains("drops send() notices"), "stderr: \(run.peer.standardError)")
+        var expected = Dictionary(uniqueKeysWithValues: carried.map { ($0, "passed") })
+        expected[needsNotices] = "skipped"
+        #expect(results(run) == expected, "failed: \(run.events.events.filter { $0.kind == "expectation" && $0.details["met"] as? Bool == false }.map(\.details))")
+        let verdicts = run.events.events.filter { $0.kind == "check" }.map { $0.details["verdict"] as? String ?? "" }
+        #expect(verdicts == Array(repeating: "dropped", count: 4))
+    }
+
+    @Test("a wrong expectation fails with exit 1, naming the file, line, expectation and what was seen")
+    func wrongExpectationFails() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("wrong.scenario")
+        try Data("""
+            scenario A call does not stop a tap-republish broadcast
+            policy tap-republish
+            expect publisher status is PUBLISHING within 10s
+            press call
+            expect publisher status is "AWAITING TAP" within 1s
+            press decline
+            """.utf8).write(to: file)
+        let run = try HeadlessRun(["demo", "--headless", "--script", file.path] + Self.light, in: directory)
+        let status = run.peer.wait(timeout: .seconds(60))
+        #expect(status == 1)
+        let message = run.peer.standardError
+        #expect(message.contains("\(file.path):5: `expect publisher status is \"AWAITING TAP\" within 1s` did not hold — saw publisher status is PAUSED VIDEO"),
+                "stderr: \(message)")
+        #expect(message.split(separator: "\n").count == 1, "more than one line: \(message)")
+        let failed = run.events.events.first { $0.kind == "expectation" && $0.details["met"] as? Bool == false }
+        #expect(failed?.details["line"] as? Int == 5)
+        // The steps after the failure did not run.
+        #expect(!run.events.events.contains { $0.kind == "key" && $0.text == "key decline" })
+    }
+
+    @Test("a malformed scenario or an unknown key is refused before anything runs, with file and line (exit 2)")
+    func malformedScenario() throws {
+        let directory = try TemporaryDirectory()
+        let typo = directory.file("typo.scenario")
+        try Data("policy tap-republish\nwait 1s\npress cal\n".utf8).write(to: typo)
+        let result = try OnAirBinary.run(["demo", "--headless", "--script", typo.path])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("\(typo.path):3: unknown command 'cal' for `press`; commands: call, siri"), "stderr: \(result.standardError)")
+        #expect(result.standardOutput.isEmpty, "something ran: \(result.standardOutput)")
+
+        let missing = try OnAirBinary.run(["demo", "--headless", "--script", directory.file("absent.scenario").path])
+        #expect(missing.status == 2)
+        #expect(missing.standardError.contains("cannot read the scenario file"))
+
+        let reportAlone = try OnAirBinary.run(["demo", "--report"])
+        #expect(reportAlone.status != 0)
+        #expect(reportAlone.standardError.contains("--report compares scenario runs"))
+    }
+
+    @Test("in the console the scenario plays itself, then the report table is printed on the restored terminal")
+    func consolePlaysScenario() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("short.scenario")
+        try Data("""
+            scenario Short console run
+            policy tap-republish
+            expect publisher status is PUBLISHING within 10s
+            wait 1s
+            press call
+            expect subscriber toast "Publish Background" within 3s
+            wait 2s
+            press decline
+            expect publisher toast "Tap to Re-Publish!" within 2s
+            press tap
+            expect publisher status is PUBLISHING within 3s
+            wait 1s
+            """.utf8).write(to: file)
+        let command = "\(OnAirBinary.url.path) demo --script \(file.path) --report \(Self.light.joined(separator: " ")); echo ONAIR-EXIT=$?; sleep 60"
+        let tmux = try TmuxSession(command: command, directory: directory.url)
+        let playing = try tmux.waitForScreen(timeout: .seconds(20)) { $0.contains("scenario line") && $0.contains("PUBLISHING") }
+        #expect(playing.matched, "the console never showed the scenario's steps:\n\(playing.screen)")
+        let done = try tmux.waitForScreen(timeout: .seconds(40)) { $0.contains("ONAIR-EXIT=") }
+        #expect(done.screen.contains("ONAIR-EXIT=0"), "the scenario did not pass:\n\(done.screen)")
+        #expect(done.screen.contains("Short console run") && done.screen.contains("tap-republish") && done.screen.contains("passed"),
+                "no report table after the console:\n\(done.screen)")
+        #expect(done.screen.contains("tap 0."), "no key → publishing time in the table:\n\(done.screen)")
+    }
+}
+
+/// Runs python3-jsonschema (an implementation independent of OnAir) over a JSON Lines file: exit 0 and
+/// "valid N lines" when every line validates, 1 with the first error otherwise.
+enum SchemaValidator {
+    static let script = """
+        import json, sys
+        import jsonschema
+        schema = json.load(open(sys.argv[1]))
+        jsonschema.Draft202012Validator.check_schema(schema)
+        validator = jsonschema.Draft202012Validator(schema)
+        count = 0
+        for number, line in enumerate(open(sys.argv[2]), 1):
+            event = json.loads(line)
+            error = next(iter(validator.iter_errors(event)), None)
+            if error is not None:
+                print(f"line {number}: {error.message} at {list(error.absolute_path)}: {line.strip()[:300]}")
+                sys.exit(1)
+            count += 1
+        print(f"valid {count} lines")
+        """
+
+    static func validate(_ file: URL, against schema: URL, in directory: TemporaryDirectory) throws -> (status: Int32, output: String, error: String) {
+        let scriptFile = directory.file("validate.py")
+        try Data(script.utf8).write(to: scriptFile)
+        // The PATH's python3 may be a private one without the Debian module; /usr/bin/python3 has it
+        // (scripts/install-deps.sh installs python3-jsonschema).
+        for python in ["python3", "/usr/bin/python3"] {
+            let probe = try PeerProcess.run(python, ["-c", "import jsonschema"], in: directory.url, timeout: .seconds(30))
+            if probe.status == 0 {
+                return try PeerProcess.run(python, [scriptFile.path, schema.path, file.path], in: directory.url, timeout: .seconds(60))
+            }
+        }
+        Issue.record("no python3 with the jsonschema module; scripts/install-deps.sh test installs python3-jsonschema")
+        return (-1, "", "")
+    }
+}
