@@ -77,7 +77,7 @@ extension ScenarioStep {
     /// The step as a line of the file would say it.
     public var text: String {
         switch action {
-        case .wait(let duration): "wait \(duration.secondsText)"
+        case .wait(let duration): "wait \(duration.scenarioText)"
         case .press(let command): "press \(command)"
         case .expect(let expectation): expectation.text
         }

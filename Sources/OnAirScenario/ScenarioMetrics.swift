@@ -17,7 +17,7 @@ public struct ScenarioMetrics: Sendable, Equatable {
     public var backToPublishing: [BackToPublishing] = []
     /// The highest reconnect attempt the publisher's badge showed (`RECONNECTING n/N`).
     public var publisherReconnectAttempts = 0
-    /// The highest `reconnectAttempts` in the subscriber's state.
+    /// How many times the subscriber played again after its first play (its reconnect loop).
     public var subscriberReconnectAttempts = 0
 
     public init() {}

@@ -28,6 +28,7 @@ public struct ScenarioTimeline: Sendable {
     private var publisherStatus: String?
     private var notLiveSince: Int64?
     private var wasLive = false
+    private var subscriberPlays = 0
 
     public init() {}
 
@@ -44,9 +45,6 @@ public struct ScenarioTimeline: Sendable {
         case "state":
             latestState[observation.side] = observation.fields
             if observation.side == "publisher" { publisherStatusChanged(observation) }
-            if observation.side == "subscriber", let attempts = observation.fields["reconnectAttempts"]?.number {
-                metrics.subscriberReconnectAttempts = max(metrics.subscriberReconnectAttempts, Int(attempts))
-            }
         case "stats":
             latestStats[observation.side] = observation.fields
             if observation.side == "subscriber" {
@@ -57,6 +55,12 @@ public struct ScenarioTimeline: Sendable {
             }
         default:
             guard case .text(let text)? = observation.fields["text"] else { return }
+            // Every play after the first is the subscriber trying again (its state's counter resets too
+            // quickly to be sampled).
+            if observation.side == "subscriber", observation.kind == "action", text.hasPrefix("→ play ") {
+                subscriberPlays += 1
+                metrics.subscriberReconnectAttempts = max(0, subscriberPlays - 1)
+            }
             lines.append(Line(milliseconds: observation.milliseconds, side: observation.side, kind: observation.kind, text: text))
             if lines.count > Self.lineLimit { lines.removeFirst(lines.count - Self.lineLimit) }
         }

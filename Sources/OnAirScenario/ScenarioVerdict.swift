@@ -87,6 +87,16 @@ extension Duration {
     }
 }
 
+extension Duration {
+    /// `3s`, `1.5s`, `250ms`: a duration as a scenario file writes it.
+    public var scenarioText: String {
+        let milliseconds = components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }
+        if milliseconds < 1000 { return "\(milliseconds)ms" }
+        return "\(Double(milliseconds) / 1000)s"
+    }
+}
+
 private func format2(_ value: Int64) -> String {
     value < 10 ? "0\(value)" : "\(value)"
 }

@@ -34,5 +34,8 @@ struct ScenarioReportTests {
         #expect(Duration.milliseconds(5).secondsText == "0.01s")
         #expect(Duration.milliseconds(1999).secondsText == "2.00s")
         #expect(Duration.milliseconds(61_234).secondsText == "61.23s")
+        #expect(Duration.seconds(3).scenarioText == "3s")
+        #expect(Duration.milliseconds(1500).scenarioText == "1.5s")
+        #expect(Duration.milliseconds(250).scenarioText == "250ms")
     }
 }

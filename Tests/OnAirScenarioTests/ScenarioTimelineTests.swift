@@ -148,14 +148,16 @@ struct ScenarioTimelineTests {
         #expect(timeline.metrics.backToPublishing.map { "\($0.trigger) \($0.duration.secondsText)" } == flow.expected)
     }
 
-    @Test("reconnect attempts: the highest the publisher's badge and the subscriber's state showed")
+    @Test("reconnect attempts: the highest the publisher's badge showed; the subscriber's plays after its first")
     func reconnects() {
         var timeline = ScenarioTimeline()
         timeline.record(publisherState(0, "RECONNECTING 1/20"))
         timeline.record(publisherState(10, "RECONNECTING 3/20"))
         timeline.record(publisherState(20, "PUBLISHING"))
-        timeline.record(event(30, "subscriber", "state", ["reconnectAttempts": .number(2)]))
-        timeline.record(event(40, "subscriber", "state", ["reconnectAttempts": .number(0)]))
+        for ms: Int64 in [30, 2030, 4030] {
+            timeline.record(event(ms, "subscriber", "action", ["text": .text("→ play stream1 on a new connection")]))
+        }
+        timeline.record(event(40, "subscriber", "action", ["text": .text("→ stop")]))
         #expect(timeline.metrics.publisherReconnectAttempts == 3)
         #expect(timeline.metrics.subscriberReconnectAttempts == 2)
     }
