@@ -7,6 +7,7 @@
 //                    ├─► OnAirScenario ─► OnAirCore
 //                    ├─► OnAirTerminal ─► CNcurses
 //                    ├─► OnAirNet ─► OnAirRTMP ─► OnAirCore, NIOCore
+//                    │            └─► NIOSSL (rtmps://)
 //                    └─► OnAirMedia ─► CFFmpeg, CV4L2, CALSA
 //
 // Each C library has exactly one shim target, imported by exactly one Swift target.
@@ -23,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
     ],
     targets: [
         // MARK: C bridges — one per C library.
@@ -61,6 +63,8 @@ let package = Package(
                 "OnAirRTMP",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -22,6 +22,8 @@ run_packages=(
 test_packages=(
   "nginx|a stock RTMP server the tests publish to"
   "libnginx-mod-rtmp|nginx's RTMP module"
+  "libnginx-mod-stream|nginx's stream module: the TLS proxy in front of nginx-rtmp that the rtmps:// tests use"
+  "openssl|makes the throwaway CA and server certificates of the rtmps:// tests"
   "ffmpeg|ffmpeg/ffprobe: stock publisher and reader that check what OnAir sends"
   "rtmpdump|a stock RTMP player (librtmp)"
   "tmux|drives the real console in end-to-end tests"

@@ -40,7 +40,7 @@ public enum DemoFrontEnd {
         let console = ConsoleFrontEnd(clock: clock, theme: theme, previewFramesPerSecond: options.publisher.engine.previewFramesPerSecond)
         let (publisher, subscriber) = try controllers(
             options, url: url, engine: engine, clock: clock,
-            publisherPost: console.publisherPost, subscriberPost: console.subscriberPost
+            publisherPost: console.publisherPost, subscriberPost: console.subscriberPost, notice: { notices.append($0) }
         )
         console.attach(publisher: publisher, subscriber: subscriber)
         notices.forEach(console.showNotice)
@@ -80,7 +80,8 @@ public enum DemoFrontEnd {
         }
         let (publisher, subscriber) = try controllers(
             options, url: url, engine: engine, clock: clock,
-            publisherPost: { inputs.post(.publisher($0)) }, subscriberPost: { inputs.post(.subscriber($0)) }
+            publisherPost: { inputs.post(.publisher($0)) }, subscriberPost: { inputs.post(.subscriber($0)) },
+            notice: { writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "notice", details: ["text": .string($0)])) }
         )
         writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "started", details: [
             "command": "demo", "url": .string(url.redacted), "policy": .string(options.publisher.policy.rawValue),
@@ -125,23 +126,32 @@ public enum DemoFrontEnd {
     }
 
     /// The publisher and subscriber of one stream, posting their results where the front end says.
+    /// The RTMP client configuration of both sides (and of a scenario's self-test): `--ca-file` for an
+    /// `rtmps://` `--server`. The embedded relay is plain rtmp://, where a --ca-file is not needed: no notice then.
+    static func rtmpConfiguration(_ options: DemoOptions, url: StreamURL, notice: (String) -> Void) throws -> RTMPClient.Configuration {
+        let caFile = options.server == nil ? nil : options.publisher.caFile
+        return try FrontEndSetup.rtmpConfiguration(url: url, caFile: caFile, command: "demo", notice: notice)
+    }
+
     private static func controllers(
         _ options: DemoOptions,
         url: StreamURL,
         engine: MediaEngine,
         clock: SessionClock,
         publisherPost: @escaping @Sendable (PublisherInput) -> Void,
-        subscriberPost: @escaping @Sendable (SubscriberInput) -> Void
+        subscriberPost: @escaping @Sendable (SubscriberInput) -> Void,
+        notice: (String) -> Void
     ) throws -> (PublisherController, SubscriberController) {
         let reconnectDelay = try FrontEndSetup.seconds(options.reconnectDelay, option: "--reconnect-delay", command: "demo")
         let stallTimeout = try FrontEndSetup.seconds(options.stallTimeout, option: "--stall-timeout", command: "demo")
+        let rtmp = try rtmpConfiguration(options, url: url, notice: notice)
         let publisher = PublisherController(
             session: PublisherSession(configuration: options.publisher.sessionConfiguration(url: url)),
-            engine: engine, url: url, clock: clock, post: publisherPost
+            engine: engine, url: url, clock: clock, rtmp: rtmp, post: publisherPost
         )
         let subscriber = SubscriberController(
             session: SubscriberSession(streamName: url.bareStreamName, redactedURL: url.redacted, reconnectDelay: reconnectDelay),
-            url: url, clock: clock, stallTimeout: stallTimeout, post: subscriberPost
+            url: url, clock: clock, stallTimeout: stallTimeout, rtmp: rtmp, post: subscriberPost
         )
         return (publisher, subscriber)
     }

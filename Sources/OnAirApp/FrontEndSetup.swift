@@ -1,6 +1,7 @@
 import OnAirConsole
 import OnAirCore
 import OnAirMedia
+import OnAirNet
 
 /// The start-up steps front ends share, each failing with a one-line message and the right exit status.
 enum FrontEndSetup {
@@ -11,6 +12,29 @@ enum FrontEndSetup {
         } catch {
             throw FrontEndExit(code: 2, message: "onair \(command): \(error)")
         }
+    }
+
+    /// The RTMP client configuration for `url`: for `rtmps://`, trust only the CAs of `caFile` when given
+    /// (a missing, unreadable or non-PEM file is a usage error, exit 2), the system's roots otherwise.
+    /// A `caFile` with a plain `rtmp://` URL is harmless: it is not read, and `notice` says so.
+    static func rtmpConfiguration(
+        url: StreamURL,
+        caFile: String?,
+        command: String,
+        notice: (String) -> Void
+    ) throws -> RTMPClient.Configuration {
+        var configuration = RTMPClient.Configuration()
+        guard let caFile else { return configuration }
+        guard url.usesTLS else {
+            notice("--ca-file \(caFile) is not used: \(url.redacted) is plain rtmp:// (no TLS)")
+            return configuration
+        }
+        do {
+            configuration.tls = try RTMPTLSConfiguration(caFile: caFile)
+        } catch {
+            throw FrontEndExit(code: 2, message: "onair \(command): \(error)")
+        }
+        return configuration
     }
 
     /// Resolves the sources and builds the engine; bad values are usage errors (exit 2), devices that

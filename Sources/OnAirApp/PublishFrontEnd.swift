@@ -10,11 +10,12 @@ public enum PublishFrontEnd {
         let clock = SessionClock()
         let url = try FrontEndSetup.streamURL(options.url, command: "publish")
         var notices = warnings
+        let rtmp = try FrontEndSetup.rtmpConfiguration(url: url, caFile: options.caFile, command: "publish") { notices.append($0) }
         let engine = try FrontEndSetup.engine(options.engine, command: "publish") { notices.append($0) }
         let console = ConsoleFrontEnd(clock: clock, theme: theme, previewFramesPerSecond: options.engine.previewFramesPerSecond)
         let controller = PublisherController(
             session: PublisherSession(configuration: options.sessionConfiguration(url: url)),
-            engine: engine, url: url, clock: clock, post: console.publisherPost
+            engine: engine, url: url, clock: clock, rtmp: rtmp, post: console.publisherPost
         )
         console.attach(publisher: controller, subscriber: nil)
         notices.forEach(console.showNotice)
@@ -32,12 +33,14 @@ public enum PublishFrontEnd {
         let writer = JSONLinesWriter()
         let clock = SessionClock()
         let url = try FrontEndSetup.streamURL(options.url, command: "publish")
-        let engine = try FrontEndSetup.engine(options.engine, command: "publish") { notice in
-            writer.write(HeadlessEvent(time: clock.now, side: .publisher, kind: "notice", details: ["text": .string(notice)]))
+        let notice = { (text: String) in
+            writer.write(HeadlessEvent(time: clock.now, side: .publisher, kind: "notice", details: ["text": .string(text)]))
         }
+        let rtmp = try FrontEndSetup.rtmpConfiguration(url: url, caFile: options.caFile, command: "publish", notice: notice)
+        let engine = try FrontEndSetup.engine(options.engine, command: "publish", notice: notice)
         let inputs = HeadlessInputStream<PublisherInput>(duration: options.duration.map { .milliseconds(Int64($0 * 1000)) })
         let session = PublisherSession(configuration: options.sessionConfiguration(url: url))
-        let controller = PublisherController(session: session, engine: engine, url: url, clock: clock) { inputs.post($0) }
+        let controller = PublisherController(session: session, engine: engine, url: url, clock: clock, rtmp: rtmp) { inputs.post($0) }
         do {
             try controller.start()
         } catch {

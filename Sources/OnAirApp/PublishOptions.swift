@@ -9,6 +9,8 @@ public struct PublishOptions: Sendable {
     public var engine: EngineSettings
     public var duration: Double?
     public var theme: String
+    /// PEM certificate authorities to trust for `rtmps://` instead of the system's roots (`--ca-file`).
+    public var caFile: String?
 
     public init(
         url: String,
@@ -17,7 +19,8 @@ public struct PublishOptions: Sendable {
         suspendTimeout: Double = 10,
         engine: EngineSettings = EngineSettings(),
         duration: Double? = nil,
-        theme: String = "default"
+        theme: String = "default",
+        caFile: String? = nil
     ) {
         self.url = url
         self.initialType = initialType
@@ -26,6 +29,7 @@ public struct PublishOptions: Sendable {
         self.engine = engine
         self.duration = duration
         self.theme = theme
+        self.caFile = caFile
     }
 
     /// The core session's configuration: the bare stream name (no key) and the redacted URL for display,

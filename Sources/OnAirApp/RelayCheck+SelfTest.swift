@@ -1,17 +1,20 @@
 import Foundation
 import OnAirCore
+import OnAirNet
 
 extension RelayCheck {
     /// The self-test at the start of a scenario run: the same check as `publish --check`, on a stream
     /// of its own next to the demo's (`NAME-check`) so it never meets the demo's publisher. With a
     /// `writer`, the verdict is printed as the `check` event.
-    static func selfTest(url: StreamURL, clock: SessionClock, writer: JSONLinesWriter?) async -> Outcome {
+    static func selfTest(
+        url: StreamURL, rtmp: RTMPClient.Configuration = .init(), clock: SessionClock, writer: JSONLinesWriter?
+    ) async -> Outcome {
         var target = url
         target.streamName = "\(url.bareStreamName)-check"
         let outcome: Outcome
         do {
             let engine = try FrontEndSetup.engine(engineSettings, command: "demo --script") { _ in }
-            outcome = await check(url: target, engine: engine)
+            outcome = await check(url: target, engine: engine, rtmp: rtmp)
         } catch {
             outcome = .failed("\(error)")
         }

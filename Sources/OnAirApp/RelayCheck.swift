@@ -47,12 +47,14 @@ public enum RelayCheck {
 
     /// Runs the check and reports it on stdout; returns the process exit status (0 or 3). A check that
     /// cannot run throws ``FrontEndExit`` with status 1 (2 for a malformed URL).
-    public static func run(url text: String, headless: Bool) async throws -> Int32 {
+    /// `caFile` (`--ca-file`) replaces the system's roots for an `rtmps://` URL.
+    public static func run(url text: String, headless: Bool, caFile: String? = nil) async throws -> Int32 {
         let url = try FrontEndSetup.streamURL(text, command: "publish --check")
         let clock = SessionClock()
         let writer = JSONLinesWriter()
+        let rtmp = try FrontEndSetup.rtmpConfiguration(url: url, caFile: caFile, command: "publish --check") { _ in }
         let engine = try FrontEndSetup.engine(engineSettings, command: "publish --check") { _ in }
-        let outcome = await check(url: url, engine: engine)
+        let outcome = await check(url: url, engine: engine, rtmp: rtmp)
         switch outcome {
         case .failed(let reason):
             if headless {
@@ -88,9 +90,9 @@ public enum RelayCheck {
     }
 
     /// Player first, then publisher, probe, verdict; everything stopped before it returns, within ``timeout``.
-    static func check(url: StreamURL, engine: MediaEngine) async -> Outcome {
-        let player = RTMPPlayer(url: url)
-        let publisher = RTMPPublisher(url: url)
+    static func check(url: StreamURL, engine: MediaEngine, rtmp: RTMPClient.Configuration = .init()) async -> Outcome {
+        let player = RTMPPlayer(url: url, configuration: rtmp)
+        let publisher = RTMPPublisher(url: url, configuration: rtmp)
         // Raced rather than grouped: a connect or handshake stuck in the network does not see cancellation,
         // and the verdict must not wait for it. The loser is cancelled and its connections closed.
         let outcome: Outcome = await withCheckedContinuation { continuation in

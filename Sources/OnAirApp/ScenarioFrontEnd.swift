@@ -73,7 +73,8 @@ public enum ScenarioFrontEnd {
         }
         let (relay, url) = try await DemoFrontEnd.server(for: demo)
 
-        let selfTest = await RelayCheck.selfTest(url: url, clock: clock, writer: headless ? writer : nil)
+        let rtmp = try DemoFrontEnd.rtmpConfiguration(demo, url: url) { _ in }
+        let selfTest = await RelayCheck.selfTest(url: url, rtmp: rtmp, clock: clock, writer: headless ? writer : nil)
         switch selfTest {
         case .failed(let reason):
             await relay?.stop()

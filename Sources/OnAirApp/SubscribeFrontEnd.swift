@@ -11,13 +11,15 @@ public enum SubscribeFrontEnd {
         let url = try FrontEndSetup.streamURL(options.url, command: "subscribe")
         let reconnectDelay = try FrontEndSetup.seconds(options.reconnectDelay, option: "--reconnect-delay", command: "subscribe")
         let stallTimeout = try FrontEndSetup.seconds(options.stallTimeout, option: "--stall-timeout", command: "subscribe")
+        var notices = warnings
+        let rtmp = try FrontEndSetup.rtmpConfiguration(url: url, caFile: options.caFile, command: "subscribe") { notices.append($0) }
         let console = ConsoleFrontEnd(clock: clock, theme: theme, previewFramesPerSecond: options.previewFramesPerSecond)
         let controller = SubscriberController(
             session: SubscriberSession(streamName: url.bareStreamName, redactedURL: url.redacted, reconnectDelay: reconnectDelay),
-            url: url, clock: clock, stallTimeout: stallTimeout, post: console.subscriberPost
+            url: url, clock: clock, stallTimeout: stallTimeout, rtmp: rtmp, post: console.subscriberPost
         )
         console.attach(publisher: nil, subscriber: controller)
-        warnings.forEach(console.showNotice)
+        notices.forEach(console.showNotice)
         console.subscriberPost(.event(.control(.play)))
         try await console.run()
     }
@@ -31,10 +33,15 @@ public enum SubscribeFrontEnd {
         let stallTimeout = try FrontEndSetup.seconds(options.stallTimeout, option: "--stall-timeout", command: "subscribe")
         let inputs = HeadlessInputStream<SubscriberInput>(duration: options.duration.map { .milliseconds(Int64($0 * 1000)) })
         let session = SubscriberSession(streamName: url.bareStreamName, redactedURL: url.redacted, reconnectDelay: reconnectDelay)
-        let controller = SubscriberController(session: session, url: url, clock: clock, stallTimeout: stallTimeout) { inputs.post($0) }
+        var notices: [String] = []
+        let rtmp = try FrontEndSetup.rtmpConfiguration(url: url, caFile: options.caFile, command: "subscribe") { notices.append($0) }
+        let controller = SubscriberController(session: session, url: url, clock: clock, stallTimeout: stallTimeout, rtmp: rtmp) { inputs.post($0) }
         writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "started", details: [
             "command": "subscribe", "url": .string(url.redacted),
         ]))
+        for notice in notices {
+            writer.write(HeadlessEvent(time: clock.now, side: .subscriber, kind: "notice", details: ["text": .string(notice)]))
+        }
         inputs.post(.event(.control(.play)))
         try await HeadlessLoop.run(HeadlessSubscriber(controller), inputs: inputs, writer: writer, clock: clock)
     }

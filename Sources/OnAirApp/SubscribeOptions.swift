@@ -6,6 +6,8 @@ public struct SubscribeOptions: Sendable {
     public var duration: Double?
     public var theme: String
     public var previewFramesPerSecond: Double
+    /// PEM certificate authorities to trust for `rtmps://` instead of the system's roots (`--ca-file`).
+    public var caFile: String?
 
     public init(
         url: String,
@@ -13,7 +15,8 @@ public struct SubscribeOptions: Sendable {
         stallTimeout: Double = 3,
         duration: Double? = nil,
         theme: String = "default",
-        previewFramesPerSecond: Double = 8
+        previewFramesPerSecond: Double = 8,
+        caFile: String? = nil
     ) {
         self.url = url
         self.reconnectDelay = reconnectDelay
@@ -21,5 +24,6 @@ public struct SubscribeOptions: Sendable {
         self.duration = duration
         self.theme = theme
         self.previewFramesPerSecond = previewFramesPerSecond
+        self.caFile = caFile
     }
 }

@@ -13,7 +13,7 @@ public enum RTMPClient {
     public struct Configuration: Sendable {
         /// TCP connect timeout.
         public var connectTimeout: TimeAmount = .seconds(5)
-        /// From TCP connected to S2 received (RTMP spec §5.2).
+        /// From TCP connected to S2 received (RTMP spec §5.2), the TLS handshake included for `rtmps://`.
         public var handshakeTimeout: TimeAmount = .seconds(5)
         /// How long to wait for `_result`/`_error` or the answering `onStatus` of a command.
         public var responseTimeout: TimeAmount = .seconds(10)
@@ -26,6 +26,8 @@ public enum RTMPClient {
         public var flashVersion: String = "FMLE/3.0 (compatible; OnAir)"
         /// The event loop group to use; `nil` means NIO's shared singleton.
         public var eventLoopGroup: (any EventLoopGroup)?
+        /// Whom an `rtmps://` connection trusts; plain `rtmp://` ignores it.
+        public var tls = RTMPTLSConfiguration()
 
         public init() {}
     }
@@ -35,7 +37,9 @@ public enum RTMPClient {
         case connectionRefused(host: String, port: Int)
         case nameNotResolved(host: String)
         case connectTimedOut(host: String, port: Int)
-        case tlsNotSupported
+        case tlsCertificateNotTrusted(url: String, trusted: String)
+        case tlsCertificateNameMismatch(url: String, host: String)
+        case tlsHandshakeFailed(url: String, reason: String)
         case handshakeFailed(String)
         case handshakeTimedOut
         case connectRejected(RTMPStatus?)
@@ -54,8 +58,14 @@ public enum RTMPClient {
                 "cannot resolve host name \(host); check the URL's host"
             case .connectTimedOut(let host, let port):
                 "no TCP connection to \(host):\(port) within the timeout; check the address and firewall"
-            case .tlsNotSupported:
-                "rtmps:// is not supported yet; use rtmp:// or a local TLS tunnel"
+            case .tlsCertificateNotTrusted(let url, let trusted):
+                "\(url): TLS certificate not trusted (it does not chain up to \(trusted), or it has expired): "
+                    + "pass --ca-file with the CA that signed the server's certificate"
+            case .tlsCertificateNameMismatch(let url, let host):
+                "\(url): TLS certificate not valid for \(host) (the names it was issued for do not include it): "
+                    + "use the host name the certificate names"
+            case .tlsHandshakeFailed(let url, let reason):
+                "\(url): TLS handshake failed (\(reason)); is this port an rtmps:// (TLS) server? A plain RTMP port needs rtmp://"
             case .handshakeFailed(let reason):
                 "RTMP handshake failed: \(reason)"
             case .handshakeTimedOut:

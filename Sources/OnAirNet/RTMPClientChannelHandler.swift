@@ -101,7 +101,8 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        fail(.protocolViolation("\(error)"), context: context)
+        // Errors already in the operator's terms (TLS, from RTMPTLSErrorTranslator) keep their meaning.
+        fail(error as? RTMPClient.Error ?? .protocolViolation("\(error)"), context: context)
     }
 
     // MARK: Owner API (call on the event loop)

@@ -6,6 +6,7 @@ import Darwin
 import NIOCore
 import Synchronization
 import NIOPosix
+import NIOSSL
 import OnAirCore
 import OnAirRTMP
 
@@ -28,25 +29,34 @@ final class RTMPClientConnection: Sendable {
 
     var eventLoop: any EventLoop { channel.eventLoop }
 
-    /// Connects to `url`'s server and application.
+    /// Connects to `url`'s server and application; over TLS for `rtmps://` (verified against
+    /// `configuration.tls`, never falling back to plain RTMP).
     static func open(
         url: StreamURL,
         configuration: RTMPClient.Configuration,
         onIncoming: @escaping @Sendable (RTMPClient.Incoming) -> Void,
         onClose: @escaping @Sendable (RTMPClient.Error?) -> Void
     ) async throws -> RTMPClientConnection {
-        guard !url.usesTLS else { throw RTMPClient.Error.tlsNotSupported }
+        let tls = try url.usesTLS ? makeTLSContext(configuration.tls, url: url) : nil
         let group = configuration.eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton
         let timeout = configuration.responseTimeout
         // The initializer hands the handler out directly: looking it up in the pipeline after `connect`
         // fails when a server answers and closes at once (the pipeline is already torn down), and then the
         // handler's own verdict — "not RTMP", "closed during the handshake" — would be lost.
         let installed = Mutex<NIOLoopBound<RTMPClientChannelHandler>?>(nil)
+        let installedTLS = Mutex<NIOLoopBound<RTMPTLSErrorTranslator>?>(nil)
         let bootstrap = ClientBootstrap(group: group)
             .connectTimeout(configuration.connectTimeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls {
+                        let translator = RTMPTLSErrorTranslator(url: url, trustDescription: configuration.tls.trustDescription)
+                        try channel.pipeline.syncOperations.addHandlers(
+                            RTMPClientConnection.makeTLSHandler(context: tls, url: url), translator
+                        )
+                        installedTLS.withLock { $0 = NIOLoopBound(translator, eventLoop: channel.eventLoop) }
+                    }
                     let handler = RTMPClientChannelHandler(
                         eventLoop: channel.eventLoop, responseTimeout: timeout, onIncoming: onIncoming, onClose: onClose)
                     try channel.pipeline.syncOperations.addHandler(handler)
@@ -65,9 +75,12 @@ final class RTMPClientConnection: Sendable {
         let connection = RTMPClientConnection(channel: channel, handler: handler, url: url)
         do {
             let handshakeTimeout = configuration.handshakeTimeout
+            let translator = installedTLS.withLock { $0 }
             try await channel.eventLoop.flatSubmit {
                 let future = handler.value.handshakeFuture
-                let timer = channel.eventLoop.scheduleTask(in: handshakeTimeout) { handler.value.abort(with: .handshakeTimedOut) }
+                let timer = channel.eventLoop.scheduleTask(in: handshakeTimeout) {
+                    handler.value.abort(with: translator?.value.handshakeTimeoutError ?? .handshakeTimedOut)
+                }
                 future.whenComplete { _ in timer.cancel() }
                 return future
             }.get()
@@ -125,6 +138,22 @@ final class RTMPClientConnection: Sendable {
     /// Flushes and closes; safe to call more than once.
     func close() async {
         try? await flatSubmit { $0.close() }
+    }
+
+    private static func makeTLSContext(_ tls: RTMPTLSConfiguration, url: StreamURL) throws -> NIOSSLContext {
+        do {
+            return try tls.makeClientContext()
+        } catch {
+            throw RTMPClient.Error.tlsHandshakeFailed(url: url.redacted, reason: "cannot set up TLS with \(tls.trustDescription): \(error)")
+        }
+    }
+
+    private static func makeTLSHandler(context: NIOSSLContext, url: StreamURL) throws -> NIOSSLClientHandler {
+        do {
+            return try RTMPTLSConfiguration.makeClientHandler(context: context, host: url.host)
+        } catch {
+            throw RTMPClient.Error.tlsHandshakeFailed(url: url.redacted, reason: "cannot use \(url.host) as the TLS server name: \(error)")
+        }
     }
 
     private static func mapConnectError(_ error: any Error, url: StreamURL) -> RTMPClient.Error {

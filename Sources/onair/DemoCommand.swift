@@ -7,7 +7,7 @@ struct DemoCommand: AsyncParsableCommand {
         abstract: "Run a publisher and a subscriber on one screen, through an embedded loopback relay."
     )
 
-    @Option(help: "Publish to this rtmp:// server instead of the embedded relay.")
+    @Option(help: "Publish to and play from this rtmp[s]://host[:port]/app/stream instead of the embedded relay.")
     var server: String?
 
     @Option(help: "Stream name to publish and play.")
@@ -28,6 +28,7 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var policy: PolicyOptions
     @OptionGroup var engine: EngineOptions
     @OptionGroup var subscriber: SubscriberOptions
+    @OptionGroup var tls: TLSOptions
     @OptionGroup var presentation: PresentationOptions
 
     func validate() throws {
@@ -47,7 +48,8 @@ struct DemoCommand: AsyncParsableCommand {
                 suspendTimeout: policy.suspendTimeout,
                 engine: engine.settings(previewFramesPerSecond: presentation.previewFps),
                 duration: presentation.duration,
-                theme: presentation.theme
+                theme: presentation.theme,
+                caFile: tls.caFile
             ),
             reconnectDelay: subscriber.reconnectDelay,
             stallTimeout: subscriber.stallTimeout

@@ -16,7 +16,7 @@ struct PublishCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "Where to publish: rtmp[s]://host[:port]/app/stream")
+    @Argument(help: "Where to publish: rtmp[s]://host[:port]/app/stream (rtmps: TLS, port 443 by default, certificate verified)")
     var url: String
 
     @Option(help: "Publish type of the first broadcast: live, record or append.")
@@ -38,12 +38,12 @@ struct PublishCommand: AsyncParsableCommand {
             suspendTimeout: policy.suspendTimeout,
             engine: engine.settings(previewFramesPerSecond: presentation.previewFps),
             duration: presentation.duration,
-            theme: presentation.theme
+            theme: presentation.theme,
+            caFile: tls.caFile
         )
         try await runFrontEnd {
-            try refuseUnbuilt(command: "publish", caFile: tls.caFile)
             if check {
-                let status = try await RelayCheck.run(url: url, headless: presentation.headless)
+                let status = try await RelayCheck.run(url: url, headless: presentation.headless, caFile: tls.caFile)
                 if status != 0 { throw ExitCode(status) }
                 return
             }

@@ -72,12 +72,6 @@ struct SubscriberOptions: ParsableArguments {
 
 /// Options for TLS (rtmps://).
 struct TLSOptions: ParsableArguments {
-    @Option(help: "PEM file of certificate authorities to trust for rtmps:// (a private CA).")
+    @Option(help: "rtmps:// only: trust just the certificate authorities in this PEM file (a private CA) instead of the system's roots.")
     var caFile: String?
-}
-
-/// Options declared for work later issues build; until then asking for one stops with a one-line
-/// message and status 2 rather than being silently ignored.
-func refuseUnbuilt(command: String, caFile: String? = nil) throws {
-    if caFile != nil { throw FrontEndExit.notBuiltYet("\(command) --ca-file (rtmps://)", issue: 8) }
 }

@@ -7,7 +7,7 @@ struct SubscribeCommand: AsyncParsableCommand {
         abstract: "Play a stream from an RTMP server and follow the publisher's interrupt notices."
     )
 
-    @Argument(help: "What to play: rtmp[s]://host[:port]/app/stream")
+    @Argument(help: "What to play: rtmp[s]://host[:port]/app/stream (rtmps: TLS, port 443 by default, certificate verified)")
     var url: String
 
     @OptionGroup var subscriber: SubscriberOptions
@@ -21,10 +21,10 @@ struct SubscribeCommand: AsyncParsableCommand {
             stallTimeout: subscriber.stallTimeout,
             duration: presentation.duration,
             theme: presentation.theme,
-            previewFramesPerSecond: presentation.previewFps
+            previewFramesPerSecond: presentation.previewFps,
+            caFile: tls.caFile
         )
         try await runFrontEnd {
-            try refuseUnbuilt(command: "subscribe", caFile: tls.caFile)
             if presentation.headless {
                 try await SubscribeFrontEnd.runHeadless(options)
             } else {

@@ -49,16 +49,4 @@ struct CommandErrorTests {
         #expect(result.standardError.contains(mention), "\(result.standardError)")
         #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
     }
-
-    @Test("options for features not built yet refuse in one line instead of being ignored", arguments: [
-        ["publish", "rtmp://127.0.0.1:1/live/x", "--script", "flow.scenario"],
-        ["subscribe", "rtmp://127.0.0.1:1/live/x", "--ca-file", "ca.pem"],
-        ["demo", "--report"],
-    ])
-    func unbuiltOptionsRefuse(arguments: [String]) throws {
-        let result = try OnAirBinary.run(arguments)
-        #expect(result.status == 2)
-        #expect(result.standardError.contains("not built yet"), "\(result.standardError)")
-        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
-    }
 }

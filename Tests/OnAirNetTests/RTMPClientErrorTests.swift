@@ -23,12 +23,6 @@ struct RTMPClientErrorTests {
         await #expect(throws: RTMPClient.Error.nameNotResolved(host: "no-such-host.invalid")) { try await player.start() }
     }
 
-    @Test("rtmps is refused with a clear error until TLS lands")
-    func tls() async throws {
-        let publisher = RTMPPublisher(url: try StreamURL("rtmps://127.0.0.1/live/x"))
-        await #expect(throws: RTMPClient.Error.tlsNotSupported) { try await publisher.start(video: nil, audio: nil) }
-    }
-
     @Test("sending before start says so")
     func notPublishing() async throws {
         let publisher = RTMPPublisher(url: try StreamURL("rtmp://127.0.0.1/live/x"))
