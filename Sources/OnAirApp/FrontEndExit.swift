@@ -11,10 +11,5 @@ public struct FrontEndExit: Error, Sendable, Equatable, CustomStringConvertible 
         self.message = message
     }
 
-    /// A subcommand that a later issue builds: the only placeholder the project allows.
-    public static func notBuiltYet(_ command: String, issue: Int) -> FrontEndExit {
-        FrontEndExit(code: 2, message: "onair \(command): not built yet (tracked in issue \(issue)); nothing was started")
-    }
-
     public var description: String { message }
 }
