@@ -42,9 +42,14 @@ final class RTMPClientConnection: Sendable {
         // fails when a server answers and closes at once (the pipeline is already torn down), and then the
         // handler's own verdict — "not RTMP", "closed during the handshake" — would be lost.
         let installed = Mutex<NIOLoopBound<RTMPClientChannelHandler>?>(nil)
-        let bootstrap = ClientBootstrap(group: group)
+        var bootstrap = ClientBootstrap(group: group)
             .connectTimeout(configuration.connectTimeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
+        if let limit = configuration.unsentBytesLimit {
+            bootstrap = bootstrap.channelOption(
+                ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: Int32(TCP_NOTSENT_LOWAT))), value: SocketOptionValue(limit))
+        }
+        bootstrap = bootstrap
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let handler = RTMPClientChannelHandler(

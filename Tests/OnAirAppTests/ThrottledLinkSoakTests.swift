@@ -5,7 +5,7 @@ import Testing
 /// Issue 8, backpressure: with the link slower than the encoder, memory stays bounded, video drops to the
 /// next keyframe, and the congestion level shows in the events.
 ///
-/// The real `onair publish` binary sends 720p30 at 2500k through `ThrottledProxy` held to 1 Mbit/s, to
+/// The real `onair publish` binary sends 720p30 at 2500k through `ThrottledProxy` held to 320 kbit/s, to
 /// nginx-rtmp, which records what arrives. It runs `ONAIR_SOAK_SECONDS` (default 300, the issue's five
 /// minutes; set it lower for a quick local run) while the test samples the publisher's resident memory
 /// every second. Afterwards the recording must decode without a single decoder error: dropping to the next
@@ -13,10 +13,13 @@ import Testing
 @Suite("Throttled link soak")
 struct ThrottledLinkSoakTests {
     static let seconds = ProcessInfo.processInfo.environment["ONAIR_SOAK_SECONDS"].flatMap(Int.init) ?? 300
-    static let linkBytesPerSecond = 125_000  // 1 Mbit/s, well below the 2.5 Mbit/s video + 128 kbit/s audio
+    /// 320 kbit/s. x264 does not pad: asked for 2500k, the test pattern comes out at about 0.6 Mbit/s with the
+    /// 128 kbit/s of audio (measured here), so a 1 Mbit/s link would never be the bottleneck. This link carries
+    /// about half of what the encoder makes; the test checks that ratio so it fails clearly if it drifts.
+    static let linkBytesPerSecond = 40_000
     static let rssLimitKilobytes = 150 * 1024
 
-    @Test("720p at 2500k over a 1 Mbit/s link for ONAIR_SOAK_SECONDS (300): RSS < 150 MB, drops counted, congestion reported, the stream decodes")
+    @Test("720p at 2500k over a 320 kbit/s link for ONAIR_SOAK_SECONDS (300): RSS < 150 MB, drops counted, congestion reported, the stream decodes")
     func slowLinkStaysBounded() throws {
         let directory = try TemporaryDirectory(prefix: "onair-soak")
         let recordings = directory.file("recordings")
@@ -59,9 +62,11 @@ struct ThrottledLinkSoakTests {
         let droppedVideo = final["droppedVideoPackets"] as? Int ?? 0
         let congestionEvents = final["congestionEvents"] as? Int ?? 0
         let framesEncoded = final["framesEncoded"] as? Int ?? 0
+        let bitrates = stats.compactMap { $0.details["bitrate"] as? Int }
+        let meanBitrate = bitrates.isEmpty ? 0 : bitrates.reduce(0, +) / bitrates.count
         let summary = """
             soak \(Self.seconds) s: max RSS \(rss.maximum / 1024) MB (\(rss.samples) samples, first \(rss.first / 1024) MB), \
-            frames encoded \(framesEncoded), video packets dropped \(droppedVideo), congestion events \(congestionEvents), \
+            frames encoded \(framesEncoded) at \(meanBitrate / 1000) kbit/s on average, video packets dropped \(droppedVideo), congestion events \(congestionEvents), \
             max congestion \(maxCongestion), proxy forwarded \(proxy.upstreamBytes) B up in \(proxy.connections) connection(s)
             """
         print(summary)
@@ -73,11 +78,12 @@ struct ThrottledLinkSoakTests {
         #expect(rss.maximum < Self.rssLimitKilobytes, "RSS over 150 MB: \(summary)")
         #expect(proxy.connections == 1, "the publisher reconnected: \(summary)")
         // If the throttle did not bite, nothing here tests backpressure.
+        #expect(meanBitrate * 2 > Self.linkBytesPerSecond * 8 * 3, "the encoder makes less than 1.5× the link's rate: \(summary)")
         #expect(droppedVideo > 0, "no video dropped: the link was not slower than the encoder. \(summary)")
         #expect(congestionEvents > 0, "no queue overflow: \(summary)")
         #expect(maxCongestion > 0 && maxCongestion <= 1, "congestion never reported in (0, 1]: \(summary)")
         let allowance = Double(Self.linkBytesPerSecond) * (Double(Self.seconds) + 5)
-        #expect(Double(proxy.upstreamBytes) <= allowance, "the proxy let more through than 1 Mbit/s: \(summary)")
+        #expect(Double(proxy.upstreamBytes) <= allowance, "the proxy let more through than its rate: \(summary)")
 
         if let liveReader {
             let readStatus = liveReader.wait(timeout: .seconds(30))
