@@ -3,6 +3,11 @@ import OnAirMedia
 
 extension MediaStats {
     /// The `stats` event details of a publisher (README, "Headless output").
+    ///
+    /// `congestion` is the same 0…1 level the dashboard shows, so a script watching a slow link sees what
+    /// the operator sees; `droppedVideoPackets`/`droppedAudioPackets` are the output queue's drops alone
+    /// (the network being slower than the encoder) and `congestionEvents` counts its overflows, each of
+    /// which dropped the queued video and waited for the next keyframe. `dropped` stays the total of every cause.
     var headlessDetails: [String: JSONValue] {
         var details: [String: JSONValue] = [
             "bitrate": .integer(Int64(bitrate1s)),
@@ -12,6 +17,10 @@ extension MediaStats {
             "framesEncoded": .integer(Int64(framesEncoded)),
             "keyframes": .integer(Int64(keyframesEncoded)),
             "dropped": .integer(Int64(drops.total)),
+            "droppedVideoPackets": .integer(Int64(drops.congestionVideoPackets)),
+            "droppedAudioPackets": .integer(Int64(drops.congestionAudioPackets)),
+            "congestionEvents": .integer(Int64(output?.congestionEvents ?? 0)),
+            "congestion": .number((congestion * 100).rounded() / 100),
             "encodeMs": .number((encodeMillisecondsPerFrame * 100).rounded() / 100),
             "queueDepth": .integer(Int64(output?.depth ?? 0)),
             "pauseVideo": .bool(videoPaused),

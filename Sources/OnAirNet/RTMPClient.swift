@@ -24,6 +24,15 @@ public enum RTMPClient {
         public var windowAcknowledgementSize: UInt32 = 2_500_000
         /// The `flashVer` of `connect` (RTMP spec §7.2.1.1).
         public var flashVersion: String = "FMLE/3.0 (compatible; OnAir)"
+        /// Bytes the kernel may hold unsent on the socket before a write waits (`TCP_NOTSENT_LOWAT`).
+        ///
+        /// Without it Linux autotunes the send buffer up to `tcp_wmem`'s 4 MB, which on a link slower than
+        /// the encoder silently absorbs a minute or more of media (measured: 0.8 MB queued in the kernel
+        /// after 30 s at 320 kbit/s) before the engine's bounded queue ever sees backpressure — latency grows
+        /// and no frame is dropped. Capping only the *unsent* bytes keeps in-flight data unlimited, so a
+        /// fast link with a long round trip is not slowed; 64 KiB is 0.2 s at 2.5 Mbit/s. `nil` leaves the
+        /// kernel's default.
+        public var unsentBytesLimit: Int? = 64 << 10
         /// The event loop group to use; `nil` means NIO's shared singleton.
         public var eventLoopGroup: (any EventLoopGroup)?
         /// Whom an `rtmps://` connection trusts; plain `rtmp://` ignores it.

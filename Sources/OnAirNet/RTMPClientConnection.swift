@@ -45,9 +45,14 @@ final class RTMPClientConnection: Sendable {
         // handler's own verdict — "not RTMP", "closed during the handshake" — would be lost.
         let installed = Mutex<NIOLoopBound<RTMPClientChannelHandler>?>(nil)
         let installedTLS = Mutex<NIOLoopBound<RTMPTLSErrorTranslator>?>(nil)
-        let bootstrap = ClientBootstrap(group: group)
+        var bootstrap = ClientBootstrap(group: group)
             .connectTimeout(configuration.connectTimeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
+        if let limit = configuration.unsentBytesLimit {
+            bootstrap = bootstrap.channelOption(
+                ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: Int32(TCP_NOTSENT_LOWAT))), value: SocketOptionValue(limit))
+        }
+        bootstrap = bootstrap
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let tls {
