@@ -10,7 +10,9 @@ import OnAirRTMP
 /// again only when they differ from the file's last ones.
 ///
 /// Timestamps are rebased: the session's first message lands at the file's start (`record`) or just after
-/// its last tag (`append`), and never go backwards, so the file's timestamps are monotonic. Only whole
+/// its last tag (`append`), and never go backwards within a track. Audio and video keep their own
+/// timestamps (an AAC frame is 21.3 ms, a video frame 33 ms or more; clamping one to the other would stack
+/// audio frames on one instant) and are merged in timestamp order by ``RelayTagInterleaver``. Only whole
 /// tags are written (FLVFileWriter builds them in memory) and they are flushed every
 /// ``flushThreshold`` bytes and by the registry's periodic tick, so a killed publisher — or relay — leaves
 /// a valid file up to its last complete tag. Runs on the relay's event loop.
@@ -41,7 +43,10 @@ final class RelayRecorder {
     private var writer: FLVFileWriter
     private let base: UInt32
     private var sessionStart: UInt32?
-    private var lastWritten: UInt32
+    /// Holds each track's newest tags until the other track catches up, so the file is in timestamp order.
+    private var interleaver = RelayTagInterleaver()
+    /// Per track: each is kept monotonic before the two are merged.
+    private var lastWritten: [FLVTag.TagType: UInt32] = [:]
     private var lastVideoHeader: ByteBuffer?
     private var lastAudioHeader: ByteBuffer?
     private var wroteMetadata = false
@@ -83,7 +88,6 @@ final class RelayRecorder {
         } else {
             base = 0
         }
-        lastWritten = base
     }
 
     /// Adds a message to the file (audio, video and the first metadata; notices are not recorded).
@@ -110,7 +114,9 @@ final class RelayRecorder {
             return
         }
         let data = type == .scriptData ? Self.withoutSessionFields(message.payload) : message.payload
-        writer.append(FLVTag(type: type, timestamp: fileTimestamp(message.timestamp), data: data))
+        for tag in interleaver.add(FLVTag(type: type, timestamp: fileTimestamp(message.timestamp, track: type), data: data)) {
+            writer.append(tag)
+        }
         if writer.bytes.readableBytes >= Self.flushThreshold { try flush() }
     }
 
@@ -124,6 +130,7 @@ final class RelayRecorder {
     @discardableResult
     func close() throws(RelayRecordingFile.Error) -> UInt64 {
         defer { file.close() }
+        for tag in interleaver.drain() { writer.append(tag) }
         try flush()
         return file.bytesWritten
     }
@@ -143,13 +150,14 @@ final class RelayRecorder {
         return AMF0Encoder.encode(cleaned)
     }
 
-    /// The session timestamp mapped into the file: rebased, and never before the last written tag.
-    private func fileTimestamp(_ timestamp: UInt32) -> UInt32 {
+    /// The session timestamp mapped into the file: rebased, and never before the track's last written tag.
+    private func fileTimestamp(_ timestamp: UInt32, track: FLVTag.TagType) -> UInt32 {
         let start = sessionStart ?? timestamp
         sessionStart = start
         let offset = Int64(Int32(bitPattern: timestamp &- start))   // wrap-aware (RTMP spec §5.3.1.2)
         let mapped = UInt32(truncatingIfNeeded: max(Int64(base), Int64(base) + offset))
-        lastWritten = max(lastWritten, mapped)
-        return lastWritten
+        let written = max(lastWritten[track] ?? 0, mapped)
+        lastWritten[track] = written
+        return written
     }
 }

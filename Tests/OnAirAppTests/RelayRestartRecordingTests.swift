@@ -1,0 +1,57 @@
+import Foundation
+import OnAirTestSupport
+import Testing
+
+/// Issue 8: the embedded relay killed mid-recording and started again — the publisher reconnects by itself
+/// with `append`, and the recording plays as one file that carries on across the outage.
+@Suite("publisher auto-reconnect to a restarted onair serve")
+struct RelayRestartRecordingTests {
+    @Test("onair serve killed while recording and started again → RECONNECTING → PUBLISHING with append; ffprobe reads one continuous file")
+    func recordingContinuesAcrossRestart() throws {
+        let directory = try TemporaryDirectory()
+        let port = try FreePort.loopback()
+        let records = directory.file("rec").path
+        func serve() throws -> PeerProcess {
+            let peer = try PeerProcess(OnAirBinary.url.path, ["serve", "--listen", "127.0.0.1:\(port)", "--record-dir", records, "--headless"], in: directory.url)
+            try FreePort.waitUntilAccepting(port, timeout: .seconds(30), what: "onair serve")
+            return peer
+        }
+        var relay = try serve()
+        let publisher = try HeadlessRun([
+            "publish", "rtmp://127.0.0.1:\(port)/live/show", "--type", "record", "--headless",
+            "--size", "320x180", "--fps", "15", "--bitrate", "300k", "--duration", "60",
+        ], in: directory)
+        let first = publisher.waitFor { $0.kind == "state" && $0.details["status"] as? String == "PUBLISHING" }
+        try #require(first != nil, "never published: \(publisher.peer.standardError)")
+        Thread.sleep(forTimeInterval: 4)
+
+        // A crash, not a clean stop: the relay gets no chance to close the file.
+        relay.stop(signal: SIGKILL)
+        let reconnecting = publisher.waitFor { ($0.details["status"] as? String)?.hasPrefix("RECONNECTING 1/") == true }
+        try #require(reconnecting != nil, "no reconnect after the relay died: \(publisher.peer.standardOutput.suffix(2000))")
+        relay = try serve()
+        let again = publisher.waitFor(.seconds(30)) { event in
+            event.kind == "state" && event.details["status"] as? String == "PUBLISHING" && event.time > (reconnecting?.time ?? .max)
+        }
+        try #require(again != nil, "did not publish again after the restart: \(publisher.peer.standardOutput.suffix(2000))")
+        #expect(again?.details["publishType"] as? String == "append", "the reconnect did not append: \(again?.details ?? [:])")
+        Thread.sleep(forTimeInterval: 4)
+        #expect(publisher.peer.stop() == 0, "publisher: \(publisher.peer.standardError)")
+        #expect(relay.stop(signal: SIGINT, grace: .seconds(20)) == 0, "relay: \(relay.standardError)")
+        #expect(relay.standardOutput.contains("\"append\":true"), "the second relay did not append: \(relay.standardOutput)")
+
+        // One file: about 8 s of media (4 s + 4 s), the outage not in it, timestamps never going back.
+        let probe = try PeerProcess.run("ffprobe", [
+            "-v", "error", "-select_streams", "v", "-show_entries", "packet=pts_time", "-of", "csv=p=0", "\(records)/show.flv",
+        ], in: directory.url, timeout: .seconds(30))
+        #expect(probe.status == 0, "ffprobe: \(probe.error)")
+        let times = probe.output.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let span = (times.last ?? 0) - (times.first ?? 0)
+        #expect((7.0...10.5).contains(span), "the recording spans \(span) s over \(times.count) video packets")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "video timestamps go back")
+        let largestStep = zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 0
+        #expect(largestStep < 1.0, "a jump of \(largestStep) s: the outage is in the file, the append did not carry on")
+        let decode = try PeerProcess.run("ffmpeg", ["-v", "error", "-i", "\(records)/show.flv", "-f", "null", "-"], in: directory.url, timeout: .seconds(60))
+        #expect(decode.status == 0 && decode.error.isEmpty, "the recording does not decode cleanly: \(decode.error)")
+    }
+}
