@@ -112,4 +112,129 @@ static inline FILE *onair_read_file(int fd) {
 static inline FILE *onair_stdout(void) { return stdout; }
 static inline FILE *onair_stdin(void) { return stdin; }
 
+
+// MARK: Crash guard — the terminal restored even when the process dies of a fatal signal.
+//
+// A crash (a Swift trap is SIGILL or SIGTRAP, a bad pointer SIGSEGV or SIGBUS, abort() SIGABRT) skips
+// every `defer` and `endwin`, and would leave the operator's shell raw, silent and on the alternate screen.
+// The handler does only async-signal-safe things: write(2) the terminal's own exit sequences (read from
+// terminfo at install time), tcsetattr(3) the modes saved before ncurses changed them, point the screen's
+// descriptor at /dev/null, and say so in one line; then it hands the signal to whoever had it before
+// (Swift's backtracer, or the default action).
+#include <fcntl.h>
+#include <signal.h>
+#include <termios.h>
+
+static const int onair_crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP };
+#define ONAIR_CRASH_SIGNAL_COUNT (sizeof onair_crash_signals / sizeof onair_crash_signals[0])
+
+/// The guard's state. Swift emits only the C functions it calls, not a header's static variables, so the
+/// state is a function-local static: emitted once, with the function.
+struct onair_crash_guard_state {
+    struct termios termios;
+    int input;
+    int output;
+    int screen_input;
+    char sequence[256];
+    size_t sequence_length;
+    struct sigaction previous[ONAIR_CRASH_SIGNAL_COUNT];
+    int installed;
+};
+
+static inline struct onair_crash_guard_state *onair_crash_state(void) {
+    static struct onair_crash_guard_state state = { .input = -1, .output = -1, .screen_input = -1 };
+    return &state;
+}
+
+static inline void onair_crash_append(const char *capability) {
+    struct onair_crash_guard_state *state = onair_crash_state();
+    const char *value = tigetstr((char *)capability);
+    if (value == NULL || value == (char *)-1) return;
+    size_t length = strlen(value);
+    if (state->sequence_length + length >= sizeof state->sequence) return;
+    memcpy(state->sequence + state->sequence_length, value, length);
+    state->sequence_length += length;
+}
+
+static inline void onair_crash_handler(int signal_number, siginfo_t *info, void *context) {
+    struct onair_crash_guard_state *state = onair_crash_state();
+    if (state->output >= 0) {
+        if (state->sequence_length > 0) {
+            ssize_t ignored = write(state->output, state->sequence, state->sequence_length);
+            (void)ignored;
+        }
+        // Other threads run on until the process dies (the console's drawing thread among them):
+        // their screen updates go nowhere now instead of over the restored shell.
+        int sink = open("/dev/null", O_WRONLY);
+        if (sink >= 0) { dup2(sink, state->output); close(sink); }
+    }
+    if (state->screen_input >= 0) {
+        // …and its key reader finds the end of its input, so a key pressed now reaches whoever asks next.
+        int sink = open("/dev/null", O_RDONLY);
+        if (sink >= 0) { dup2(sink, state->screen_input); close(sink); }
+    }
+    if (state->input >= 0) tcsetattr(state->input, TCSANOW, &state->termios);
+    static const char message[] = "\r\nonair: crashed (fatal signal); the terminal was restored\r\n";
+    ssize_t ignored = write(2, message, sizeof message - 1);
+    (void)ignored;
+    // The previous owner (Swift's backtracer) reports the crash with the same context; then the default
+    // action ends the process with this signal, whether the crash was a fault or a signal sent from outside.
+    for (size_t index = 0; index < ONAIR_CRASH_SIGNAL_COUNT; index++) {
+        if (onair_crash_signals[index] != signal_number) continue;
+        struct sigaction previous = state->previous[index];
+        if ((previous.sa_flags & SA_SIGINFO) && previous.sa_sigaction != NULL) {
+            previous.sa_sigaction(signal_number, info, context);
+        } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN && previous.sa_handler != NULL) {
+            previous.sa_handler(signal_number);
+        }
+    }
+    signal(signal_number, SIG_DFL);
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, signal_number);
+    sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+    raise(signal_number);
+}
+
+/// Saves the tty's modes; call before `newterm` changes them.
+static inline void onair_crash_guard_save_modes(int input) {
+    struct onair_crash_guard_state *state = onair_crash_state();
+    if (tcgetattr(input, &state->termios) == 0) state->input = input;
+}
+
+/// Reads the exit sequences from terminfo (after `newterm`) and installs the handler. `output` and
+/// `input` are the screen's own (duplicated) descriptors, silenced on a crash.
+static inline void onair_crash_guard_install(int output, int input) {
+    struct onair_crash_guard_state *state = onair_crash_state();
+    state->output = output;
+    state->screen_input = input;
+    state->sequence_length = 0;
+    onair_crash_append("rmcup");
+    onair_crash_append("sgr0");
+    onair_crash_append("cnorm");
+    if (state->installed) return;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = onair_crash_handler;
+    action.sa_flags = SA_SIGINFO;
+    sigemptyset(&action.sa_mask);
+    for (size_t index = 0; index < ONAIR_CRASH_SIGNAL_COUNT; index++) {
+        sigaction(onair_crash_signals[index], &action, &state->previous[index]);
+    }
+    state->installed = 1;
+}
+
+/// Puts the previous handlers back (the terminal was restored the normal way).
+static inline void onair_crash_guard_remove(void) {
+    struct onair_crash_guard_state *state = onair_crash_state();
+    if (!state->installed) return;
+    for (size_t index = 0; index < ONAIR_CRASH_SIGNAL_COUNT; index++) {
+        sigaction(onair_crash_signals[index], &state->previous[index], NULL);
+    }
+    state->installed = 0;
+    state->input = -1;
+    state->output = -1;
+    state->screen_input = -1;
+}
+
 #endif

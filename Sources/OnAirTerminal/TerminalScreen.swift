@@ -14,6 +14,7 @@ import Darwin
 /// ```
 /// let screen = try TerminalScreen.open()      // setlocale, signal handlers, newterm, colours
 /// defer { screen.close() }                      // endwin on every path (also done by deinit)
+///                                               // and a crash guard restores it on a fatal signal
 /// while true {
 ///     screen.draw(frame)                         // only changed cells are written
 ///     switch screen.nextEvent(timeoutMilliseconds: 100) { … }   // key, resize, stop signal, or nil
@@ -105,6 +106,7 @@ public final class TerminalScreen {
         guard let output = onair_write_file(options.output), let input = onair_read_file(options.input) else {
             throw .cannotOpen("fdopen failed (errno \(errno))")
         }
+        onair_crash_guard_save_modes(options.input)
         let name = options.terminalName
         let created: OpaquePointer? = name.map { newterm($0, output, input) } ?? newterm(nil, output, input)
         guard let created else {
@@ -137,6 +139,9 @@ public final class TerminalScreen {
         _ = leaveok(window, true)
         _ = curs_set(0)
         _ = set_escdelay(options.escapeDelayMilliseconds)
+        // The screen's own descriptors (duplicates): the crash guard silences them without touching the
+        // operator's stdin and stdout, where Swift's backtracer and the shell go on.
+        onair_crash_guard_install(fileno(output), fileno(input))
     }
 
     deinit {
@@ -157,6 +162,7 @@ public final class TerminalScreen {
         guard let screen else { return }
         _ = set_term(screen)
         _ = endwin()
+        onair_crash_guard_remove()
         delscreen(screen)
         self.screen = nil
         window = nil

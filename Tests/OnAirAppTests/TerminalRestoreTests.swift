@@ -96,10 +96,16 @@ struct TerminalRestoreTests {
             let port = try FreePort.loopback()
             arguments = ["subscribe", "rtmp://127.0.0.1:\(port)/live/none"]
         }
+        return try start(arguments: arguments, in: directory, width: width, height: height)
+    }
+
+    /// `onair ARGUMENTS` in a tmux pane from `run.sh` (see the suite's comment).
+    func start(arguments: [String], in directory: TemporaryDirectory, width: Int = 160, height: Int = 48, environment: String = "") throws -> Run {
         let command = ([OnAirBinary.url.path] + arguments).map(Self.shellQuoted).joined(separator: " ")
         let dir = Self.shellQuoted(directory.url.path)
         let script = """
             export LANG="${LANG:-C.UTF-8}"
+            \(environment)
             tty > \(dir)/tty
             ( echo $BASHPID > \(dir)/pid; exec \(command) )
             echo ONAIR-EXIT=$?
@@ -218,5 +224,52 @@ struct TerminalRestoreTests {
         guard borders[0] < publishing, publishing < borders[1], borders[1] < playing else { return "badges not in their panes" }
         guard lines[height - 1].contains("q quit") else { return "no footer on the last row" }
         return nil
+    }
+
+    @Test("a crash (a fatal signal: SIGSEGV, SIGABRT, SIGILL as a Swift trap raises) restores the terminal before the process dies",
+          arguments: [SIGSEGV, SIGABRT, SIGILL])
+    func crashRestoresTerminal(signal: Int32) throws {
+        let run = try start(.demo)
+        let shown = try run.tmux.waitForScreen(timeout: .seconds(30)) { Self.dashboardShown($0, .demo) }
+        try #require(shown.matched, "the dashboard never came up:\n\(shown.screen)")
+        #expect(try run.flags(Self.termiosNames).contains("-icanon"), "the console did not take the terminal")
+
+        #expect(kill(try run.pid(), signal) == 0)
+        let crashed = try run.tmux.waitForScreen(timeout: .seconds(20)) { $0.contains("onair: crashed (fatal signal); the terminal was restored") }
+        #expect(crashed.matched, "no crash notice:\n\(crashed.screen)")
+        // Restored at once, before Swift's backtracer (which may wait for a key) or the shell gets to run.
+        #expect(try run.flags(Self.termiosNames) == ["icanon", "echo", "isig"], "the tty is still raw after the crash")
+        #expect(!crashed.screen.contains { Self.panelCharacters.contains($0) }, "dashboard left on screen:\n\(crashed.screen)")
+        try run.tmux.send("q")
+        let ended = try run.tmux.waitForScreen(timeout: .seconds(60)) { Self.printedFlags($0) != nil }
+        try #require(ended.matched, "the crashed onair never ended:\n\(ended.screen)")
+        #expect(Self.exitStatus(ended.screen) == 128 + Int(signal), "a crash must not look like success:\n\(ended.screen)")
+        #expect(Self.printedFlags(ended.screen) == ["icanon", "echo", "isig"])
+    }
+
+    @Test("a malformed theme or a bad argument stops in one line before the terminal is touched; the tty stays cooked",
+          arguments: ["theme", "argument"])
+    func refusalsLeaveTerminalAlone(kind: String) throws {
+        let directory = try TemporaryDirectory(prefix: "onair-restore")
+        let arguments: [String]
+        var environment = ""
+        if kind == "theme" {
+            try FileManager.default.createDirectory(at: directory.file("themes"), withIntermediateDirectories: true)
+            try Data("# broken\nliveBadge = bold on\nerror = #12345\n".utf8).write(to: directory.file("themes/broken.theme"))
+            environment = "export ONAIR_THEMES=\(Self.shellQuoted(directory.file("themes").path))"
+            arguments = ["demo", "--theme", "broken", "--size", "320x180"]
+        } else {
+            arguments = ["demo", "--size", "12x"]
+        }
+        let run = try start(arguments: arguments, in: directory, environment: environment)
+        let ended = try run.tmux.waitForScreen(timeout: .seconds(30)) { Self.printedFlags($0) != nil }
+        try #require(ended.matched, "onair did not stop:\n\(ended.screen)")
+        #expect(Self.exitStatus(ended.screen) == 2, "a usage error is status 2:\n\(ended.screen)")
+        #expect(Self.printedFlags(ended.screen) == ["icanon", "echo", "isig"])
+        #expect(!ended.screen.contains { Self.panelCharacters.contains($0) })
+        let message = ended.screen.split(separator: "\n").filter { $0.hasPrefix("onair") }
+        #expect(message.count == 1, "not one line:\n\(ended.screen)")
+        let expected = kind == "theme" ? "broken.theme:2" : "12x"
+        #expect(message.first?.contains(expected) == true, "the message does not point at the fault:\n\(ended.screen)")
     }
 }
