@@ -150,6 +150,24 @@ struct ThemeSwatchTests {
 
 @Suite("Dashboards")
 struct DashboardTests {
+    @Test("the publisher counts down to its next reconnect attempt, and to a suspended session's drop")
+    func publisherCountdowns() {
+        var state = ConsoleFixtures.publisher(.reconnecting(attempt: 2, maxAttempts: 20))
+        state.timerDeadlines[.reconnect] = SessionTime(milliseconds: ConsoleFixtures.now.milliseconds + 2_710)
+        var buffer = CellBuffer(width: 100, height: 20)
+        PublisherDashboard.render(state: state, telemetry: ConsoleFixtures.telemetry(), now: ConsoleFixtures.now, in: buffer.area, into: &buffer, theme: .builtInDefault)
+        #expect(buffer.text.contains(" RECONNECTING 2/20  app \(state.lifecycle.label)  retry in 2.8 s"), "\(buffer.text)")
+
+        state = ConsoleFixtures.publisher(.interrupted)
+        state.timerDeadlines[.suspension] = SessionTime(milliseconds: ConsoleFixtures.now.milliseconds + 4_000)
+        buffer = CellBuffer(width: 100, height: 20)
+        PublisherDashboard.render(state: state, telemetry: ConsoleFixtures.telemetry(), now: ConsoleFixtures.now, in: buffer.area, into: &buffer, theme: .builtInDefault)
+        #expect(buffer.text.contains("drops in 4.0 s"), "\(buffer.text)")
+
+        state.timerDeadlines = [:]
+        #expect(PublisherDashboard(state: state, telemetry: ConsoleFixtures.telemetry(), now: ConsoleFixtures.now).countdown == nil)
+    }
+
     @Test("the subscriber shows the reconnect countdown, the disconnected flag and a paused render")
     func subscriberReconnecting() {
         var state = ConsoleFixtures.subscriber()

@@ -32,6 +32,18 @@ public struct PublisherDashboard: Widget {
         return ConsoleFormat.clock(now.since(since))
     }
 
+    /// `retry in 1.2 s` while an automatic reconnect waits, `drops in 3.4 s` while a call suspends a
+    /// background-audio session; nil otherwise.
+    public var countdown: String? {
+        if let at = state.timerDeadlines[.reconnect] {
+            return "retry in \(ConsoleFormat.seconds(at.milliseconds - now.milliseconds))"
+        }
+        if let at = state.timerDeadlines[.suspension] {
+            return "drops in \(ConsoleFormat.seconds(at.milliseconds - now.milliseconds))"
+        }
+        return nil
+    }
+
     public func render(in area: Rect, into buffer: inout CellBuffer, theme: Theme) {
         guard !area.isEmpty else { return }
         Panel(title: "Publisher · \(state.streamName)", isFocused: isFocused).render(in: area, into: &buffer, theme: theme)
@@ -57,6 +69,7 @@ public struct PublisherDashboard: Widget {
         let parts = top.columns([.length(badge.width + 1), .fill, .length(DisplayWidth.of(timer))])
         badge.render(in: parts[0], into: &buffer, theme: theme)
         var appText = "app " + state.lifecycle.label
+        if let countdown { appText += "  " + countdown }
         if case .error(let message) = state.status { appText = message }
         buffer.write(appText, in: parts[1], style: theme[isError ? .logError : .value])
         buffer.write(timer, in: parts[2], style: theme[.value])
