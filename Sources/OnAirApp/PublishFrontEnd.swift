@@ -32,7 +32,10 @@ public enum PublishFrontEnd {
         let writer = JSONLinesWriter()
         let clock = SessionClock()
         let url = try FrontEndSetup.streamURL(options.url, command: "publish")
-        let engine = try FrontEndSetup.engine(options.engine, command: "publish") { notice in
+        // Headless shows no picture: a preview would cost a downscale of every eighth-of-a-second frame for nothing.
+        var engineSettings = options.engine
+        engineSettings.previewFramesPerSecond = 0
+        let engine = try FrontEndSetup.engine(engineSettings, command: "publish") { notice in
             writer.write(HeadlessEvent(time: clock.now, side: .publisher, kind: "notice", details: ["text": .string(notice)]))
         }
         let inputs = HeadlessInputStream<PublisherInput>(duration: options.duration.map { .milliseconds(Int64($0 * 1000)) })
