@@ -9,7 +9,8 @@ public final class ToneSource: AudioSource {
     public let overruns = 0
     private let pacing: Pacing
     private var start: UInt64?
-    private var framesDelivered: Int64 = 0
+    /// Sample frames produced so far (internal: tests start a tone hours in).
+    var framesDelivered: Int64 = 0
 
     public init(
         frequency: Double = 440, amplitude: Double = 0.25, sampleRate: Int = 48_000, channels: Int = 2, pacing: Pacing = .realTime
@@ -29,15 +30,24 @@ public final class ToneSource: AudioSource {
         self.start = start
         let rate = Double(format.sampleRate)
         let firstSampleTime = start + UInt64(Double(framesDelivered) * 1e9 / rate)
-        var samples = [Int16](repeating: 0, count: frames * format.channels)
-        let cyclesPerSample = frequency / rate
+        let channels = format.channels
         let peak = amplitude * 32767
-        for frame in 0..<frames {
-            // The phase comes from the absolute sample index (its fractional cycle, so precision never
-            // degrades over hours), so chunk boundaries never click.
-            let cycles = Double(framesDelivered + Int64(frame)) * cyclesPerSample
-            let value = Int16((peak * sin(2 * Double.pi * (cycles - cycles.rounded(.down)))).rounded())
-            for channel in 0..<format.channels { samples[frame * format.channels + channel] = value }
+        // One sine and cosine per chunk, at the phase of its absolute first sample (the fractional cycle, so
+        // precision never degrades over hours and chunk boundaries never click); then each sample rotates
+        // the phasor by one step: four multiplications instead of a libm sine per sample.
+        let cyclesPerSample = frequency / rate
+        let firstCycles = Double(framesDelivered) * cyclesPerSample
+        let phase = 2 * Double.pi * (firstCycles - firstCycles.rounded(.down))
+        let step = 2 * Double.pi * cyclesPerSample
+        let (stepSine, stepCosine) = (sin(step), cos(step))
+        var (sine, cosine) = (sin(phase), cos(phase))
+        let samples = [Int16](unsafeUninitializedCapacity: frames * channels) { buffer, initialized in
+            for frame in 0..<frames {
+                let value = Int16((peak * sine).rounded())
+                for channel in 0..<channels { buffer[frame * channels + channel] = value }
+                (sine, cosine) = (sine * stepCosine + cosine * stepSine, cosine * stepCosine - sine * stepSine)
+            }
+            initialized = frames * channels
         }
         framesDelivered += Int64(frames)
         if pacing == .realTime {

@@ -23,7 +23,10 @@ final class VideoEncoder {
     let settings: Settings
     let track: VideoTrackDescription
     private var context: UnsafeMutablePointer<AVCodecContext>?
+    /// The scaler's output, for pictures of another size.
     private var frame: UnsafeMutablePointer<AVFrame>?
+    /// Borrows a picture of the encoded size for one send (no copy); empty between sends.
+    private var borrowed: UnsafeMutablePointer<AVFrame>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private let scaler = FrameScaler()
     private var nextPts: Int64 = 0
@@ -33,11 +36,14 @@ final class VideoEncoder {
         self.settings = settings
         LibAVLogging.silence()
         guard let codec = avcodec_find_encoder_by_name("libx264") else { throw MediaError.codecNotFound("libx264") }
-        guard let context = avcodec_alloc_context3(codec), let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
+        guard let context = avcodec_alloc_context3(codec), let frame = av_frame_alloc(), let borrowed = av_frame_alloc(),
+            let packet = av_packet_alloc()
+        else {
             throw MediaError.system(function: "avcodec_alloc_context3", errno: ENOMEM)
         }
         self.context = context
         self.frame = frame
+        self.borrowed = borrowed
         self.packet = packet
         let rate = av_d2q(settings.framesPerSecond, 1_000_000)
         context.pointee.width = Int32(settings.width)
@@ -81,6 +87,7 @@ final class VideoEncoder {
     deinit {
         av_packet_free(&packet)
         av_frame_free(&frame)
+        av_frame_free(&borrowed)
         avcodec_free_context(&context)
     }
 
@@ -95,7 +102,28 @@ final class VideoEncoder {
     /// Encodes one picture stamped `milliseconds` on the stream clock; scales it first if its size differs.
     /// Returns the packets that came out (one, with zerolatency).
     func encode(_ picture: VideoFrame, milliseconds: Int64, forceKeyframe: Bool) throws -> [EncodedPacket] {
-        guard let context, let frame else { return [] }
+        guard let context, let frame, let borrowed else { return [] }
+        let input: UnsafeMutablePointer<AVFrame>
+        if picture.width == settings.width, picture.height == settings.height {
+            // Already the encoded size and format: x264 reads the picture's own bytes (it copies them into
+            // its frame pool itself), saving a 1.4 MB copy per 720p frame.
+            try lend(picture, to: borrowed)
+            input = borrowed
+        } else {
+            try scale(picture, into: frame)
+            input = frame
+        }
+        input.pointee.pts = nextPts
+        input.pointee.pict_type = forceKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        pending[nextPts] = (milliseconds, picture.captureNanoseconds)
+        nextPts += 1
+        let sent = avcodec_send_frame(context, input)
+        if input == borrowed { av_frame_unref(borrowed) }
+        try check(sent, "avcodec_send_frame(libx264)")
+        return try drain(context)
+    }
+
+    private func scale(_ picture: VideoFrame, into frame: UnsafeMutablePointer<AVFrame>) throws {
         try check(av_frame_make_writable(frame), "av_frame_make_writable")
         try picture.planes.withUnsafeBufferPointer { planes in
             let base = planes.baseAddress!
@@ -107,12 +135,31 @@ final class VideoEncoder {
             let strides = [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2]
             try scaler.scale(source, into: destination, strides: strides, format: AV_PIX_FMT_YUV420P, width: settings.width, height: settings.height)
         }
-        frame.pointee.pts = nextPts
-        frame.pointee.pict_type = forceKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
-        pending[nextPts] = (milliseconds, picture.captureNanoseconds)
-        nextPts += 1
-        try check(avcodec_send_frame(context, frame), "avcodec_send_frame(libx264)")
-        return try drain(context)
+    }
+
+    /// Points `frame` at `picture`'s planes through a read-only, reference-counted AVBuffer that keeps the
+    /// bytes alive until libavcodec lets go of them (right after the send, since libx264 copies its input).
+    private func lend(_ picture: VideoFrame, to frame: UnsafeMutablePointer<AVFrame>) throws {
+        let storage = Unmanaged.passRetained(PlaneStorage(picture.planes))
+        let base = storage.takeUnretainedValue().baseAddress
+        guard let buffer = av_buffer_create(
+            base, storage.takeUnretainedValue().planes.count,
+            { opaque, _ in if let opaque { Unmanaged<PlaneStorage>.fromOpaque(opaque).release() } },
+            storage.toOpaque(), Int32(AV_BUFFER_FLAG_READONLY))
+        else {
+            storage.release()
+            throw MediaError.system(function: "av_buffer_create", errno: ENOMEM)
+        }
+        frame.pointee.buf.0 = buffer
+        frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointee.width = Int32(picture.width)
+        frame.pointee.height = Int32(picture.height)
+        frame.pointee.data.0 = base
+        frame.pointee.data.1 = base + picture.lumaCount
+        frame.pointee.data.2 = base + picture.lumaCount + picture.chromaCount
+        frame.pointee.linesize.0 = Int32(picture.width)
+        frame.pointee.linesize.1 = Int32(picture.chromaWidth)
+        frame.pointee.linesize.2 = Int32(picture.chromaWidth)
     }
 
     /// Flushes frames still inside the encoder (none with zerolatency, but correct either way).
@@ -139,5 +186,17 @@ final class VideoEncoder {
                 captureNanoseconds: stamp.capture))
         }
         return packets
+    }
+}
+
+/// A picture's bytes, retained by the AVBuffer that lends them to libavcodec.
+private final class PlaneStorage {
+    let planes: [UInt8]
+    /// Stable while this object lives: `planes` is never mutated, so its storage never moves.
+    let baseAddress: UnsafeMutablePointer<UInt8>
+
+    init(_ planes: [UInt8]) {
+        self.planes = planes
+        baseAddress = UnsafeMutablePointer(mutating: planes.withUnsafeBufferPointer { $0.baseAddress! })
     }
 }

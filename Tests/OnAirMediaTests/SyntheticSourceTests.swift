@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import OnAirMedia
 
@@ -57,6 +58,30 @@ struct SyntheticSourceTests {
         let crossings = zip(left, left.dropFirst()).filter { $0 < 0 && $1 >= 0 }.count
         #expect((99...101).contains(crossings), "100 ms of 1 kHz")
         #expect(stride(from: 0, to: chunk.samples.count, by: 2).allSatisfy { chunk.samples[$0] == chunk.samples[$0 + 1] })
+    }
+
+    @Test("the tone's phasor stays on the exact sine: within one step of sin() per sample, across chunks and hours in")
+    func tonePhasor() throws {
+        let source = try ToneSource(frequency: 440, amplitude: 0.25, sampleRate: 48_000, channels: 1, pacing: .unpaced)
+        let peak = 0.25 * 32767
+        func exact(_ index: Int64) -> Int {
+            let cycles = Double(index) * 440 / 48_000
+            return Int((peak * Glibc.sin(2 * Double.pi * (cycles - cycles.rounded(.down)))).rounded())
+        }
+        var index: Int64 = 0
+        for _ in 0..<3 {
+            let chunk = try source.read(frames: 4_800)
+            for (offset, sample) in chunk.samples.enumerated() {
+                #expect(abs(Int(sample) - exact(index + Int64(offset))) <= 1, "sample \(index + Int64(offset))")
+            }
+            index += 4_800
+        }
+        // Ten hours in: the phase comes from the absolute index, so it is as exact as at the start.
+        let late = try ToneSource(frequency: 440, amplitude: 0.25, sampleRate: 48_000, channels: 1, pacing: .unpaced)
+        let skip = Int64(10 * 3_600 * 48_000)
+        late.framesDelivered = skip
+        let chunk = try late.read(frames: 1_024)
+        #expect(chunk.samples.enumerated().allSatisfy { abs(Int($1) - exact(skip + Int64($0))) <= 1 })
     }
 
     @Test("invalid synthetic settings are refused with the valid range")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Engine benchmark (DESIGN.md §5, issue 4), one run: the real `onair publish` (release binary) against the
 # ffmpeg CLI, each publishing the same 1280x720 30 fps Y4M clip (looped in real time) + a 440 Hz tone with
-# the same settings (x264 ultrafast/zerolatency, 2500k CBR with a 1 s VBV, 2 s GOP, no B-frames, AAC 128k)
+# the same settings (x264 ultrafast/zerolatency, 2500k CBR with a 1 s VBV, 2 s GOP, no B-frames, AAC 128k
+# stereo: lavfi's sine is mono, so ffmpeg gets -ac 2 to encode the two channels OnAir's tone has)
 # into the same nginx-rtmp on loopback, one after the other, for ONAIR_BENCH_SECONDS (default 20) each;
 # ONAIR_BENCH_RUNS (default 3) runs per side, interleaved (onair, ffmpeg, onair, …), medians compared.
 #
@@ -12,8 +13,11 @@
 #    (aim p99 <= 33 ms, one frame).
 #  - Each stream is checked while it runs: ffprobe reads it back from nginx (h264 1280x720 + aac), and
 #    nginx's access log must show at least 70 % of the nominal bytes, so a failed publish cannot look cheap.
-# Each side keeps its default x264 thread count (OnAir: cores - 1, at most 4; ffmpeg: its own choice);
-# both are printed. Results: stdout and bench-results/engine.txt. Exit 1 only if a side failed to run.
+# Each side keeps its default x264 thread count (OnAir: cores - 1, at most 4; ffmpeg: x264's auto, 2 on
+# 2 cores; zerolatency makes both sliced threads); both are printed. Every other x264 option is the same
+# on both sides (both use libavcodec's libx264 wrapper with the same context settings; compared through
+# the options string x264 writes into its first keyframe). Results: stdout and bench-results/engine.txt.
+# Exit 1 only if a side failed to run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/bench.d/lib.sh
@@ -80,7 +84,7 @@ run_ffmpeg() {
   /usr/bin/time -v -o "$BENCH_WORK/$name.time" ffmpeg -v error -nostdin -progress "$BENCH_WORK/$name.progress" \
     -re -stream_loop -1 -i "$BENCH_WORK/clip.y4m" -f lavfi -i sine=frequency=440:sample_rate=48000 -t "$SECONDS_EACH" \
     -c:v libx264 -preset ultrafast -tune zerolatency -b:v 2500k -maxrate 2500k -minrate 2500k -bufsize 2500k -g 60 -bf 0 \
-    -c:a aac -b:a 128k -f flv "$url/$name" > "$BENCH_WORK/$name.log" 2>&1 \
+    -c:a aac -b:a 128k -ac 2 -f flv "$url/$name" > "$BENCH_WORK/$name.log" 2>&1 \
     || { tail -5 "$BENCH_WORK/$name.log"; bench_fail "ffmpeg publish ($name) failed"; }
   wait "$prober" || true
   check_stream "$name"
@@ -127,5 +131,5 @@ mkdir -p bench-results
   echo "peak RSS onair/ffmpeg: $rss_ratio  target <= 1.0: $(bench_verdict "$(is "$rss_ratio <= 1.0")")"
   echo "onair capture -> socket latency (last stats line of each run): p50 $(IFS=/; echo "${p50s[*]}") ms, p99 $(IFS=/; echo "${p99s[*]}") ms;"
   echo "  median p50 $p50 ms, p99 $p99 ms  aim p99 <= 33 ms: $(bench_verdict "$(is "\"$p99\" != \"nan\" && $p99 <= 33")")"
-  echo "x264 threads: onair $onair_threads (cores - 1), ffmpeg its default; every stream read back by ffprobe as h264 1280x720 + aac"
+  echo "x264 threads: onair $onair_threads (cores - 1), ffmpeg its default (x264 auto); AAC stereo on both sides; every stream read back by ffprobe as h264 1280x720 + aac"
 } | tee bench-results/engine.txt

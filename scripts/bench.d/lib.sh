@@ -4,6 +4,7 @@
 #   bench_init NAME            temp dir in $BENCH_WORK, EXIT trap that stops every peer started here
 #   bench_spawn CMD…           starts CMD in the background, remembered for the trap; its pid in $BENCH_PID
 #   bench_start_nginx          nginx-rtmp on a free loopback port: $NGINX_PORT, $NGINX_PREFIX, $NGINX_PID
+#                              ($NGINX_RECORD: the record directives of application live, default `record off;`)
 #   bench_stop_nginx           graceful stop (SIGQUIT), so the access log has every session
 #   bench_published_bytes NAME bytes nginx received from the publisher of live/NAME (its access log)
 #   bench_cpu_seconds F / bench_rss_mib F / bench_wall_seconds F   from a `/usr/bin/time -v -o F` report
@@ -82,7 +83,7 @@ rtmp {
         max_message 16M;
         application live {
             live on;
-            record off;
+            ${NGINX_RECORD:-record off;}
             publish_notify on;
             drop_idle_publisher 5s;
         }
