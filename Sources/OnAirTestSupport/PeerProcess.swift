@@ -111,6 +111,15 @@ public final class PeerProcess: Sendable {
         return stop()
     }
 
+    /// Waits for the process to exit by itself, up to `timeout`, then stops it; returns the exit status.
+    /// The async form of ``wait(timeout:)``: a long wait must not hold one of Swift Testing's few pool
+    /// threads (two on a 2-core machine), or every async test in the run stalls behind it.
+    @discardableResult
+    public func exitStatus(within timeout: Duration) async -> Int32 {
+        if let status = await waitForExit(within: timeout) { return status }
+        return stop()
+    }
+
     /// Waits for the process to exit by itself; nil when it still runs at the deadline (it is left running).
     public func waitForExit(within duration: Duration) async -> Int32? {
         let deadline = ContinuousClock.now + duration

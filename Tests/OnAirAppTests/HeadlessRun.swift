@@ -50,4 +50,15 @@ struct HeadlessRun {
         }
         return nil
     }
+
+    /// ``waitFor(_:_:)`` for async tests: polls without holding a pool thread.
+    func waitFor(_ timeout: Duration = .seconds(20), _ predicate: (Event) -> Bool) async -> Event? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let match = events.events.first(where: predicate) { return match }
+            if !peer.isRunning { return events.events.first(where: predicate) }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
 }

@@ -7,7 +7,7 @@ import Testing
 @Suite("publisher auto-reconnect to a restarted onair serve")
 struct RelayRestartRecordingTests {
     @Test("onair serve killed while recording and started again → RECONNECTING → PUBLISHING with append; ffprobe reads one continuous file")
-    func recordingContinuesAcrossRestart() throws {
+    func recordingContinuesAcrossRestart() async throws {
         let directory = try TemporaryDirectory()
         let port = try FreePort.loopback()
         let records = directory.file("rec").path
@@ -21,21 +21,21 @@ struct RelayRestartRecordingTests {
             "publish", "rtmp://127.0.0.1:\(port)/live/show", "--type", "record", "--headless",
             "--size", "320x180", "--fps", "15", "--bitrate", "300k", "--duration", "60",
         ], in: directory)
-        let first = publisher.waitFor { $0.kind == "state" && $0.details["status"] as? String == "PUBLISHING" }
+        let first = await publisher.waitFor { $0.kind == "state" && $0.details["status"] as? String == "PUBLISHING" }
         try #require(first != nil, "never published: \(publisher.peer.standardError)")
-        Thread.sleep(forTimeInterval: 4)
+        try await Task.sleep(for: .seconds(4))
 
         // A crash, not a clean stop: the relay gets no chance to close the file.
         relay.stop(signal: SIGKILL)
-        let reconnecting = publisher.waitFor { ($0.details["status"] as? String)?.hasPrefix("RECONNECTING 1/") == true }
+        let reconnecting = await publisher.waitFor { ($0.details["status"] as? String)?.hasPrefix("RECONNECTING 1/") == true }
         try #require(reconnecting != nil, "no reconnect after the relay died: \(publisher.peer.standardOutput.suffix(2000))")
         relay = try serve()
-        let again = publisher.waitFor(.seconds(30)) { event in
+        let again = await publisher.waitFor(.seconds(30)) { event in
             event.kind == "state" && event.details["status"] as? String == "PUBLISHING" && event.time > (reconnecting?.time ?? .max)
         }
         try #require(again != nil, "did not publish again after the restart: \(publisher.peer.standardOutput.suffix(2000))")
         #expect(again?.details["publishType"] as? String == "append", "the reconnect did not append: \(again?.details ?? [:])")
-        Thread.sleep(forTimeInterval: 4)
+        try await Task.sleep(for: .seconds(4))
         #expect(publisher.peer.stop() == 0, "publisher: \(publisher.peer.standardError)")
         #expect(relay.stop(signal: SIGINT, grace: .seconds(20)) == 0, "relay: \(relay.standardError)")
         #expect(relay.standardOutput.contains("\"append\":true"), "the second relay did not append: \(relay.standardOutput)")

@@ -24,14 +24,14 @@ struct ScenarioRunTests {
     }
 
     @Test("every shipped scenario passes against the embedded relay, and the run's JSON Lines validate against the schema")
-    func shippedScenariosPass() throws {
+    func shippedScenariosPass() async throws {
         let directory = try TemporaryDirectory()
         #expect(Self.shipped.count >= 9)
         let scripts = Self.shipped.flatMap { ["--script", Self.scenarios.appendingPathComponent($0).path] }
         let run = try HeadlessRun(
             ["demo", "--headless", "--report", "--record-dir", directory.file("rec").path] + Self.light + scripts, in: directory
         )
-        let status = run.peer.wait(timeout: .seconds(420))
+        let status = await run.peer.exitStatus(within: .seconds(420))
         let failed = run.events.events.filter { $0.kind == "expectation" && $0.details["met"] as? Bool == false }
         #expect(status == 0, "exit \(status): \(run.peer.standardError)\nfailed: \(failed.map(\.details))")
         #expect(results(run) == Dictionary(uniqueKeysWithValues: Self.shipped.map { ($0, "passed") }))
@@ -70,14 +70,14 @@ struct ScenarioRunTests {
     }
 
     @Test("against nginx-rtmp: the self-test reports dropped notices, scenarios that need them are skipped, the rest pass")
-    func againstNginx() throws {
+    func againstNginx() async throws {
         let nginx = try NginxRTMPServer()
         let directory = try TemporaryDirectory()
         let carried = ["background-audio-within-timeout.scenario", "background-audio-beyond-timeout.scenario", "subscriber-background.scenario"]
         let needsNotices = "testbed-decline-tap.scenario"
         let scripts = (carried + [needsNotices]).flatMap { ["--script", Self.scenarios.appendingPathComponent($0).path] }
         let run = try HeadlessRun(["demo", "--headless", "--server", nginx.url(stream: "scenario")] + Self.light + scripts, in: directory)
-        let status = run.peer.wait(timeout: .seconds(240))
+        let status = await run.peer.exitStatus(within: .seconds(240))
         #expect(status == 3, "exit \(status): \(run.peer.standardError)")
         #expect(run.peer.standardError.contains("drops send() notices"), "stderr: \(run.peer.standardError)")
         var expected = Dictionary(uniqueKeysWithValues: carried.map { ($0, "passed") })
@@ -88,7 +88,7 @@ struct ScenarioRunTests {
     }
 
     @Test("a wrong expectation fails with exit 1, naming the file, line, expectation and what was seen")
-    func wrongExpectationFails() throws {
+    func wrongExpectationFails() async throws {
         let directory = try TemporaryDirectory()
         let file = directory.file("wrong.scenario")
         try Data("""
@@ -100,7 +100,7 @@ struct ScenarioRunTests {
             press decline
             """.utf8).write(to: file)
         let run = try HeadlessRun(["demo", "--headless", "--script", file.path] + Self.light, in: directory)
-        let status = run.peer.wait(timeout: .seconds(60))
+        let status = await run.peer.exitStatus(within: .seconds(60))
         #expect(status == 1)
         let message = run.peer.standardError
         #expect(message.contains("\(file.path):5: `expect publisher status is \"AWAITING TAP\" within 1s` did not hold — saw publisher status is PAUSED VIDEO"),

@@ -22,7 +22,7 @@ struct ThrottledLinkSoakTests {
     static let maximumFramesInTransit = 300
 
     @Test("720p at 2500k over a 320 kbit/s link for ONAIR_SOAK_SECONDS (300): RSS < 150 MB, drops counted, congestion reported, the stream decodes")
-    func slowLinkStaysBounded() throws {
+    func slowLinkStaysBounded() async throws {
         let directory = try TemporaryDirectory(prefix: "onair-soak")
         let recordings = directory.file("recordings")
         try FileManager.default.createDirectory(at: recordings, withIntermediateDirectories: true)
@@ -39,7 +39,7 @@ struct ThrottledLinkSoakTests {
             "--size", "1280x720", "--fps", "30", "--bitrate", "2500k", "--duration", "\(Self.seconds)",
         ], in: directory)
         let pid = publisher.peer.processIdentifier
-        let live = publisher.waitFor(.seconds(30)) { $0.kind == "state" && $0.details["status"] as? String == "PUBLISHING" }
+        let live = await publisher.waitFor(.seconds(30)) { $0.kind == "state" && $0.details["status"] as? String == "PUBLISHING" }
         try #require(live != nil, "never PUBLISHING through the proxy: \(publisher.peer.standardOutput) \(publisher.peer.standardError)")
 
         // Sample resident memory every second for the whole run; halfway, read the live stream back.
@@ -54,9 +54,9 @@ struct ThrottledLinkSoakTests {
                     "ffmpeg", ["-v", "error", "-i", nginx.url(stream: "soak"), "-t", "5", "-map", "0:v", "-f", "framecrc", "-"],
                     in: directory.url)
             }
-            Thread.sleep(forTimeInterval: 1)
+            try await Task.sleep(for: .seconds(1))
         }
-        let status = publisher.peer.wait(timeout: .seconds(30))
+        let status = await publisher.peer.exitStatus(within: .seconds(30))
         let (events, malformed) = publisher.events
         let stats = events.filter { $0.side == "publisher" && $0.kind == "stats" }
         let maxCongestion = stats.compactMap { $0.details["congestion"] as? Double }.max() ?? 0
@@ -88,7 +88,7 @@ struct ThrottledLinkSoakTests {
         #expect(Double(proxy.upstreamBytes) <= allowance, "the proxy let more through than its rate: \(summary)")
 
         if let liveReader {
-            let readStatus = liveReader.wait(timeout: .seconds(30))
+            let readStatus = await liveReader.exitStatus(within: .seconds(30))
             let frames = liveReader.standardOutput.split(separator: "\n").filter { !$0.hasPrefix("#") }.count
             #expect(readStatus == 0 && liveReader.standardError.isEmpty, "live read failed (\(readStatus)): \(liveReader.standardError)")
             #expect(frames > 0, "no video frame decoded from the live stream")
