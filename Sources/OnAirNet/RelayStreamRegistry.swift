@@ -21,6 +21,7 @@ final class RelayStreamRegistry {
     private let emit: @Sendable (RelayEvent) -> Void
     private var streams: [RelayStreamName: RelayStream] = [:]
     private var connections: [Int: RelayConnectionHandler] = [:]
+    private var addresses: RelayAddressLimiter
     private var dirty: [RelayConnectionHandler] = []
     private var nextConnectionID = 1
     private var tick: Scheduled<Void>?
@@ -31,6 +32,8 @@ final class RelayStreamRegistry {
         self.eventLoop = eventLoop
         self.configuration = configuration
         self.emit = emit
+        self.addresses = RelayAddressLimiter(limit: configuration.maxConnectionsPerAddress,
+                                             limitsLoopback: configuration.limitsLoopback)
     }
 
     /// Starts the half-second tick: idle publishers, recorder flushes, periodic stats.
@@ -51,14 +54,23 @@ final class RelayStreamRegistry {
         return nextConnectionID
     }
 
-    func opened(_ handler: RelayConnectionHandler, remote: String) {
+    /// Registers a new connection, or refuses it (reported, not registered) when its address is at
+    /// ``RelayConfiguration/maxConnectionsPerAddress``; the handler closes a refused connection at once.
+    func opened(_ handler: RelayConnectionHandler, address: String, remote: String) -> Bool {
+        guard addresses.admit(address) else {
+            emit(.connectionRejected(connection: handler.id, remote: remote,
+                                     reason: .tooManyConnections(address: address, limit: addresses.limit ?? 0)))
+            return false
+        }
         connections[handler.id] = handler
         emit(.connectionOpened(connection: handler.id, remote: remote))
+        return true
     }
 
     /// The connection is gone: its publish ends (players are told) and its plays stop.
     func closed(_ handler: RelayConnectionHandler) {
         guard connections.removeValue(forKey: handler.id) != nil else { return }
+        addresses.release(handler.address)
         for stream in Array(streams.values) {
             if stream.publisher?.handler === handler { unpublish(stream, reason: .disconnected) }
             for player in stream.fanout where player.key.connection == handler.id {
