@@ -128,10 +128,18 @@ final class RelayConnectionHandler: ChannelInboundHandler {
 
     // MARK: Registry API
 
+    /// Writes `bytes` (whole relayed messages) at once if the peer keeps up — socket writable, nothing
+    /// queued, not skipping to a keyframe — and returns true; otherwise writes nothing and returns false.
+    func writeIfKeepingUp(_ bytes: ByteBuffer) -> Bool {
+        guard let context, writable, queue.isEmpty, !queue.waitingForRandomAccess else { return false }
+        write(bytes, context: context)
+        return true
+    }
+
     /// Queues bytes for the peer and writes what the socket takes now.
     func enqueue(_ item: RelayPlayerQueue.Item) -> RelayPlayerQueue.Outcome {
         guard let context else { return .dropped }
-        if writable && queue.isEmpty {
+        if writable && queue.isEmpty && !queue.waitingForRandomAccess {
             write(item.bytes, context: context)         // the common case: nothing waiting, socket keeps up
             return .queued
         }

@@ -23,6 +23,8 @@ final class RelayStreamRegistry {
     private var connections: [Int: RelayConnectionHandler] = [:]
     private var addresses: RelayAddressLimiter
     private var dirty: [RelayConnectionHandler] = []
+    /// Streams whose fan-out batches wait for the end of the publisher's read burst.
+    private var pendingStreams: [RelayStream] = []
     private var nextConnectionID = 1
     private var tick: Scheduled<Void>?
     private var isShutDown = false
@@ -73,7 +75,7 @@ final class RelayStreamRegistry {
         addresses.release(handler.address)
         for stream in Array(streams.values) {
             if stream.publisher?.handler === handler { unpublish(stream, reason: .disconnected) }
-            for player in stream.fanout where player.key.connection == handler.id {
+            for player in Array(stream.players.values) where player.key.connection == handler.id {
                 removePlayer(stream, player: player)
             }
         }
@@ -86,8 +88,14 @@ final class RelayStreamRegistry {
         dirty.append(handler)
     }
 
-    /// Flushes every connection written to since the last flush.
+    /// Hands every pending fan-out batch to its players, then flushes every connection written to since
+    /// the last flush.
     func flushDirty() {
+        if !pendingStreams.isEmpty {
+            let streams = pendingStreams
+            pendingStreams.removeAll(keepingCapacity: true)
+            for stream in streams { deliverPending(stream) }
+        }
         let handlers = dirty
         dirty.removeAll(keepingCapacity: true)
         for handler in handlers { handler.flushIfNeeded() }
@@ -135,6 +143,7 @@ final class RelayStreamRegistry {
 
     private func unpublish(_ stream: RelayStream, reason: RelayEvent.UnpublishReason) {
         guard let publisher = stream.publisher else { return }
+        deliverPending(stream)          // players get what was relayed before they are told it ended
         stream.publisher = nil
         closeRecorder(stream)
         for player in stream.players.values {
@@ -162,18 +171,33 @@ final class RelayStreamRegistry {
                 stream.recorder = nil
             }
         }
-        guard !stream.players.isEmpty, message.kind != .clearMetadata else { return }
+        guard !stream.groups.isEmpty, message.kind != .clearMetadata else { return }
         let kind = queueKind(message, hasVideo: stream.cache.hasVideo)
-        var encoded: [UInt32: ByteBuffer] = [:]
-        for player in stream.fanout {
-            let bytes: ByteBuffer
-            if let existing = encoded[player.streamID] {
-                bytes = existing
-            } else {
-                bytes = chunks(message, streamID: player.streamID)
-                encoded[player.streamID] = bytes
+        for group in stream.groups {
+            group.batch.append(message, kind: kind, chunkSize: configuration.chunkSize)
+        }
+        if !stream.hasPendingBatch {
+            stream.hasPendingBatch = true
+            pendingStreams.append(stream)
+        }
+    }
+
+    /// Gives each player its group's batch: whole when it keeps up, message by message through its queue
+    /// when it is behind.
+    private func deliverPending(_ stream: RelayStream) {
+        guard stream.hasPendingBatch else { return }
+        stream.hasPendingBatch = false
+        for group in stream.groups where !group.batch.isEmpty {
+            let batch = group.batch.take()
+            let size = UInt64(batch.bytes.readableBytes)
+            for player in group.players {
+                if player.handler.writeIfKeepingUp(batch.bytes) {
+                    stream.bytesOut += size
+                    player.bytesOut += size
+                } else {
+                    for item in batch.items { deliver(batch.slice(item), kind: item.kind, to: player, in: stream) }
+                }
             }
-            deliver(bytes, kind: kind, to: player, in: stream)
         }
     }
 
@@ -183,6 +207,7 @@ final class RelayStreamRegistry {
     func play(_ name: RelayStreamName, handler: RelayConnectionHandler, streamID: UInt32) {
         let stream = streams[name] ?? RelayStream(name: name, gopLimit: configuration.gopCacheLimit)
         streams[name] = stream
+        deliverPending(stream)          // the cache below already holds those messages: not twice
         handler.sendUserControl(.streamBegin(streamID: streamID))
         handler.sendStatus(RelayStatus.playReset(name), streamID: streamID)
         handler.sendStatus(RelayStatus.playStart(name), streamID: streamID)
