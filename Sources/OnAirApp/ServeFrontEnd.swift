@@ -22,9 +22,12 @@ public struct ServeFrontEnd: Sendable {
         public var maxConnectionsPerAddress: Int
         public var limitLoopback: Bool
         public var handshakeTimeout: Double
+        /// 0: audio is never held back.
+        public var audioMergeMilliseconds: Int
 
         public init(listen: String, publishKey: String?, recordDirectory: String, idleTimeout: Double, headless: Bool,
-                    maxConnectionsPerAddress: Int = 32, limitLoopback: Bool = false, handshakeTimeout: Double = 5) {
+                    maxConnectionsPerAddress: Int = 32, limitLoopback: Bool = false, handshakeTimeout: Double = 5,
+                    audioMergeMilliseconds: Int = 40) {
             self.listen = listen
             self.publishKey = publishKey
             self.recordDirectory = recordDirectory
@@ -33,6 +36,7 @@ public struct ServeFrontEnd: Sendable {
             self.maxConnectionsPerAddress = maxConnectionsPerAddress
             self.limitLoopback = limitLoopback
             self.handshakeTimeout = handshakeTimeout
+            self.audioMergeMilliseconds = audioMergeMilliseconds
         }
     }
 
@@ -63,6 +67,10 @@ public struct ServeFrontEnd: Sendable {
             throw FrontEndExit(code: 2, message: "onair serve: --handshake-timeout must be a positive number of seconds, got \(options.handshakeTimeout)")
         }
         configuration.handshakeTimeout = .milliseconds(Int64(options.handshakeTimeout * 1000))
+        guard (0...1000).contains(options.audioMergeMilliseconds) else {
+            throw FrontEndExit(code: 2, message: "onair serve: --audio-merge-ms must be from 0 (off) to 1000, got \(options.audioMergeMilliseconds)")
+        }
+        configuration.audioMergeWindow = options.audioMergeMilliseconds == 0 ? nil : .milliseconds(Int64(options.audioMergeMilliseconds))
         configuration.recordDirectory = URL(fileURLWithPath: options.recordDirectory)
         return configuration
     }

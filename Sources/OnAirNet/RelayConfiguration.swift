@@ -70,6 +70,11 @@ public struct RelayConfiguration: Sendable {
     /// A client that has not completed the RTMP handshake and sent `connect` this long after connecting is
     /// closed (reported as a rejection), so half-open and silent sockets do not pile up.
     public var handshakeTimeout: TimeAmount = .seconds(5)
+    /// How long a fan-out batch holding only audio frames may wait for the next video frame, so that both
+    /// go to every player in one write (about 40 % fewer writes per player for 30 fps video with AAC;
+    /// GitHub issue 5). Audio then reaches players up to this much later — video, data messages, sequence
+    /// headers and status never wait. Like SRS's merged writes (`mw_latency`), much shorter. `nil`: never.
+    public var audioMergeWindow: TimeAmount? = .milliseconds(40)
     /// The event loop group to run on; `nil` gives the relay its own single thread. Every connection of
     /// one relay runs on one event loop taken from it, which owns all stream state.
     public var eventLoopGroup: (any EventLoopGroup)?

@@ -48,6 +48,12 @@ final class RelayStream {
     private(set) var groups: [Group] = []
     /// Whether some group's batch holds messages not yet handed to its players.
     var hasPendingBatch = false
+    /// Whether the pending batch holds anything but plain audio frames (it then goes out at the burst's end).
+    var pendingBatchIsUrgent = false
+    /// When an audio-only batch started waiting for the next video frame.
+    var pendingHeldSince: NIODeadline?
+    /// Whether the stream is in the registry's pending list (so it is listed once).
+    var isListedAsPending = false
     var cache: RelayStreamCache
     var recorder: RelayRecorder?
     var lastInput: NIODeadline = .now()

@@ -6,8 +6,8 @@ import OnAirRTMP
 /// loop) call it directly, and everything else reaches it by hopping onto that loop. No other place holds
 /// stream state, so publish, play, fan-out, recording and idle checks never race.
 ///
-/// Fan-out chunks each message once per message stream ID (see ``RelayChunkWriter``) and hands the same
-/// bytes to every player's bounded queue; writes are flushed once per publisher read burst
+/// Fan-out (`RelayStreamRegistry+Fanout.swift`) chunks a read burst's messages once per message stream ID
+/// into one batch (``RelayFanoutBatch``) and hands it to every player at the end of the burst
 /// (``flushDirty()``), so 100 players cost 100 writes per burst, not per message.
 final class RelayStreamRegistry {
     /// Why a publish was refused: the status code and description sent back.
@@ -18,13 +18,16 @@ final class RelayStreamRegistry {
 
     let eventLoop: any EventLoop
     let configuration: RelayConfiguration
-    private let emit: @Sendable (RelayEvent) -> Void
+    let emit: @Sendable (RelayEvent) -> Void
     private var streams: [RelayStreamName: RelayStream] = [:]
     private var connections: [Int: RelayConnectionHandler] = [:]
     private var addresses: RelayAddressLimiter
     private var dirty: [RelayConnectionHandler] = []
-    /// Streams whose fan-out batches wait for the end of the publisher's read burst.
-    private var pendingStreams: [RelayStream] = []
+    /// Streams whose fan-out batches wait for the end of the publisher's read burst (or, audio only, for
+    /// the next video frame); each at most once (``RelayStream/isListedAsPending``).
+    var pendingStreams: [RelayStream] = []
+    /// Hands out held audio batches when no video frame came within ``RelayConfiguration/audioMergeWindow``.
+    var heldBatchTimer: Scheduled<Void>?
     private var nextConnectionID = 1
     private var tick: Scheduled<Void>?
     private var isShutDown = false
@@ -91,11 +94,7 @@ final class RelayStreamRegistry {
     /// Hands every pending fan-out batch to its players, then flushes every connection written to since
     /// the last flush.
     func flushDirty() {
-        if !pendingStreams.isEmpty {
-            let streams = pendingStreams
-            pendingStreams.removeAll(keepingCapacity: true)
-            for stream in streams { deliverPending(stream) }
-        }
+        deliverPendingBatches()
         let handlers = dirty
         dirty.removeAll(keepingCapacity: true)
         for handler in handlers { handler.flushIfNeeded() }
@@ -171,34 +170,7 @@ final class RelayStreamRegistry {
                 stream.recorder = nil
             }
         }
-        guard !stream.groups.isEmpty, message.kind != .clearMetadata else { return }
-        let kind = queueKind(message, hasVideo: stream.cache.hasVideo)
-        for group in stream.groups {
-            group.batch.append(message, kind: kind, chunkSize: configuration.chunkSize)
-        }
-        if !stream.hasPendingBatch {
-            stream.hasPendingBatch = true
-            pendingStreams.append(stream)
-        }
-    }
-
-    /// Gives each player its group's batch: whole when it keeps up, message by message through its queue
-    /// when it is behind.
-    private func deliverPending(_ stream: RelayStream) {
-        guard stream.hasPendingBatch else { return }
-        stream.hasPendingBatch = false
-        for group in stream.groups where !group.batch.isEmpty {
-            let batch = group.batch.take()
-            let size = UInt64(batch.bytes.readableBytes)
-            for player in group.players {
-                if player.handler.writeIfKeepingUp(batch.bytes) {
-                    stream.bytesOut += size
-                    player.bytesOut += size
-                } else {
-                    for item in batch.items { deliver(batch.slice(item), kind: item.kind, to: player, in: stream) }
-                }
-            }
-        }
+        fanOut(message, in: stream)
     }
 
     // MARK: Play
@@ -255,6 +227,8 @@ final class RelayStreamRegistry {
         isShutDown = true
         tick?.cancel()
         tick = nil
+        heldBatchTimer?.cancel()
+        heldBatchTimer = nil
         for stream in Array(streams.values) where stream.isPublished {
             unpublish(stream, reason: .serverStopping)
         }
@@ -297,34 +271,6 @@ final class RelayStreamRegistry {
             emit(.recordingStopped(stream: stream.name.value, path: recorder.path, bytes: bytes))
         } catch {
             emit(.recordingFailed(stream: stream.name.value, path: recorder.path, reason: error.description))
-        }
-    }
-
-    private func deliver(_ bytes: ByteBuffer, kind: RelayPlayerQueue.Kind, to player: RelayStream.Player, in stream: RelayStream) {
-        switch player.handler.enqueue(RelayPlayerQueue.Item(bytes: bytes, kind: kind)) {
-        case .queued:
-            stream.bytesOut += UInt64(bytes.readableBytes)
-            player.bytesOut += UInt64(bytes.readableBytes)
-        case .startedDropping:
-            emit(.playerDropping(stream: stream.name.value, connection: player.key.connection,
-                                 droppedMessages: player.handler.droppedMessages))
-        case .dropped:
-            break
-        }
-    }
-
-    private func chunks(_ message: RelayMediaMessage, streamID: UInt32) -> ByteBuffer {
-        RelayChunkWriter.chunks(
-            typeID: message.typeID, timestamp: message.timestamp, payload: message.payload, messageStreamID: streamID,
-            chunkSize: configuration.chunkSize, allocator: ByteBufferAllocator())
-    }
-
-    private func queueKind(_ message: RelayMediaMessage, hasVideo: Bool) -> RelayPlayerQueue.Kind {
-        switch message.kind {
-        case .audio, .video:
-            message.isSequenceHeader ? .essential : .media(randomAccess: message.isRandomAccessPoint(streamHasVideo: hasVideo))
-        case .metadata, .data, .clearMetadata:
-            .essential
         }
     }
 }

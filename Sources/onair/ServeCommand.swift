@@ -42,13 +42,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a client has to complete the RTMP handshake and connect before it is closed.")
     var handshakeTimeout: Double = 5
 
+    @Option(help: "Milliseconds an audio-only batch may wait for the next video frame so both go to players in one write (0: never).")
+    var audioMergeMs = 40
+
     @Flag(help: "Log as JSON Lines on stdout.")
     var headless = false
 
     func run() async throws {
         let options = ServeFrontEnd.Options(
             listen: listen, publishKey: publishKey, recordDirectory: recordDir, idleTimeout: idleTimeout, headless: headless,
-            maxConnectionsPerAddress: maxConnectionsPerAddress, limitLoopback: limitLoopback, handshakeTimeout: handshakeTimeout)
+            maxConnectionsPerAddress: maxConnectionsPerAddress, limitLoopback: limitLoopback, handshakeTimeout: handshakeTimeout,
+            audioMergeMilliseconds: audioMergeMs)
         try await runFrontEnd { try await ServeFrontEnd(options: options).run() }
     }
 }

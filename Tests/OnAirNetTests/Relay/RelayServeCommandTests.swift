@@ -57,6 +57,7 @@ struct RelayServeCommandTests {
         (["--listen", "127.0.0.1:99999"], "bad listen address"),
         (["--handshake-timeout", "0"], "--handshake-timeout"),
         (["--max-connections-per-address=-1"], "--max-connections-per-address"),
+        (["--audio-merge-ms", "5000"], "--audio-merge-ms"),
     ])
     func refuses(_ options: [String], _ expected: String) throws {
         let directory = try TemporaryDirectory(prefix: "onair-serve")
