@@ -71,8 +71,8 @@ public struct RelayConfiguration: Sendable {
     /// closed (reported as a rejection), so half-open and silent sockets do not pile up.
     public var handshakeTimeout: TimeAmount = .seconds(5)
     /// How long a fan-out batch holding only audio frames may wait for the next video frame, so that both
-    /// go to every player in one write (about 40 % fewer writes per player for 30 fps video with AAC;
-    /// GitHub issue 5). Audio then reaches players up to this much later — video, data messages, sequence
+    /// go to every player in one write (for 30 fps video with AAC, measured 41 → 30 writes per player per
+    /// second, and a third less relay CPU; GitHub issue 5). Audio then reaches players up to this much later — video, data messages, sequence
     /// headers and status never wait. Like SRS's merged writes (`mw_latency`), much shorter. `nil`: never.
     public var audioMergeWindow: TimeAmount? = .milliseconds(40)
     /// The event loop group to run on; `nil` gives the relay its own single thread. Every connection of

@@ -25,9 +25,9 @@ extension RelayStreamRegistry {
         }
     }
 
-    /// Hands out every pending batch, except audio-only batches younger than the merge window (unless
-    /// `force`), which stay listed and are handed out by the next burst or by a timer.
-    func deliverPendingBatches(force: Bool = false) {
+    /// Hands out every pending batch, except audio-only batches younger than the merge window, which stay
+    /// listed and are handed out by a later burst or, at the window's end, by a timer.
+    func deliverPendingBatches() {
         guard !pendingStreams.isEmpty else { return }
         let streams = pendingStreams
         pendingStreams.removeAll(keepingCapacity: true)
@@ -35,7 +35,7 @@ extension RelayStreamRegistry {
         for stream in streams {
             stream.isListedAsPending = false
             guard stream.hasPendingBatch else { continue }
-            if !force, !stream.pendingBatchIsUrgent, let window = configuration.audioMergeWindow {
+            if !stream.pendingBatchIsUrgent, let window = configuration.audioMergeWindow {
                 let current = now ?? .now()
                 now = current
                 let since = stream.pendingHeldSince ?? current
@@ -43,7 +43,7 @@ extension RelayStreamRegistry {
                     stream.pendingHeldSince = since
                     stream.isListedAsPending = true
                     pendingStreams.append(stream)
-                    armHeldBatchTimer(window)
+                    armHeldBatchTimer(at: since + window)
                     continue
                 }
             }
@@ -101,11 +101,12 @@ extension RelayStreamRegistry {
         }
     }
 
-    private func armHeldBatchTimer(_ window: TimeAmount) {
+    /// One timer for the oldest held batch: when it fires, that batch is due and goes out; younger ones
+    /// re-arm it for their own deadline, so audio never waits longer than the window.
+    private func armHeldBatchTimer(at deadline: NIODeadline) {
         guard heldBatchTimer == nil else { return }
-        heldBatchTimer = eventLoop.assumeIsolated().scheduleTask(in: window) { [self] in
+        heldBatchTimer = eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
             heldBatchTimer = nil
-            deliverPendingBatches(force: true)
             flushDirty()
         }
     }

@@ -227,11 +227,11 @@ final class RelayStreamRegistry {
         isShutDown = true
         tick?.cancel()
         tick = nil
-        heldBatchTimer?.cancel()
-        heldBatchTimer = nil
         for stream in Array(streams.values) where stream.isPublished {
             unpublish(stream, reason: .serverStopping)
         }
+        heldBatchTimer?.cancel()        // after the unpublishes, which hand out every held batch
+        heldBatchTimer = nil
         for handler in Array(connections.values) { handler.close() }
     }
 
