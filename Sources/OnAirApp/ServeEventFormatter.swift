@@ -3,7 +3,7 @@ import OnAirNet
 
 /// Turns relay events into `onair serve`'s output: a ``HeadlessEvent`` (side `relay`) for `--headless`,
 /// or one human-readable line for stderr. Kinds: `listening`, `connection`, `disconnection`, `publish`,
-/// `publishRefused`, `unpublish`, `play`, `playRefused`, `playStop`, `drop`, `stats`, `recording`,
+/// `rejected`, `publishRefused`, `unpublish`, `play`, `playRefused`, `playStop`, `drop`, `stats`, `recording`,
 /// `recordingStopped`, `recordingFailed`, `error`, `stopped`.
 public enum ServeEventFormatter {
     public static func headless(_ event: RelayEvent, time: SessionTime) -> HeadlessEvent {
@@ -19,6 +19,8 @@ public enum ServeEventFormatter {
             "relay: connection #\(id) from \(remote)"
         case .connectionClosed(let id, let bytesIn, let bytesOut):
             "relay: connection #\(id) closed (\(bytesIn) bytes in, \(bytesOut) bytes out)"
+        case .connectionRejected(let id, let remote, let reason):
+            "relay: connection #\(id) from \(remote) closed: \(reason)"
         case .publishStarted(let stream, let type, let id, let recording):
             "relay: #\(id) publishes \(stream) (\(type.rawValue))" + (recording.map { ", recording to \($0)" } ?? "")
         case .publishRefused(let stream, let id, let code, let reason):
@@ -58,6 +60,9 @@ public enum ServeEventFormatter {
             return ("connection", ["connection": i(id), "remote": .string(remote)])
         case .connectionClosed(let id, let bytesIn, let bytesOut):
             return ("disconnection", ["connection": i(id), "bytesIn": n(bytesIn), "bytesOut": n(bytesOut)])
+        case .connectionRejected(let id, let remote, let reason):
+            return ("rejected", ["connection": i(id), "remote": .string(remote), "code": .string(reason.code),
+                                 "reason": .string(reason.description)])
         case .publishStarted(let stream, let type, let id, let recording):
             return ("publish", ["stream": .string(stream), "type": .string(type.rawValue), "connection": i(id),
                                 "recording": recording.map(JSONValue.string) ?? .null])

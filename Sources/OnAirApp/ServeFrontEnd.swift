@@ -18,13 +18,25 @@ public struct ServeFrontEnd: Sendable {
         public var recordDirectory: String
         public var idleTimeout: Double
         public var headless: Bool
+        /// 0: no limit.
+        public var maxConnectionsPerAddress: Int
+        public var limitLoopback: Bool
+        public var handshakeTimeout: Double
+        /// 0: audio is never held back.
+        public var audioMergeMilliseconds: Int
 
-        public init(listen: String, publishKey: String?, recordDirectory: String, idleTimeout: Double, headless: Bool) {
+        public init(listen: String, publishKey: String?, recordDirectory: String, idleTimeout: Double, headless: Bool,
+                    maxConnectionsPerAddress: Int = 32, limitLoopback: Bool = false, handshakeTimeout: Double = 5,
+                    audioMergeMilliseconds: Int = 40) {
             self.listen = listen
             self.publishKey = publishKey
             self.recordDirectory = recordDirectory
             self.idleTimeout = idleTimeout
             self.headless = headless
+            self.maxConnectionsPerAddress = maxConnectionsPerAddress
+            self.limitLoopback = limitLoopback
+            self.handshakeTimeout = handshakeTimeout
+            self.audioMergeMilliseconds = audioMergeMilliseconds
         }
     }
 
@@ -46,6 +58,19 @@ public struct ServeFrontEnd: Sendable {
             throw FrontEndExit(code: 2, message: "onair serve: --idle-timeout must be 0 (off) or a number of seconds, got \(options.idleTimeout)")
         }
         configuration.idleTimeout = options.idleTimeout == 0 ? nil : .milliseconds(Int64(options.idleTimeout * 1000))
+        guard options.maxConnectionsPerAddress >= 0 else {
+            throw FrontEndExit(code: 2, message: "onair serve: --max-connections-per-address must be 0 (no limit) or more, got \(options.maxConnectionsPerAddress)")
+        }
+        configuration.maxConnectionsPerAddress = options.maxConnectionsPerAddress == 0 ? nil : options.maxConnectionsPerAddress
+        configuration.limitsLoopback = options.limitLoopback
+        guard options.handshakeTimeout > 0, options.handshakeTimeout.isFinite else {
+            throw FrontEndExit(code: 2, message: "onair serve: --handshake-timeout must be a positive number of seconds, got \(options.handshakeTimeout)")
+        }
+        configuration.handshakeTimeout = .milliseconds(Int64(options.handshakeTimeout * 1000))
+        guard (0...1000).contains(options.audioMergeMilliseconds) else {
+            throw FrontEndExit(code: 2, message: "onair serve: --audio-merge-ms must be from 0 (off) to 1000, got \(options.audioMergeMilliseconds)")
+        }
+        configuration.audioMergeWindow = options.audioMergeMilliseconds == 0 ? nil : .milliseconds(Int64(options.audioMergeMilliseconds))
         configuration.recordDirectory = URL(fileURLWithPath: options.recordDirectory)
         return configuration
     }

@@ -33,10 +33,21 @@ enum RelayChunkWriter {
         typeID: UInt8, timestamp: UInt32, payload: ByteBuffer, messageStreamID: UInt32, chunkSize: Int,
         allocator: ByteBufferAllocator
     ) -> ByteBuffer {
+        var out = allocator.buffer(capacity: 0)
+        write(typeID: typeID, timestamp: timestamp, payload: payload, messageStreamID: messageStreamID,
+              chunkSize: chunkSize, into: &out)
+        return out
+    }
+
+    /// Appends the message's chunks, format 0 then format 3, at `chunkSize`, to `out`.
+    static func write(
+        typeID: UInt8, timestamp: UInt32, payload: ByteBuffer, messageStreamID: UInt32, chunkSize: Int,
+        into out: inout ByteBuffer
+    ) {
         let length = payload.readableBytes
         let extended = timestamp >= RTMPChunkHeader.extendedTimestampMarker
         let chunkCount = max(1, (length + chunkSize - 1) / chunkSize)
-        var out = allocator.buffer(capacity: length + 16 + (chunkCount - 1) * (extended ? 5 : 1))
+        out.reserveCapacity(minimumWritableBytes: length + 16 + (chunkCount - 1) * (extended ? 5 : 1))
         let csid = chunkStream(for: typeID)
         let header = RTMPChunkHeader(
             format: .full, chunkStreamID: csid, timestampField: timestamp, messageLength: UInt32(length),
@@ -49,9 +60,10 @@ enum RelayChunkWriter {
         while offset < end {
             if offset > payload.readerIndex { continuation.write(into: &out) }
             let take = min(chunkSize, end - offset)
-            out.writeImmutableBuffer(payload.getSlice(at: offset, length: take)!)
+            payload.withUnsafeReadableBytes { all in
+                _ = out.writeBytes(UnsafeRawBufferPointer(rebasing: all[(offset - payload.readerIndex)..<(offset - payload.readerIndex + take)]))
+            }
             offset += take
         }
-        return out
     }
 }

@@ -14,6 +14,8 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
 
     let id: Int
+    /// The peer's IP address (what ``RelayConfiguration/maxConnectionsPerAddress`` counts), set on activation.
+    private(set) var address = "unknown"
     private let registry: RelayStreamRegistry
     private var handshake = RTMPHandshake(role: .server)
     private var decoder = RTMPChunkDecoder()
@@ -30,8 +32,9 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     private var publishing: (streamID: UInt32, name: RelayStreamName)?
     private var playing: [UInt32: RelayStreamName] = [:]
     private var needsFlush = false
-    /// Set by `connect`; a peer that has not sent it within ``connectTimeout`` is closed.
+    /// Set by `connect`; a peer that has not sent it within ``RelayConfiguration/handshakeTimeout`` is closed.
     private var connected = false
+    private var handshakeDeadline: Scheduled<Void>?
     private(set) var bytesIn: UInt64 = 0
     private(set) var bytesOut: UInt64 = 0
     private var bytesAcknowledged: UInt64 = 0
@@ -49,18 +52,28 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     // MARK: Pipeline events
 
     func channelActive(context: ChannelHandlerContext) {
+        let remoteAddress = context.remoteAddress
+        address = remoteAddress?.ipAddress ?? "unknown"
+        let remote = remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "unknown"
+        guard registry.opened(self, address: address, remote: remote) else {
+            context.close(promise: nil)         // over the per-address limit: not a byte is sent
+            return
+        }
         self.context = context
         _ = handshake.start()           // the server speaks only after C0+C1
-        context.eventLoop.assumeIsolated().scheduleTask(in: Self.connectTimeout) { [self] in
+        let timeout = registry.configuration.handshakeTimeout
+        handshakeDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
             guard !connected, self.context != nil else { return }
-            registry.report(.protocolError(connection: id, reason: "no RTMP handshake and connect within \(Self.connectTimeout.nanoseconds / 1_000_000_000) s"))
+            registry.report(.connectionRejected(
+                connection: id, remote: remote,
+                reason: .handshakeTimeout(seconds: Double(timeout.nanoseconds) / 1_000_000_000)))
             close()
         }
-        registry.opened(self, remote: context.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "unknown")
         context.fireChannelActive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard self.context != nil else { return }      // refused or closing: ignore what is still in flight
         var bytes = unwrapInboundIn(data)
         bytesIn += UInt64(bytes.readableBytes)
         cumulation.writeBuffer(&bytes)
@@ -101,6 +114,8 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        handshakeDeadline?.cancel()
+        handshakeDeadline = nil
         registry.closed(self)
         self.context = nil
         context.fireChannelInactive()
@@ -113,10 +128,22 @@ final class RelayConnectionHandler: ChannelInboundHandler {
 
     // MARK: Registry API
 
+    /// Writes `bytes` (whole relayed messages) at once if the peer keeps up — socket writable, nothing
+    /// queued, not skipping to a keyframe — and returns true; otherwise writes nothing and returns false.
+    /// Flushes at once (with anything written before): the batch is the end of the burst for this peer,
+    /// and flushing now saves touching 100 handlers a second time in ``RelayStreamRegistry/flushDirty()``.
+    func writeIfKeepingUp(_ bytes: ByteBuffer) -> Bool {
+        guard let context, writable, queue.isEmpty, !queue.waitingForRandomAccess else { return false }
+        bytesOut += UInt64(bytes.readableBytes)
+        needsFlush = false              // if listed as dirty, its flushIfNeeded() is then a no-op
+        context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
+        return true
+    }
+
     /// Queues bytes for the peer and writes what the socket takes now.
     func enqueue(_ item: RelayPlayerQueue.Item) -> RelayPlayerQueue.Outcome {
         guard let context else { return .dropped }
-        if writable && queue.isEmpty {
+        if writable && queue.isEmpty && !queue.waitingForRandomAccess {
             write(item.bytes, context: context)         // the common case: nothing waiting, socket keeps up
             return .queued
         }
@@ -185,6 +212,8 @@ final class RelayConnectionHandler: ChannelInboundHandler {
         switch command.name {
         case RTMPCommand.Name.connect:
             connected = true
+            handshakeDeadline?.cancel()
+            handshakeDeadline = nil
             let object = command.commandObject
             for field in ["app", "tcUrl"] {
                 if let text = object[field]?.stringValue, let query = text.split(separator: "?", maxSplits: 1).dropFirst().first {
@@ -218,9 +247,6 @@ final class RelayConnectionHandler: ChannelInboundHandler {
             break      // getStreamLength, _checkbw, receiveAudio …: ignored, as nginx-rtmp does
         }
     }
-
-    /// How long a new connection may take to complete the handshake and send `connect`.
-    static let connectTimeout: TimeAmount = .seconds(10)
 
     /// `closeStream`, sent by FFmpeg's player on its message stream (not in the RTMP spec's command list).
     static let closeStream = "closeStream"

@@ -18,6 +18,9 @@ public enum RelayEvent: Sendable, Equatable {
     case listening(host: String, port: Int)
     case connectionOpened(connection: Int, remote: String)
     case connectionClosed(connection: Int, bytesIn: UInt64, bytesOut: UInt64)
+    /// A connection closed by a limit (per-address connections, handshake timeout). One refused on accept
+    /// for the per-address limit gets no ``connectionOpened(connection:remote:)``/``connectionClosed(connection:bytesIn:bytesOut:)``.
+    case connectionRejected(connection: Int, remote: String, reason: ConnectionRejection)
     case publishStarted(stream: String, type: PublishType, connection: Int, recording: String?)
     /// A publish answered with an error status (bad name, taken name, wrong key).
     case publishRefused(stream: String, connection: Int, code: String, reason: String)

@@ -27,12 +27,33 @@ final class RelayStream {
         }
     }
 
+    /// The players on one message stream ID: they are sent the same chunk bytes, batched per read burst.
+    /// A class so the fan-out appends to its batch in place.
+    final class Group {
+        let messageStreamID: UInt32
+        var players: [Player] = []
+        var batch: RelayFanoutBatch
+
+        init(messageStreamID: UInt32) {
+            self.messageStreamID = messageStreamID
+            self.batch = RelayFanoutBatch(messageStreamID: messageStreamID)
+        }
+    }
+
     let name: RelayStreamName
     var publisher: (handler: RelayConnectionHandler, streamID: UInt32)?
     var publishType: PublishType = .live
     private(set) var players: [PlayerKey: Player] = [:]
-    /// The same players as an array: the per-message fan-out loop iterates this.
-    private(set) var fanout: [Player] = []
+    /// The same players grouped by message stream ID (almost always one group): the fan-out iterates these.
+    private(set) var groups: [Group] = []
+    /// Whether some group's batch holds messages not yet handed to its players.
+    var hasPendingBatch = false
+    /// Whether the pending batch holds anything but plain audio frames (it then goes out at the burst's end).
+    var pendingBatchIsUrgent = false
+    /// When an audio-only batch started waiting for the next video frame.
+    var pendingHeldSince: NIODeadline?
+    /// Whether the stream is in the registry's pending list (so it is listed once).
+    var isListedAsPending = false
     var cache: RelayStreamCache
     var recorder: RelayRecorder?
     var lastInput: NIODeadline = .now()
@@ -48,11 +69,19 @@ final class RelayStream {
 
     func add(_ player: Player) {
         players[player.key] = player
-        fanout = Array(players.values)
+        if let group = groups.first(where: { $0.messageStreamID == player.streamID }) {
+            group.players.append(player)
+        } else {
+            let group = Group(messageStreamID: player.streamID)
+            group.players.append(player)
+            groups.append(group)
+        }
     }
 
     func remove(_ key: PlayerKey) {
-        players[key] = nil
-        fanout = Array(players.values)
+        guard let player = players.removeValue(forKey: key),
+              let index = groups.firstIndex(where: { $0.messageStreamID == player.streamID }) else { return }
+        groups[index].players.removeAll { $0 === player }
+        if groups[index].players.isEmpty { groups.remove(at: index) }
     }
 }

@@ -6,8 +6,8 @@ import OnAirRTMP
 /// loop) call it directly, and everything else reaches it by hopping onto that loop. No other place holds
 /// stream state, so publish, play, fan-out, recording and idle checks never race.
 ///
-/// Fan-out chunks each message once per message stream ID (see ``RelayChunkWriter``) and hands the same
-/// bytes to every player's bounded queue; writes are flushed once per publisher read burst
+/// Fan-out (`RelayStreamRegistry+Fanout.swift`) chunks a read burst's messages once per message stream ID
+/// into one batch (``RelayFanoutBatch``) and hands it to every player at the end of the burst
 /// (``flushDirty()``), so 100 players cost 100 writes per burst, not per message.
 final class RelayStreamRegistry {
     /// Why a publish was refused: the status code and description sent back.
@@ -18,10 +18,16 @@ final class RelayStreamRegistry {
 
     let eventLoop: any EventLoop
     let configuration: RelayConfiguration
-    private let emit: @Sendable (RelayEvent) -> Void
+    let emit: @Sendable (RelayEvent) -> Void
     private var streams: [RelayStreamName: RelayStream] = [:]
     private var connections: [Int: RelayConnectionHandler] = [:]
+    private var addresses: RelayAddressLimiter
     private var dirty: [RelayConnectionHandler] = []
+    /// Streams whose fan-out batches wait for the end of the publisher's read burst (or, audio only, for
+    /// the next video frame); each at most once (``RelayStream/isListedAsPending``).
+    var pendingStreams: [RelayStream] = []
+    /// Hands out held audio batches when no video frame came within ``RelayConfiguration/audioMergeWindow``.
+    var heldBatchTimer: Scheduled<Void>?
     private var nextConnectionID = 1
     private var tick: Scheduled<Void>?
     private var isShutDown = false
@@ -31,6 +37,8 @@ final class RelayStreamRegistry {
         self.eventLoop = eventLoop
         self.configuration = configuration
         self.emit = emit
+        self.addresses = RelayAddressLimiter(limit: configuration.maxConnectionsPerAddress,
+                                             limitsLoopback: configuration.limitsLoopback)
     }
 
     /// Starts the half-second tick: idle publishers, recorder flushes, periodic stats.
@@ -51,17 +59,26 @@ final class RelayStreamRegistry {
         return nextConnectionID
     }
 
-    func opened(_ handler: RelayConnectionHandler, remote: String) {
+    /// Registers a new connection, or refuses it (reported, not registered) when its address is at
+    /// ``RelayConfiguration/maxConnectionsPerAddress``; the handler closes a refused connection at once.
+    func opened(_ handler: RelayConnectionHandler, address: String, remote: String) -> Bool {
+        guard addresses.admit(address) else {
+            emit(.connectionRejected(connection: handler.id, remote: remote,
+                                     reason: .tooManyConnections(address: address, limit: addresses.limit ?? 0)))
+            return false
+        }
         connections[handler.id] = handler
         emit(.connectionOpened(connection: handler.id, remote: remote))
+        return true
     }
 
     /// The connection is gone: its publish ends (players are told) and its plays stop.
     func closed(_ handler: RelayConnectionHandler) {
         guard connections.removeValue(forKey: handler.id) != nil else { return }
+        addresses.release(handler.address)
         for stream in Array(streams.values) {
             if stream.publisher?.handler === handler { unpublish(stream, reason: .disconnected) }
-            for player in stream.fanout where player.key.connection == handler.id {
+            for player in Array(stream.players.values) where player.key.connection == handler.id {
                 removePlayer(stream, player: player)
             }
         }
@@ -74,8 +91,10 @@ final class RelayStreamRegistry {
         dirty.append(handler)
     }
 
-    /// Flushes every connection written to since the last flush.
+    /// Hands every pending fan-out batch to its players, then flushes every connection written to since
+    /// the last flush.
     func flushDirty() {
+        deliverPendingBatches()
         let handlers = dirty
         dirty.removeAll(keepingCapacity: true)
         for handler in handlers { handler.flushIfNeeded() }
@@ -123,6 +142,7 @@ final class RelayStreamRegistry {
 
     private func unpublish(_ stream: RelayStream, reason: RelayEvent.UnpublishReason) {
         guard let publisher = stream.publisher else { return }
+        deliverPending(stream)          // players get what was relayed before they are told it ended
         stream.publisher = nil
         closeRecorder(stream)
         for player in stream.players.values {
@@ -150,19 +170,7 @@ final class RelayStreamRegistry {
                 stream.recorder = nil
             }
         }
-        guard !stream.players.isEmpty, message.kind != .clearMetadata else { return }
-        let kind = queueKind(message, hasVideo: stream.cache.hasVideo)
-        var encoded: [UInt32: ByteBuffer] = [:]
-        for player in stream.fanout {
-            let bytes: ByteBuffer
-            if let existing = encoded[player.streamID] {
-                bytes = existing
-            } else {
-                bytes = chunks(message, streamID: player.streamID)
-                encoded[player.streamID] = bytes
-            }
-            deliver(bytes, kind: kind, to: player, in: stream)
-        }
+        fanOut(message, in: stream)
     }
 
     // MARK: Play
@@ -171,6 +179,7 @@ final class RelayStreamRegistry {
     func play(_ name: RelayStreamName, handler: RelayConnectionHandler, streamID: UInt32) {
         let stream = streams[name] ?? RelayStream(name: name, gopLimit: configuration.gopCacheLimit)
         streams[name] = stream
+        deliverPending(stream)          // the cache below already holds those messages: not twice
         handler.sendUserControl(.streamBegin(streamID: streamID))
         handler.sendStatus(RelayStatus.playReset(name), streamID: streamID)
         handler.sendStatus(RelayStatus.playStart(name), streamID: streamID)
@@ -221,6 +230,8 @@ final class RelayStreamRegistry {
         for stream in Array(streams.values) where stream.isPublished {
             unpublish(stream, reason: .serverStopping)
         }
+        heldBatchTimer?.cancel()        // after the unpublishes, which hand out every held batch
+        heldBatchTimer = nil
         for handler in Array(connections.values) { handler.close() }
     }
 
@@ -260,34 +271,6 @@ final class RelayStreamRegistry {
             emit(.recordingStopped(stream: stream.name.value, path: recorder.path, bytes: bytes))
         } catch {
             emit(.recordingFailed(stream: stream.name.value, path: recorder.path, reason: error.description))
-        }
-    }
-
-    private func deliver(_ bytes: ByteBuffer, kind: RelayPlayerQueue.Kind, to player: RelayStream.Player, in stream: RelayStream) {
-        switch player.handler.enqueue(RelayPlayerQueue.Item(bytes: bytes, kind: kind)) {
-        case .queued:
-            stream.bytesOut += UInt64(bytes.readableBytes)
-            player.bytesOut += UInt64(bytes.readableBytes)
-        case .startedDropping:
-            emit(.playerDropping(stream: stream.name.value, connection: player.key.connection,
-                                 droppedMessages: player.handler.droppedMessages))
-        case .dropped:
-            break
-        }
-    }
-
-    private func chunks(_ message: RelayMediaMessage, streamID: UInt32) -> ByteBuffer {
-        RelayChunkWriter.chunks(
-            typeID: message.typeID, timestamp: message.timestamp, payload: message.payload, messageStreamID: streamID,
-            chunkSize: configuration.chunkSize, allocator: ByteBufferAllocator())
-    }
-
-    private func queueKind(_ message: RelayMediaMessage, hasVideo: Bool) -> RelayPlayerQueue.Kind {
-        switch message.kind {
-        case .audio, .video:
-            message.isSequenceHeader ? .essential : .media(randomAccess: message.isRandomAccessPoint(streamHasVideo: hasVideo))
-        case .metadata, .data, .clearMetadata:
-            .essential
         }
     }
 }

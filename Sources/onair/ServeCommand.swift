@@ -14,6 +14,9 @@ struct ServeCommand: AsyncParsableCommand {
             --idle-timeout); players stay connected across republishes. Publish type record writes \
             RECORD-DIR/NAME.flv anew, append continues it, live writes nothing. With --publish-key, publishers add \
             ?key=KEY to the stream name (or to the application: /live?key=KEY/NAME); players need no key. \
+            A client address may hold --max-connections-per-address connections at once (loopback clients are \
+            exempt unless --limit-loopback), and a client that has not completed the RTMP handshake and connect \
+            within --handshake-timeout seconds is closed; both are logged with the reason. \
             SIGINT or SIGTERM stops cleanly and closes recordings.
             """
     )
@@ -30,12 +33,26 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds without data from a publisher, socket open, before it is treated as gone (0: never).")
     var idleTimeout: Double = 15
 
+    @Option(help: "Most connections one client address may have open at once (0: no limit); loopback is exempt unless --limit-loopback.")
+    var maxConnectionsPerAddress = 32
+
+    @Flag(help: "Apply --max-connections-per-address to loopback clients too.")
+    var limitLoopback = false
+
+    @Option(help: "Seconds a client has to complete the RTMP handshake and connect before it is closed.")
+    var handshakeTimeout: Double = 5
+
+    @Option(help: "Milliseconds an audio-only batch may wait for the next video frame so both go to players in one write (0: never).")
+    var audioMergeMs = 40
+
     @Flag(help: "Log as JSON Lines on stdout.")
     var headless = false
 
     func run() async throws {
         let options = ServeFrontEnd.Options(
-            listen: listen, publishKey: publishKey, recordDirectory: recordDir, idleTimeout: idleTimeout, headless: headless)
+            listen: listen, publishKey: publishKey, recordDirectory: recordDir, idleTimeout: idleTimeout, headless: headless,
+            maxConnectionsPerAddress: maxConnectionsPerAddress, limitLoopback: limitLoopback, handshakeTimeout: handshakeTimeout,
+            audioMergeMilliseconds: audioMergeMs)
         try await runFrontEnd { try await ServeFrontEnd(options: options).run() }
     }
 }

@@ -9,12 +9,17 @@
 # Players are a small asyncio RTMP client (handshake, connect, createStream, play, acknowledgements; it
 # counts bytes without parsing chunks), so that 100 of them cost far less CPU than 100 rtmpdump processes.
 # Results: stdout and bench-results/relay.txt. Bounded: about 90 s.
-# Measured here (2 cores shared, 06:55 UTC run): onair 0.051 core vs nginx 0.040 (ratio 1.27; onair makes
-# ~4x fewer write syscalls than nginx, but NIO + Swift user time is about a third of its CPU); hop latency
-# median 0.48 ms vs nginx 0.38 ms.
+# Measured here (2 cores shared with other builds, 2026-11-22): before issue 5's work onair 0.067-0.068 core vs
+# nginx 0.042-0.043 (ratio 1.56-1.62); after (one batched write per player per burst, audio-only bursts merged
+# into the next video frame's write, --audio-merge-ms 40) 0.040-0.043 vs 0.041-0.044, ratio 0.93-1.00 over
+# three runs; with --audio-merge-ms 0, ratio 1.40-1.46. Hop latency median 0.44-0.49 ms vs nginx 0.38-0.40 ms.
+# What is left is NIO's per-write path (pipeline, pending-writes queue, flush) and the kernel's loopback TCP
+# (about two thirds of onair's CPU, as for nginx): one write(2) per player per video frame.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ONAIR=${ONAIR:-.build/release/onair}
+# Extra `onair serve` options, e.g. RELAY_BENCH_SERVE_ARGS="--audio-merge-ms 0" to measure without merged audio.
+SERVE_ARGS=${RELAY_BENCH_SERVE_ARGS:-}
 PLAYERS=${RELAY_BENCH_PLAYERS:-100}
 WARMUP=${RELAY_BENCH_WARMUP:-6}
 WINDOW=${RELAY_BENCH_WINDOW:-20}
@@ -132,7 +137,7 @@ PY
 
 start_onair() {
   local port=$1
-  "$ONAIR" serve --listen "127.0.0.1:$port" --idle-timeout 0 --record-dir "$WORK/rec" --headless > "$WORK/onair-$port.log" 2>&1 &
+  "$ONAIR" serve --listen "127.0.0.1:$port" --idle-timeout 0 --record-dir "$WORK/rec" --headless $SERVE_ARGS > "$WORK/onair-$port.log" 2>&1 &
   PIDS+=($!); SERVER_PID=$!
   wait_port "$port"
 }

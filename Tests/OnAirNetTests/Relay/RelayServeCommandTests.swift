@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOPosix
 @testable import OnAirNet
 import OnAirCore
 import OnAirRTMP
@@ -54,6 +55,9 @@ struct RelayServeCommandTests {
         (["--listen", "0.0.0.0:19999"], "--publish-key"),
         (["--listen", "nonsense"], "bad listen address"),
         (["--listen", "127.0.0.1:99999"], "bad listen address"),
+        (["--handshake-timeout", "0"], "--handshake-timeout"),
+        (["--max-connections-per-address=-1"], "--max-connections-per-address"),
+        (["--audio-merge-ms", "5000"], "--audio-merge-ms"),
     ])
     func refuses(_ options: [String], _ expected: String) throws {
         let directory = try TemporaryDirectory(prefix: "onair-serve")
@@ -61,6 +65,34 @@ struct RelayServeCommandTests {
         #expect(result.status != 0)
         let lines = result.error.split(separator: "\n")
         #expect(lines.count == 1 && lines.first?.contains(expected) == true, "\(result.error)")
+    }
+
+    @Test("logs limit rejections as JSON Lines with a code and a readable reason", .timeLimit(.minutes(1)))
+    func logsRejections() async throws {
+        let directory = try TemporaryDirectory(prefix: "onair-serve")
+        let serve = try PeerProcess(Self.binary, [
+            "serve", "--listen", "127.0.0.1:0", "--record-dir", directory.file("rec").path, "--headless",
+            "--handshake-timeout", "0.5", "--max-connections-per-address", "1", "--limit-loopback",
+        ], in: directory.url)
+        defer { serve.stop(signal: SIGKILL) }
+        let port = try await Self.listeningPort(of: serve)
+        let first = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get()
+        // The second is over the limit of 1 only once the first is registered.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !serve.standardOutput.contains("\"connection\"") && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let second = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get()
+        try await first.closeFuture.get()            // the handshake timeout closes it
+        try await second.closeFuture.get()           // the limit closed it at once
+        #expect(serve.stop(signal: SIGINT, grace: .seconds(20)) == 0)
+
+        let events = serve.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let rejections = events.filter { $0["kind"] as? String == "rejected" }.compactMap { $0["details"] as? [String: Any] }
+        #expect(Set(rejections.compactMap { $0["code"] as? String }) == ["too-many-connections", "handshake-timeout"], "\(serve.standardOutput)")
+        #expect(rejections.allSatisfy { ($0["reason"] as? String)?.isEmpty == false && ($0["remote"] as? String)?.hasPrefix("127.0.0.1:") == true })
     }
 
     @Test("a port in use is one line and a non-zero exit")

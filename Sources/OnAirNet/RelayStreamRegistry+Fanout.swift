@@ -1,0 +1,113 @@
+import NIOCore
+
+/// Fan-out: how relayed messages reach players (GitHub issue 5).
+///
+/// Each message is chunked once per message stream ID into the stream's ``RelayFanoutBatch``; at the end of
+/// the publisher's read burst (``RelayStreamRegistry/flushDirty()``) each player gets the batch as one write
+/// when it keeps up, or message by message through its ``RelayPlayerQueue`` when it is behind. A batch of
+/// nothing but audio frames may wait up to ``RelayConfiguration/audioMergeWindow`` for the next video
+/// frame, so that a 30 fps stream with AAC costs one write per player per video frame instead of ~1.4.
+/// Anything sent to a stream's players outside the fan-out (status, join messages) first hands out its
+/// pending batch, so players see messages in the order the relay received them.
+extension RelayStreamRegistry {
+    /// Adds one publisher message to every group's batch of `stream`.
+    func fanOut(_ message: RelayMediaMessage, in stream: RelayStream) {
+        guard !stream.groups.isEmpty, message.kind != .clearMetadata else { return }
+        let kind = queueKind(message, hasVideo: stream.cache.hasVideo)
+        for group in stream.groups {
+            group.batch.append(message, kind: kind, chunkSize: configuration.chunkSize)
+        }
+        stream.hasPendingBatch = true
+        if message.kind != .audio || message.isSequenceHeader { stream.pendingBatchIsUrgent = true }
+        if !stream.isListedAsPending {
+            stream.isListedAsPending = true
+            pendingStreams.append(stream)
+        }
+    }
+
+    /// Hands out every pending batch, except audio-only batches younger than the merge window, which stay
+    /// listed and are handed out by a later burst or, at the window's end, by a timer.
+    func deliverPendingBatches() {
+        guard !pendingStreams.isEmpty else { return }
+        let streams = pendingStreams
+        pendingStreams.removeAll(keepingCapacity: true)
+        var now: NIODeadline?
+        for stream in streams {
+            stream.isListedAsPending = false
+            guard stream.hasPendingBatch else { continue }
+            if !stream.pendingBatchIsUrgent, let window = configuration.audioMergeWindow {
+                let current = now ?? .now()
+                now = current
+                let since = stream.pendingHeldSince ?? current
+                if current - since < window {
+                    stream.pendingHeldSince = since
+                    stream.isListedAsPending = true
+                    pendingStreams.append(stream)
+                    armHeldBatchTimer(at: since + window)
+                    continue
+                }
+            }
+            deliverPending(stream)
+        }
+    }
+
+    /// Gives each player of `stream` its group's batch: whole when it keeps up, message by message through
+    /// its queue when it is behind.
+    func deliverPending(_ stream: RelayStream) {
+        guard stream.hasPendingBatch else { return }
+        stream.hasPendingBatch = false
+        stream.pendingBatchIsUrgent = false
+        stream.pendingHeldSince = nil
+        for group in stream.groups where !group.batch.isEmpty {
+            let batch = group.batch.take()
+            let size = UInt64(batch.bytes.readableBytes)
+            for player in group.players {
+                if player.handler.writeIfKeepingUp(batch.bytes) {
+                    stream.bytesOut += size
+                    player.bytesOut += size
+                } else {
+                    for item in batch.items { deliver(batch.slice(item), kind: item.kind, to: player, in: stream) }
+                }
+            }
+        }
+    }
+
+    /// One message through a player's queue (join messages, and batches for players that are behind).
+    func deliver(_ bytes: ByteBuffer, kind: RelayPlayerQueue.Kind, to player: RelayStream.Player, in stream: RelayStream) {
+        switch player.handler.enqueue(RelayPlayerQueue.Item(bytes: bytes, kind: kind)) {
+        case .queued:
+            stream.bytesOut += UInt64(bytes.readableBytes)
+            player.bytesOut += UInt64(bytes.readableBytes)
+        case .startedDropping:
+            emit(.playerDropping(stream: stream.name.value, connection: player.key.connection,
+                                 droppedMessages: player.handler.droppedMessages))
+        case .dropped:
+            break
+        }
+    }
+
+    func chunks(_ message: RelayMediaMessage, streamID: UInt32) -> ByteBuffer {
+        RelayChunkWriter.chunks(
+            typeID: message.typeID, timestamp: message.timestamp, payload: message.payload, messageStreamID: streamID,
+            chunkSize: configuration.chunkSize, allocator: ByteBufferAllocator())
+    }
+
+    func queueKind(_ message: RelayMediaMessage, hasVideo: Bool) -> RelayPlayerQueue.Kind {
+        switch message.kind {
+        case .audio, .video:
+            message.isSequenceHeader ? .essential : .media(randomAccess: message.isRandomAccessPoint(streamHasVideo: hasVideo))
+        case .metadata, .data, .clearMetadata:
+            .essential
+        }
+    }
+
+    /// One timer for the oldest held batch: when it fires, that batch is due and goes out; younger ones
+    /// re-arm it for their own deadline, so audio never waits longer than the window.
+    private func armHeldBatchTimer(at deadline: NIODeadline) {
+        guard heldBatchTimer == nil else { return }
+        heldBatchTimer = eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+            heldBatchTimer = nil
+            flushDirty()
+        }
+    }
+}
