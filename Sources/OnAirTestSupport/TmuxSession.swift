@@ -54,6 +54,19 @@ public final class TmuxSession: Sendable {
         return (false, screen)
     }
 
+    /// ``waitForScreen(timeout:_:)`` for async tests: polls without holding one of the test pool's threads.
+    @discardableResult
+    public func waitForScreen(timeout: Duration = .seconds(15), _ predicate: (String) -> Bool) async throws -> (matched: Bool, screen: String) {
+        let deadline = ContinuousClock.now + timeout
+        var screen = ""
+        while ContinuousClock.now < deadline {
+            screen = try capture()
+            if predicate(screen) { return (true, screen) }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return (false, screen)
+    }
+
     /// Whether the session's program still runs (the session ends with it when nothing else holds it).
     public var isAlive: Bool {
         (try? Spawn.run("tmux", ["-L", socket, "has-session", "-t", name])) == 0

@@ -6,7 +6,7 @@ import Testing
 @Suite("headless demo through the embedded relay")
 struct HeadlessDemoTests {
     @Test("call → Publish Background; decline → Tap to Re-Publish!; tap → both live again; sub home → decoding skipped; sub return → decoding resumes")
-    func testbedFlowAndSubscriberBackground() throws {
+    func testbedFlowAndSubscriberBackground() async throws {
         let directory = try TemporaryDirectory()
         let pipe = Pipe()
         let demo = try HeadlessRun(
@@ -14,40 +14,40 @@ struct HeadlessDemoTests {
             in: directory, standardInput: pipe.fileHandleForReading
         )
         func send(_ line: String) { pipe.fileHandleForWriting.write(Data((line + "\n").utf8)) }
-        func state(_ side: String, _ key: String, _ value: Any, after time: Int64 = -1) -> HeadlessRun.Event? {
-            demo.waitFor { event in
+        func state(_ side: String, _ key: String, _ value: Any, after time: Int64 = -1) async -> HeadlessRun.Event? {
+            await demo.waitFor { event in
                 event.side == side && event.kind == "state" && event.time > time
                     && "\(event.details[key] ?? "")" == "\(value)"
             }
         }
 
-        let live = state("publisher", "status", "PUBLISHING")
+        let live = await state("publisher", "status", "PUBLISHING")
         #expect(live != nil, "never live: \(demo.peer.standardError)")
-        #expect(state("subscriber", "connection", "PLAYING") != nil)
+        #expect(await state("subscriber", "connection", "PLAYING") != nil)
 
         send("call")
-        #expect(demo.waitFor { $0.side == "subscriber" && $0.kind == "toast" && $0.text == "Publish Background" } != nil)
+        #expect(await demo.waitFor { $0.side == "subscriber" && $0.kind == "toast" && $0.text == "Publish Background" } != nil)
         send("decline")
-        let declined = demo.waitFor { $0.side == "publisher" && $0.kind == "toast" && $0.text == "Tap to Re-Publish!" }
+        let declined = await demo.waitFor { $0.side == "publisher" && $0.kind == "toast" && $0.text == "Tap to Re-Publish!" }
         #expect(declined != nil)
-        #expect(state("subscriber", "publisherIsDisconnected", 1) != nil, "the subscriber did not see the publisher go")
+        #expect(await state("subscriber", "publisherIsDisconnected", 1) != nil, "the subscriber did not see the publisher go")
         send("tap")
-        let back = state("publisher", "status", "PUBLISHING", after: declined?.time ?? 0)
+        let back = await state("publisher", "status", "PUBLISHING", after: declined?.time ?? 0)
         #expect(back != nil, "no republish after the tap")
-        #expect(state("subscriber", "publisherIsDisconnected", 0, after: declined?.time ?? 0) != nil, "the subscriber did not come back")
+        #expect(await state("subscriber", "publisherIsDisconnected", 0, after: declined?.time ?? 0) != nil, "the subscriber did not come back")
 
         send("sub home")
-        let hidden = state("subscriber", "renderActive", 0)
+        let hidden = await state("subscriber", "renderActive", 0)
         #expect(hidden != nil, "sub home did not pause rendering")
-        let skipping = demo.waitFor { event in
+        let skipping = await demo.waitFor { event in
             event.side == "subscriber" && event.kind == "stats" && event.time > (hidden?.time ?? .max)
                 && (event.details["skippedWhilePaused"] as? Int ?? 0) > 0
         }
         #expect(skipping != nil, "video was not skipped while the subscriber was in the background")
         send("sub return")
-        #expect(state("subscriber", "renderActive", 1, after: hidden?.time ?? 0) != nil)
+        #expect(await state("subscriber", "renderActive", 1, after: hidden?.time ?? 0) != nil)
         send("quit")
-        #expect(demo.peer.wait(timeout: .seconds(20)) == 0, "\(demo.peer.standardError)")
+        #expect(await demo.peer.exitStatus(within: .seconds(20)) == 0, "\(demo.peer.standardError)")
         #expect(demo.events.malformed.isEmpty)
     }
 }

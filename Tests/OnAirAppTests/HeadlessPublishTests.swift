@@ -6,7 +6,7 @@ import Testing
 @Suite("headless publish and subscribe against nginx-rtmp")
 struct HeadlessPublishTests {
     @Test("OnAir publishes to nginx-rtmp; ffprobe reads h264 + aac at the size and rate sent; OnAir's subscriber decodes it")
-    func publishThroughNginx() throws {
+    func publishThroughNginx() async throws {
         let nginx = try NginxRTMPServer()
         let directory = try TemporaryDirectory()
         let url = nginx.url(stream: "headless")
@@ -14,7 +14,7 @@ struct HeadlessPublishTests {
             ["publish", url, "--headless", "--video", "test", "--audio", "test", "--size", "640x360", "--fps", "25", "--duration", "12"],
             in: directory
         )
-        let live = publisher.waitFor { $0.kind == "state" && $0.details["status"] as? String == "PUBLISHING" }
+        let live = await publisher.waitFor { $0.kind == "state" && $0.details["status"] as? String == "PUBLISHING" }
         #expect(live != nil, "never PUBLISHING: \(publisher.peer.standardOutput) \(publisher.peer.standardError)")
 
         let subscriber = try HeadlessRun(["subscribe", url, "--headless", "--duration", "6"], in: directory)
@@ -33,7 +33,7 @@ struct HeadlessPublishTests {
         #expect(video?["r_frame_rate"] as? String == "25/1")
         #expect(audio?["sample_rate"] as? String == "48000")
 
-        subscriber.peer.wait(timeout: .seconds(20))
+        await subscriber.peer.exitStatus(within: .seconds(20))
         let (events, malformed) = subscriber.events
         #expect(malformed.isEmpty, "lines outside the schema: \(malformed)")
         #expect(events.contains { $0.kind == "status" && $0.text == "NetStream.Play.Start" })
@@ -43,13 +43,13 @@ struct HeadlessPublishTests {
         #expect(decoded >= 25, "subscriber decoded only \(decoded) frames: \(subscriber.peer.standardOutput)")
         #expect(events.map(\.time) == events.map(\.time).sorted(), "event times go backwards")
 
-        publisher.peer.wait(timeout: .seconds(30))
+        await publisher.peer.exitStatus(within: .seconds(30))
         #expect(publisher.peer.stop() == 0, "publisher exit: \(publisher.peer.standardError)")
         #expect(publisher.events.malformed.isEmpty)
     }
 
     @Test("operator commands on stdin drive the same flows: call pauses video, decline stops and arms the tap")
-    func stdinCommandsDriveThePolicy() throws {
+    func stdinCommandsDriveThePolicy() async throws {
         let nginx = try NginxRTMPServer()
         let directory = try TemporaryDirectory()
         let pipe = Pipe()
@@ -57,20 +57,20 @@ struct HeadlessPublishTests {
             ["publish", nginx.url(stream: "keys"), "--headless", "--size", "320x180", "--policy", "tap-republish", "--duration", "20"],
             in: directory, standardInput: pipe.fileHandleForReading
         )
-        #expect(publisher.waitFor { $0.kind == "state" && $0.details["status"] as? String == "PUBLISHING" } != nil)
+        #expect(await publisher.waitFor { $0.kind == "state" && $0.details["status"] as? String == "PUBLISHING" } != nil)
         pipe.fileHandleForWriting.write(Data("call\n".utf8))
-        let paused = publisher.waitFor { $0.kind == "state" && $0.details["pauseVideo"] as? Bool == true }
+        let paused = await publisher.waitFor { $0.kind == "state" && $0.details["pauseVideo"] as? Bool == true }
         #expect(paused?.details["lifecycle"] as? String == "INACTIVE")
         pipe.fileHandleForWriting.write(Data("decline\n".utf8))
-        #expect(publisher.waitFor { $0.kind == "toast" && $0.text == "Tap to Re-Publish!" } != nil)
-        #expect(publisher.waitFor { $0.kind == "state" && $0.details["status"] as? String == "AWAITING TAP" } != nil)
+        #expect(await publisher.waitFor { $0.kind == "toast" && $0.text == "Tap to Re-Publish!" } != nil)
+        #expect(await publisher.waitFor { $0.kind == "state" && $0.details["status"] as? String == "AWAITING TAP" } != nil)
         pipe.fileHandleForWriting.write(Data("tap\n".utf8))
-        let republished = publisher.waitFor { event in
+        let republished = await publisher.waitFor { event in
             event.kind == "state" && event.details["status"] as? String == "PUBLISHING" && event.time > (paused?.time ?? 0)
         }
         #expect(republished != nil, "no republish after tap: \(publisher.peer.standardOutput)")
         pipe.fileHandleForWriting.write(Data("quit\n".utf8))
-        #expect(publisher.peer.wait(timeout: .seconds(20)) == 0)
+        #expect(await publisher.peer.exitStatus(within: .seconds(20)) == 0)
     }
 }
 
@@ -78,20 +78,20 @@ struct HeadlessPublishTests {
 @Suite("publisher auto-reconnect")
 struct PublisherReconnectTests {
     @Test("nginx-rtmp killed mid-publish and started again → RECONNECTING n/20 → PUBLISHING, and the stream plays again")
-    func reconnectsAfterServerRestart() throws {
+    func reconnectsAfterServerRestart() async throws {
         let nginx = try NginxRTMPServer()
         let directory = try TemporaryDirectory()
         let url = nginx.url(stream: "comeback")
         let publisher = try HeadlessRun(["publish", url, "--headless", "--size", "320x180", "--duration", "40"], in: directory)
-        let first = publisher.waitFor { $0.kind == "state" && $0.details["status"] as? String == "PUBLISHING" }
+        let first = await publisher.waitFor { $0.kind == "state" && $0.details["status"] as? String == "PUBLISHING" }
         #expect(first != nil, "never published: \(publisher.peer.standardError)")
 
         nginx.stop()
-        let reconnecting = publisher.waitFor { ($0.details["status"] as? String)?.hasPrefix("RECONNECTING 1/20") == true }
+        let reconnecting = await publisher.waitFor { ($0.details["status"] as? String)?.hasPrefix("RECONNECTING 1/20") == true }
         #expect(reconnecting != nil, "no reconnect after the server died: \(publisher.peer.standardOutput)")
         try nginx.restart()
 
-        let again = publisher.waitFor(.seconds(30)) { event in
+        let again = await publisher.waitFor(.seconds(30)) { event in
             event.kind == "state" && event.details["status"] as? String == "PUBLISHING" && event.time > (reconnecting?.time ?? .max)
         }
         #expect(again != nil, "did not publish again after the restart: \(publisher.peer.standardOutput)")

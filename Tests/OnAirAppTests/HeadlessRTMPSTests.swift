@@ -22,13 +22,13 @@ struct HeadlessRTMPSTests {
     }
 
     @Test("onair publish rtmps:// --ca-file CA: ffprobe reads h264 + aac back from nginx-rtmp's plain port; onair subscribe rtmps://localhost decodes it")
-    func publishOverTLS() throws {
+    func publishOverTLS() async throws {
         let servers = try Servers()
         let publisher = try HeadlessRun([
             "publish", servers.proxy.url(stream: "tls"), "--ca-file", servers.authority.certificateFile.path,
             "--headless", "--video", "test", "--audio", "test", "--size", "320x240", "--fps", "25", "--duration", "10",
         ], in: servers.directory)
-        let live = publisher.waitFor { $0.kind == "state" && $0.details["status"] as? String == "PUBLISHING" }
+        let live = await publisher.waitFor { $0.kind == "state" && $0.details["status"] as? String == "PUBLISHING" }
         #expect(live != nil, "never PUBLISHING: \(publisher.peer.standardOutput) \(publisher.peer.standardError)")
         let started = publisher.events.events.first { $0.kind == "started" }
         #expect(started?.details["url"] as? String == servers.proxy.url(stream: "tls"))
@@ -50,18 +50,18 @@ struct HeadlessRTMPSTests {
         #expect(video?["height"] as? Int == 240)
         #expect(streams.contains { $0["codec_name"] as? String == "aac" })
 
-        #expect(subscriber.peer.wait(timeout: .seconds(20)) == 0, "subscriber exit: \(subscriber.peer.standardError)")
+        #expect(await subscriber.peer.exitStatus(within: .seconds(20)) == 0, "subscriber exit: \(subscriber.peer.standardError)")
         let decoded = subscriber.events.events.last { $0.kind == "stopped" }?.details["framesDecoded"] as? Int ?? 0
         #expect(decoded >= 25, "the rtmps:// subscriber decoded only \(decoded) frames: \(subscriber.peer.standardOutput)")
 
-        #expect(publisher.peer.wait(timeout: .seconds(30)) == 0, "publisher exit: \(publisher.peer.standardError)")
+        #expect(await publisher.peer.exitStatus(within: .seconds(30)) == 0, "publisher exit: \(publisher.peer.standardError)")
         #expect(publisher.events.malformed.isEmpty)
     }
 
     @Test("the wrong CA, or none (system roots): one clear line, status 1, and nginx-rtmp never sees a plain connect", arguments: [
         true, false,
     ])
-    func untrustedCertificateIsRefused(withOtherCA: Bool) throws {
+    func untrustedCertificateIsRefused(withOtherCA: Bool) async throws {
         let servers = try Servers()
         let other = try TestCertificateAuthority(name: "Some Other CA", in: servers.directory)
         let url = servers.proxy.url(stream: "refused")
@@ -80,7 +80,7 @@ struct HeadlessRTMPSTests {
     }
 
     @Test("publish --check runs over rtmps:// with --ca-file: nginx-rtmp behind TLS still drops send() notices (exit 3)")
-    func relayCheckOverTLS() throws {
+    func relayCheckOverTLS() async throws {
         let servers = try Servers()
         let result = try OnAirBinary.run(
             ["publish", servers.proxy.url(stream: "check"), "--check", "--headless", "--ca-file", servers.authority.certificateFile.path]
@@ -90,7 +90,7 @@ struct HeadlessRTMPSTests {
     }
 
     @Test("a missing or non-PEM --ca-file is a usage error naming the file, before anything starts")
-    func badCAFile() throws {
+    func badCAFile() async throws {
         let directory = try TemporaryDirectory()
         let text = directory.file("notes.txt")
         try "not a certificate\n".write(to: text, atomically: true, encoding: .utf8)
@@ -105,7 +105,7 @@ struct HeadlessRTMPSTests {
     }
 
     @Test("--ca-file with a plain rtmp:// URL is harmless: not read, a notice says so")
-    func caFileWithPlainRTMP() throws {
+    func caFileWithPlainRTMP() async throws {
         let port = try FreePort.loopback()
         let result = try OnAirBinary.run(
             ["subscribe", "rtmp://127.0.0.1:\(port)/live/x", "--ca-file", "/nonexistent/ca.pem", "--headless", "--duration", "5"]

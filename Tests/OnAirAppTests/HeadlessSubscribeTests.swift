@@ -6,13 +6,13 @@ import Testing
 @Suite("headless subscribe against ffmpeg and nginx-rtmp")
 struct HeadlessSubscribeTests {
     @Test("ffmpeg publishes to nginx-rtmp; OnAir's subscriber prints metadata, both codec configurations, decoded frames, PublishNotify and UnpublishNotify as JSON Lines")
-    func followsFFmpegThroughNginx() throws {
+    func followsFFmpegThroughNginx() async throws {
         let nginx = try NginxRTMPServer()
         let directory = try TemporaryDirectory()
         let url = nginx.url(stream: "from-ffmpeg")
         // The subscriber waits on the name before anyone publishes, as a viewer would.
         let subscriber = try HeadlessRun(["subscribe", url, "--headless", "--duration", "25"], in: directory)
-        #expect(subscriber.waitFor { $0.kind == "state" && $0.details["connection"] as? String != "CONNECTING" } != nil)
+        #expect(await subscriber.waitFor { $0.kind == "state" && $0.details["connection"] as? String != "CONNECTING" } != nil)
 
         let ffmpeg = try PeerProcess("ffmpeg", [
             "-nostdin", "-v", "error", "-re",
@@ -22,7 +22,7 @@ struct HeadlessSubscribeTests {
         ], in: directory.url)
         #expect(ffmpeg.wait(timeout: .seconds(30)) == 0, "ffmpeg: \(ffmpeg.standardError)")
 
-        let unpublished = subscriber.waitFor { $0.kind == "status" && $0.text == "NetStream.Play.UnpublishNotify" }
+        let unpublished = await subscriber.waitFor { $0.kind == "status" && $0.text == "NetStream.Play.UnpublishNotify" }
         #expect(unpublished != nil, "no UnpublishNotify: \(subscriber.peer.standardOutput)")
         subscriber.peer.stop()
 
@@ -47,7 +47,7 @@ struct HeadlessSubscribeTests {
 @Suite("subscriber stall watchdog")
 struct SubscriberStallTests {
     @Test("a publisher stopped with SIGSTOP (socket open) is reported within the stall timeout, and media resuming is noticed")
-    func reportsStalledPublisher() throws {
+    func reportsStalledPublisher() async throws {
         let nginx = try NginxRTMPServer()
         let directory = try TemporaryDirectory()
         let url = nginx.url(stream: "stall")
@@ -57,20 +57,20 @@ struct SubscriberStallTests {
         ], in: directory.url)
         defer { kill(ffmpeg.processIdentifier, SIGCONT); ffmpeg.stop() }
         let subscriber = try HeadlessRun(["subscribe", url, "--headless", "--stall-timeout", "2", "--duration", "40"], in: directory)
-        let playing = subscriber.waitFor { $0.kind == "engine" && $0.text == "media resumed" }
+        let playing = await subscriber.waitFor { $0.kind == "engine" && $0.text == "media resumed" }
         #expect(playing != nil, "never received media: \(subscriber.peer.standardOutput)")
 
         kill(ffmpeg.processIdentifier, SIGSTOP)
         let stopped = ContinuousClock.now
-        let stalled = subscriber.waitFor { $0.kind == "engine" && $0.text.contains("stall watchdog") }
+        let stalled = await subscriber.waitFor { $0.kind == "engine" && $0.text.contains("stall watchdog") }
         let noticedAfter = ContinuousClock.now - stopped
         #expect(stalled != nil, "the stall was never reported: \(subscriber.peer.standardOutput)")
         // 2 s of silence plus at most one 1 s watchdog tick; generous for a loaded machine.
         #expect(noticedAfter < .seconds(6), "reported after \(noticedAfter)")
-        #expect(subscriber.waitFor { $0.kind == "state" && $0.details["connection"] as? String == "WAITING FOR PUBLISHER" } != nil)
+        #expect(await subscriber.waitFor { $0.kind == "state" && $0.details["connection"] as? String == "WAITING FOR PUBLISHER" } != nil)
 
         kill(ffmpeg.processIdentifier, SIGCONT)
-        let resumed = subscriber.waitFor { $0.kind == "engine" && $0.text == "media resumed" && $0.time > (stalled?.time ?? .max) }
+        let resumed = await subscriber.waitFor { $0.kind == "engine" && $0.text == "media resumed" && $0.time > (stalled?.time ?? .max) }
         #expect(resumed != nil, "media resuming after SIGCONT was not noticed: \(subscriber.peer.standardOutput)")
         subscriber.peer.stop()
     }

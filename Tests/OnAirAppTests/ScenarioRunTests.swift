@@ -53,7 +53,7 @@ struct ScenarioRunTests {
     }
 
     @Test("the schema validator rejects a line that breaks the documented schema (so the check above can fail)")
-    func schemaRejectsBrokenLines() throws {
+    func schemaRejectsBrokenLines() async throws {
         let directory = try TemporaryDirectory()
         let lines = [
             #"{"time":1,"side":"publisher","kind":"state","details":{"status":"FLYING","lifecycle":"ACTIVE","policy":"tap-republish","publishType":"live","pauseVideo":false,"pauseAudio":false,"tapArmed":false,"stream":"s"}}"#,
@@ -113,7 +113,7 @@ struct ScenarioRunTests {
     }
 
     @Test("a malformed scenario or an unknown key is refused before anything runs, with file and line (exit 2)")
-    func malformedScenario() throws {
+    func malformedScenario() async throws {
         let directory = try TemporaryDirectory()
         let typo = directory.file("typo.scenario")
         try Data("policy tap-republish\nwait 1s\npress cal\n".utf8).write(to: typo)
@@ -132,7 +132,7 @@ struct ScenarioRunTests {
     }
 
     @Test("in the console the scenario plays itself, then the report table is printed on the restored terminal")
-    func consolePlaysScenario() throws {
+    func consolePlaysScenario() async throws {
         let directory = try TemporaryDirectory()
         let file = directory.file("short.scenario")
         try Data("""
@@ -151,9 +151,9 @@ struct ScenarioRunTests {
             """.utf8).write(to: file)
         let command = "\(OnAirBinary.url.path) demo --script \(file.path) --report \(Self.light.joined(separator: " ")); echo ONAIR-EXIT=$?; sleep 60"
         let tmux = try TmuxSession(command: command, directory: directory.url)
-        let playing = try tmux.waitForScreen(timeout: .seconds(20)) { $0.contains("scenario line") && $0.contains("PUBLISHING") }
+        let playing = try await tmux.waitForScreen(timeout: .seconds(20)) { $0.contains("scenario line") && $0.contains("PUBLISHING") }
         #expect(playing.matched, "the console never showed the scenario's steps:\n\(playing.screen)")
-        let done = try tmux.waitForScreen(timeout: .seconds(40)) { $0.contains("ONAIR-EXIT=") }
+        let done = try await tmux.waitForScreen(timeout: .seconds(40)) { $0.contains("ONAIR-EXIT=") }
         #expect(done.screen.contains("ONAIR-EXIT=0"), "the scenario did not pass:\n\(done.screen)")
         #expect(done.screen.contains("Short console run") && done.screen.contains("tap-republish") && done.screen.contains("passed"),
                 "no report table after the console:\n\(done.screen)")
