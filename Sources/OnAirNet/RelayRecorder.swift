@@ -114,7 +114,8 @@ final class RelayRecorder {
             return
         }
         let data = type == .scriptData ? Self.withoutSessionFields(message.payload) : message.payload
-        for tag in interleaver.add(FLVTag(type: type, timestamp: fileTimestamp(message.timestamp, track: type), data: data)) {
+        let timestamp = fileTimestamp(message.timestamp, track: type, isSample: type != .scriptData && !message.isSequenceHeader)
+        for tag in interleaver.add(FLVTag(type: type, timestamp: timestamp, data: data)) {
             writer.append(tag)
         }
         if writer.bytes.readableBytes >= Self.flushThreshold { try flush() }
@@ -150,13 +151,20 @@ final class RelayRecorder {
         return AMF0Encoder.encode(cleaned)
     }
 
-    /// The session timestamp mapped into the file: rebased, and never before the track's last written tag.
-    private func fileTimestamp(_ timestamp: UInt32, track: FLVTag.TagType) -> UInt32 {
+    /// The session timestamp mapped into the file: rebased, and after the track's last sample.
+    ///
+    /// Samples of one track get strictly increasing timestamps: a sample that would not move its track on
+    /// (one sent before the session's first message, clamped to the session's start, or a repeat across a
+    /// reconnect) is placed 1 ms after the last, because readers refuse two samples at one instant
+    /// (ffmpeg: "non monotonically increasing dts"). Sequence headers and metadata describe the samples
+    /// after them and keep their time without moving the track on.
+    private func fileTimestamp(_ timestamp: UInt32, track: FLVTag.TagType, isSample: Bool) -> UInt32 {
         let start = sessionStart ?? timestamp
         sessionStart = start
         let offset = Int64(Int32(bitPattern: timestamp &- start))   // wrap-aware (RTMP spec §5.3.1.2)
         let mapped = UInt32(truncatingIfNeeded: max(Int64(base), Int64(base) + offset))
-        let written = max(lastWritten[track] ?? 0, mapped)
+        guard isSample else { return max(lastWritten[track].map { $0 &+ 1 } ?? 0, mapped) }
+        let written = lastWritten[track].map { max($0 &+ 1, mapped) } ?? mapped
         lastWritten[track] = written
         return written
     }

@@ -8,7 +8,7 @@ import OnAirRTMP
 /// Each track is already monotonic, so a two-way merge is enough: a tag is written once the other track has
 /// caught up with it, or once it is ``window`` older than the newest tag (the other track is paused or
 /// absent — `pauseVideo` sends no video at all). A tag that still arrives late is lifted to the last
-/// written timestamp, which keeps the file monotonic.
+/// written timestamp (and past its own track's last), which keeps the file monotonic.
 struct RelayTagInterleaver {
     /// How long a track may lag before the other is written without it.
     static let window: UInt32 = 1000
@@ -17,6 +17,8 @@ struct RelayTagInterleaver {
     private var video: [FLVTag] = []
     private var newest: UInt32 = 0
     private var lastWritten: UInt32?
+    /// Per track, so two samples of one track never share an instant however late one came.
+    private var lastOfTrack: [FLVTag.TagType: UInt32] = [:]
 
     /// Adds a tag; returns the tags that may now be written, in order.
     mutating func add(_ tag: FLVTag) -> [FLVTag] {
@@ -58,6 +60,10 @@ struct RelayTagInterleaver {
     private mutating func stamped(_ tag: FLVTag) -> FLVTag {
         var tag = tag
         tag.timestamp = max(tag.timestamp, lastWritten ?? 0)
+        if tag.type != .scriptData, let previous = lastOfTrack[tag.type], tag.timestamp <= previous {
+            tag.timestamp = previous &+ 1
+        }
+        if tag.type != .scriptData { lastOfTrack[tag.type] = tag.timestamp }
         lastWritten = tag.timestamp
         return tag
     }

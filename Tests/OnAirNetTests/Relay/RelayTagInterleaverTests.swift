@@ -48,4 +48,17 @@ struct RelayTagInterleaverTests {
         written += interleaver.add(tag(.scriptData, 0))
         #expect(describe(written) == ["a10", "m10"])
     }
+
+    @Test("late tags of one track lifted past the other never share an instant with each other")
+    func lateTagsStayApart() {
+        var interleaver = RelayTagInterleaver()
+        var written: [FLVTag] = []
+        for ms in stride(from: UInt32(0), through: 1500, by: 21) { written += interleaver.add(tag(.audio, ms)) }
+        for ms: UInt32 in [100, 133, 166] { written += interleaver.add(tag(.video, ms)) }
+        written += interleaver.drain()
+        let video = written.filter { $0.type == .video }.map(\.timestamp)
+        #expect(zip(video, video.dropFirst()).allSatisfy { $0 < $1 }, "\(video)")
+        let all = written.map(\.timestamp)
+        #expect(zip(all, all.dropFirst()).allSatisfy { $0 <= $1 }, "\(all)")
+    }
 }
