@@ -67,27 +67,7 @@ struct RTMPInteropTests {
         let url = nginx.url(stream: "ff1")
         let player = RTMPPlayer(url: try StreamURL(url))
         try await player.start()
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(40))
-            await player.stop()
-        }
-        defer { watchdog.cancel() }
-        var events: [RTMPPlayer.Event] = []
-        var ffmpeg: PeerProcess?
-        defer { ffmpeg?.stop() }
-        for await event in player.events {
-            events.append(event)
-            if ffmpeg == nil, case .status = event {
-                ffmpeg = try PeerProcess("ffmpeg", [
-                    "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25",
-                    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100", "-t", "3",
-                    "-c:v", "libx264", "-preset", "ultrafast", "-bf", "0", "-g", "25", "-pix_fmt", "yuv420p",
-                    "-c:a", "aac", "-f", "flv", url,
-                ], in: directory)
-            }
-            if case .status(let status) = event, status.code == .playUnpublishNotify { break }
-        }
-        await player.stop()
+        let events = try await TestEnvironment.playWhileFFmpegPublishes(player, to: url, in: directory)
 
         let codes = events.compactMap { if case .status(let status) = $0 { status.code } else { nil } }
         let publishNotify = try #require(codes.firstIndex(of: .playPublishNotify), "statuses: \(codes)")

@@ -45,27 +45,7 @@ struct RTMPSInteropTests {
             configuration: try servers.trustingTestCA()
         )
         try await player.start()
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(40))
-            await player.stop()
-        }
-        defer { watchdog.cancel() }
-        var events: [RTMPPlayer.Event] = []
-        var ffmpeg: PeerProcess?
-        defer { ffmpeg?.stop() }
-        for await event in player.events {
-            events.append(event)
-            if ffmpeg == nil, case .status = event {
-                ffmpeg = try PeerProcess("ffmpeg", [
-                    "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25",
-                    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100", "-t", "3",
-                    "-c:v", "libx264", "-preset", "ultrafast", "-bf", "0", "-g", "25", "-pix_fmt", "yuv420p",
-                    "-c:a", "aac", "-f", "flv", servers.nginx.url(stream: "tls1"),
-                ], in: servers.directory.url)
-            }
-            if case .status(let status) = event, status.code == .playUnpublishNotify { break }
-        }
-        await player.stop()
+        let events = try await TestEnvironment.playWhileFFmpegPublishes(player, to: servers.nginx.url(stream: "tls1"), in: servers.directory.url)
 
         let video = try #require(events.lazy.compactMap { if case .videoTrack(let track) = $0 { track } else { nil } }.first)
         #expect(video.width == 320)

@@ -2,6 +2,7 @@ import Foundation
 import OnAirTestSupport
 import NIOCore
 import OnAirCore
+import OnAirNet
 import OnAirRTMP
 
 /// Temp directories, free loopback ports and readiness polling for interop tests.
@@ -91,5 +92,35 @@ struct FLVSource {
         self.video = video
         self.audio = audio
         self.packets = packets
+    }
+}
+
+extension TestEnvironment {
+    /// Plays with `player` (already started) while ffmpeg publishes 3 s of a 320x240 test pattern and a
+    /// 44.1 kHz tone to `publishURL` once the player reports its first status; returns every event up to
+    /// UnpublishNotify (or 40 s), with the player stopped.
+    static func playWhileFFmpegPublishes(_ player: RTMPPlayer, to publishURL: String, in directory: URL) async throws -> [RTMPPlayer.Event] {
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(40))
+            await player.stop()
+        }
+        defer { watchdog.cancel() }
+        var events: [RTMPPlayer.Event] = []
+        var ffmpeg: PeerProcess?
+        defer { ffmpeg?.stop() }
+        for await event in player.events {
+            events.append(event)
+            if ffmpeg == nil, case .status = event {
+                ffmpeg = try PeerProcess("ffmpeg", [
+                    "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25",
+                    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100", "-t", "3",
+                    "-c:v", "libx264", "-preset", "ultrafast", "-bf", "0", "-g", "25", "-pix_fmt", "yuv420p",
+                    "-c:a", "aac", "-f", "flv", publishURL,
+                ], in: directory)
+            }
+            if case .status(let status) = event, status.code == .playUnpublishNotify { break }
+        }
+        await player.stop()
+        return events
     }
 }
