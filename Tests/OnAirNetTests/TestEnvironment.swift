@@ -28,11 +28,11 @@ enum TestEnvironment {
     }
 
     /// Runs a program to completion and returns its exit status and standard error.
-    static func run(_ executable: String, _ arguments: [String], in directory: URL, within duration: Duration = .seconds(60)) async throws -> (status: Int32?, stderr: String) {
+    static func run(_ executable: String, _ arguments: [String], in directory: URL, within duration: Duration = .seconds(60)) async throws -> (status: Int32?, stderr: String, stdout: String) {
         let peer = try PeerProcess(executable, arguments, in: directory)
         defer { peer.stop() }
         let status = await peer.waitForExit(within: duration)
-        return (status, peer.standardError)
+        return (status, peer.standardError, peer.standardOutput)
     }
 
     /// Generates an H.264 + AAC FLV with ffmpeg's test sources (no B-frames, keyframe every 30 frames).
