@@ -75,10 +75,7 @@ public enum DemoFrontEnd {
             duration: options.publisher.duration.map { .milliseconds(Int64($0 * 1000)) },
             readsStandardInput: script == nil
         )
-        // Headless shows no picture: no preview downscale either.
-        var engineSettings = options.publisher.engine
-        engineSettings.previewFramesPerSecond = 0
-        let engine = try FrontEndSetup.engine(engineSettings, command: "demo") { notice in
+        let engine = try FrontEndSetup.engine(options.publisher.engine.withoutPreview, command: "demo") { notice in
             writer.write(HeadlessEvent(time: clock.now, side: .publisher, kind: "notice", details: ["text": .string(notice)]))
         }
         let (publisher, subscriber) = try controllers(

@@ -37,4 +37,12 @@ public struct EngineSettings: Sendable, Equatable {
         configuration.previewFramesPerSecond = max(0, previewFramesPerSecond)
         return (configuration, notices)
     }
+
+    /// These settings with the preview off: a headless front end shows no picture, so it must not pay for
+    /// a downscale of every preview frame.
+    var withoutPreview: EngineSettings {
+        var settings = self
+        settings.previewFramesPerSecond = 0
+        return settings
+    }
 }

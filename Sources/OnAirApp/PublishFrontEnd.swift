@@ -37,10 +37,7 @@ public enum PublishFrontEnd {
             writer.write(HeadlessEvent(time: clock.now, side: .publisher, kind: "notice", details: ["text": .string(text)]))
         }
         let rtmp = try FrontEndSetup.rtmpConfiguration(url: url, caFile: options.caFile, command: "publish", notice: notice)
-        // Headless shows no picture: a preview would cost a downscale of every eighth-of-a-second frame for nothing.
-        var engineSettings = options.engine
-        engineSettings.previewFramesPerSecond = 0
-        let engine = try FrontEndSetup.engine(engineSettings, command: "publish", notice: notice)
+        let engine = try FrontEndSetup.engine(options.engine.withoutPreview, command: "publish", notice: notice)
         let inputs = HeadlessInputStream<PublisherInput>(duration: options.duration.map { .milliseconds(Int64($0 * 1000)) })
         let session = PublisherSession(configuration: options.sessionConfiguration(url: url))
         let controller = PublisherController(session: session, engine: engine, url: url, clock: clock, rtmp: rtmp) { inputs.post($0) }

@@ -55,32 +55,19 @@ public enum RelayCheck {
         let rtmp = try FrontEndSetup.rtmpConfiguration(url: url, caFile: caFile, command: "publish --check") { _ in }
         let engine = try FrontEndSetup.engine(engineSettings, command: "publish --check") { _ in }
         let outcome = await check(url: url, engine: engine, rtmp: rtmp)
+        if headless {
+            writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "check", details: outcome.headlessDetails(url: url)))
+        }
         switch outcome {
         case .failed(let reason):
-            if headless {
-                writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "check", details: [
-                    "url": .string(url.redacted), "verdict": "failed", "reason": .string(reason), "degraded": .array([]),
-                ]))
-            }
             throw FrontEndExit(code: 1, message: "onair publish --check: \(url.redacted): \(reason)")
-        case .relayed(let nonce, let latency):
-            let milliseconds = latency.milliseconds
-            if headless {
-                writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "check", details: [
-                    "url": .string(url.redacted), "verdict": "relayed", "nonce": .string(nonce),
-                    "latencyMs": .integer(milliseconds), "degraded": .array([]),
-                ]))
-            } else {
-                writeLine("relay check: \(url.redacted) relays send() notices (nonce seen \(milliseconds) ms after sending)")
+        case .relayed(_, let latency):
+            if !headless {
+                writeLine("relay check: \(url.redacted) relays send() notices (nonce seen \(latency.milliseconds) ms after sending)")
             }
             return 0
-        case .dropped(let nonce):
-            if headless {
-                writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "check", details: [
-                    "url": .string(url.redacted), "verdict": "dropped", "nonce": .string(nonce),
-                    "degraded": .array(degraded.map { .string($0) }),
-                ]))
-            } else {
+        case .dropped:
+            if !headless {
                 writeLine("relay check: \(url.redacted) DROPS send() notices: subscribers will not see Publish Background / "
                     + "Publisher Foreground / Publisher Interrupt toasts; the tap-republish and reconnect-on-background flows "
                     + "are degraded (stock nginx-rtmp does this; use onair serve, Red5 or Wowza)")

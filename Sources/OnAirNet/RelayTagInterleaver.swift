@@ -59,9 +59,13 @@ struct RelayTagInterleaver {
 
     private mutating func stamped(_ tag: FLVTag) -> FLVTag {
         var tag = tag
-        tag.timestamp = max(tag.timestamp, lastWritten ?? 0)
-        if tag.type != .scriptData, let previous = lastOfTrack[tag.type], tag.timestamp <= previous {
+        let lifted = max(tag.timestamp, lastWritten ?? 0)
+        // Only a lifted tag can meet its own track's last one (the recorder keeps each track's samples
+        // increasing; a sequence header may share its keyframe's instant and keeps it).
+        if lifted != tag.timestamp, tag.type != .scriptData, let previous = lastOfTrack[tag.type], lifted <= previous {
             tag.timestamp = previous &+ 1
+        } else {
+            tag.timestamp = lifted
         }
         if tag.type != .scriptData { lastOfTrack[tag.type] = tag.timestamp }
         lastWritten = tag.timestamp

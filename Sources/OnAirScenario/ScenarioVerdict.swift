@@ -1,3 +1,5 @@
+import OnAirCore
+
 /// Where an expectation stands against what has been seen.
 public enum ScenarioVerdict: Sendable, Equatable {
     case met
@@ -81,8 +83,7 @@ extension ScenarioTimeline {
 extension Duration {
     /// `2.35s`: how durations read in scenario messages and the report.
     public var secondsText: String {
-        let milliseconds = components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-        let hundredths = (milliseconds + 5) / 10
+        let hundredths = (wholeMilliseconds + 5) / 10
         return "\(hundredths / 100).\(String(format2(hundredths % 100)))s"
     }
 }
@@ -90,7 +91,7 @@ extension Duration {
 extension Duration {
     /// `3s`, `1.5s`, `250ms`: a duration as a scenario file writes it.
     public var scenarioText: String {
-        let milliseconds = components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+        let milliseconds = wholeMilliseconds
         if milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }
         if milliseconds < 1000 { return "\(milliseconds)ms" }
         return "\(Double(milliseconds) / 1000)s"
