@@ -9,6 +9,8 @@ public struct EngineSettings: Sendable, Equatable {
     public var bitrate: String
     public var audioBitrate: String
     public var previewFramesPerSecond: Double
+    /// `--audio-merge-ms`: see `MediaEngineConfiguration.audioMergeMilliseconds`.
+    public var audioMergeMilliseconds: Int
 
     public init(
         video: String? = nil,
@@ -17,7 +19,8 @@ public struct EngineSettings: Sendable, Equatable {
         framesPerSecond: Double = 30,
         bitrate: String = "2500k",
         audioBitrate: String = "128k",
-        previewFramesPerSecond: Double = 8
+        previewFramesPerSecond: Double = 8,
+        audioMergeMilliseconds: Int = 40
     ) {
         self.video = video
         self.audio = audio
@@ -26,6 +29,7 @@ public struct EngineSettings: Sendable, Equatable {
         self.bitrate = bitrate
         self.audioBitrate = audioBitrate
         self.previewFramesPerSecond = previewFramesPerSecond
+        self.audioMergeMilliseconds = audioMergeMilliseconds
     }
 
     /// The engine configuration, and the notices to show (e.g. "no camera …; using the test pattern").
@@ -35,6 +39,7 @@ public struct EngineSettings: Sendable, Equatable {
             bitrate: bitrate, audioBitrate: audioBitrate, resolver: resolver
         )
         configuration.previewFramesPerSecond = max(0, previewFramesPerSecond)
+        configuration.audioMergeMilliseconds = audioMergeMilliseconds
         return (configuration, notices)
     }
 

@@ -18,14 +18,14 @@ final class MediaPump: Sendable {
     private let target = Mutex<Target?>(nil)
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    /// Starts draining `packets`.
+    /// Starts draining `packets`: each batch the queue releases goes out in one write.
     func start(_ packets: PacketStream) {
         let pump = Task.detached { [weak self] in
-            for await packet in packets {
+            for await batch in packets.batches {
                 guard let self else { return }
-                guard let publisher = self.publisher(accepting: packet) else { continue }
+                guard let (publisher, accepted) = self.route(batch) else { continue }
                 // A failed send means the connection is going away; its own events report that.
-                try? await publisher.send(packet)
+                try? await publisher.send(accepted)
             }
         }
         task.withLock { $0 = pump }
@@ -41,15 +41,21 @@ final class MediaPump: Sendable {
         route(to: nil)
     }
 
-    private func publisher(accepting packet: EncodedPacket) -> RTMPPublisher? {
+    /// The live publisher and what of `batch` it takes: nothing without one, and no video before a keyframe.
+    private func route(_ batch: [EncodedPacket]) -> (RTMPPublisher, [EncodedPacket])? {
         target.withLock { target in
             guard var current = target else { return nil }
-            if packet.kind == .video && current.awaitingKeyframe {
-                guard packet.isKeyframe else { return nil }
-                current.awaitingKeyframe = false
-                target = current
+            var accepted: [EncodedPacket] = []
+            accepted.reserveCapacity(batch.count)
+            for packet in batch {
+                if packet.kind == .video && current.awaitingKeyframe {
+                    guard packet.isKeyframe else { continue }
+                    current.awaitingKeyframe = false
+                }
+                accepted.append(packet)
             }
-            return current.publisher
+            target = current
+            return accepted.isEmpty ? nil : (current.publisher, accepted)
         }
     }
 }

@@ -6,14 +6,21 @@ struct VideoOpened: Sendable {
     var granted: VideoSourceFormat
 }
 
+/// What the single video thread of a file or pattern reports once its source and encoder are open.
+struct VideoStarted: Sendable {
+    var track: VideoTrackDescription
+    var opened: VideoOpened
+}
+
 /// What the audio thread reports once its source and encoder are open.
 struct AudioOpened: Sendable {
     var track: AudioTrackDescription
     var format: AudioSourceFormat
 }
 
-/// The bodies of the engine's three threads. Each creates its C-owning objects on itself, reports, loops
-/// until `stopping`, and records a fatal error in the stats instead of crashing the app.
+/// The bodies of the engine's threads: audio, and video on one thread (files, pattern) or two (camera; see
+/// `runVideoInline`). Each creates its C-owning objects on itself, reports, loops until `stopping`, and
+/// records a fatal error in the stats instead of crashing the app.
 ///
 /// A value holding only the shared, Sendable parts: the threads never retain the `MediaEngine` itself, so an
 /// engine the app forgets to stop is still stopped (and its threads joined) by its `deinit`.
@@ -56,7 +63,24 @@ struct EnginePipeline: Sendable {
         }
     }
 
-    /// Capture thread: read (paced by the source), hand off to the encoder, refresh the preview.
+    func makeVideoEncoder() throws -> VideoEncoder {
+        try VideoEncoder(VideoEncoder.Settings(
+            width: configuration.width, height: configuration.height, framesPerSecond: configuration.framesPerSecond,
+            bitrate: configuration.videoBitrate, keyframeIntervalSeconds: configuration.keyframeIntervalSeconds,
+            preset: configuration.x264Preset, tune: configuration.x264Tune, threads: configuration.resolvedEncoderThreads))
+    }
+
+    /// Counts one read: the frame itself and the ticks the source skipped before it.
+    private func countCaptured(_ source: any VideoSource, lastSkipped: inout Int) {
+        let skipped = source.skippedFrames
+        control.counters.withLock {
+            $0.framesCaptured += 1
+            $0.sourceLate += skipped - lastSkipped
+        }
+        lastSkipped = skipped
+    }
+
+    /// Camera capture thread: read (paced by the driver), hand off to the encoder, refresh the preview.
     func runVideoCapture(_ ready: (Result<VideoOpened, any Error>) -> Void) {
         guard let spec = configuration.video else { return }
         let source: any VideoSource
@@ -67,9 +91,7 @@ struct EnginePipeline: Sendable {
             return
         }
         ready(.success(VideoOpened(requested: source.requested, granted: source.granted)))
-        let previewScaler = FrameScaler()
-        let previewInterval = configuration.previewFramesPerSecond > 0 ? UInt64(1e9 / configuration.previewFramesPerSecond) : 0
-        var lastPreview: UInt64 = 0
+        var preview = PreviewRefresher(configuration: configuration, control: control)
         var lastSkipped = 0
         defer { handoff.close() }
         while !control.stopping.load(ordering: .relaxed), !handoff.isClosed {
@@ -80,71 +102,63 @@ struct EnginePipeline: Sendable {
                 control.fail(error, track: "video")
                 return
             }
-            let skipped = source.skippedFrames
-            control.counters.withLock {
-                $0.framesCaptured += 1
-                $0.sourceLate += skipped - lastSkipped
-            }
-            lastSkipped = skipped
+            countCaptured(source, lastSkipped: &lastSkipped)
             handoff.put(frame, waiting: configuration.pacing == .unpaced)
-            let now = MonotonicClock.now()
-            if previewInterval > 0, now >= lastPreview + previewInterval {
-                lastPreview = now
-                do {
-                    let image = try previewScaler.preview(of: frame, width: configuration.previewWidth, height: configuration.previewHeight)
-                    control.preview.withLock { $0 = image }
-                } catch {
-                    control.fail(error, track: "preview")
-                }
-            }
+            preview.offer(frame)
         }
     }
 
-    /// Encode thread: pause handling, forced keyframes, x264, stats, output queue.
+    /// Camera encode thread: takes the capture thread's frames and encodes them.
     func runVideoEncode(_ ready: (Result<VideoTrackDescription, any Error>) -> Void) {
-        let encoder: VideoEncoder
+        var stage: VideoEncodeStage
         do {
-            encoder = try VideoEncoder(VideoEncoder.Settings(
-                width: configuration.width, height: configuration.height, framesPerSecond: configuration.framesPerSecond,
-                bitrate: configuration.videoBitrate, keyframeIntervalSeconds: configuration.keyframeIntervalSeconds,
-                preset: configuration.x264Preset, tune: configuration.x264Tune, threads: configuration.resolvedEncoderThreads))
+            stage = VideoEncodeStage(encoder: try makeVideoEncoder(), control: control, queue: queue)
         } catch {
             ready(.failure(error))
             return
         }
-        ready(.success(encoder.track))
-        var resumingFromPause = false
-        var lastMilliseconds: Int64 = -1
+        ready(.success(stage.encoder.track))
         while let frame = handoff.take() {
-            if control.videoPaused.load(ordering: .relaxed) {
-                // Red5 pauseVideo: nothing is sent; subscribers keep showing the last picture.
-                control.counters.withLock { $0.framesSkippedWhilePaused += 1 }
-                resumingFromPause = true
-                continue
-            }
-            let requested = control.keyframeRequested.exchange(false, ordering: .relaxed)
-            let force = requested || resumingFromPause
-            resumingFromPause = false
-            // Strictly increasing timestamps, even if two captures land in the same millisecond.
-            let milliseconds = max(control.milliseconds(frame.captureNanoseconds), lastMilliseconds + 1)
-            lastMilliseconds = milliseconds
-            let started = MonotonicClock.now()
-            let packets: [EncodedPacket]
             do {
-                packets = try encoder.encode(frame, milliseconds: milliseconds, forceKeyframe: force)
+                try stage.process(frame)
             } catch {
                 control.fail(error, track: "video")
                 handoff.close() // the capture thread sees this and stops reading the device
                 return
             }
-            let elapsed = MonotonicClock.now() - started
-            for packet in packets {
-                control.meter.withLock { $0.record(.video, bytes: packet.payload.count, encodeNanoseconds: elapsed) }
-                control.counters.withLock {
-                    $0.framesEncoded += 1
-                    if packet.isKeyframe { $0.keyframesEncoded += 1 }
-                }
-                queue.push(packet)
+        }
+    }
+
+    /// File and pattern thread: waits for the source's clock, then encodes the picture on the same thread.
+    ///
+    /// Why one thread here and two for a camera: a camera must be read on time or its driver drops frames
+    /// unreported, so its reader never waits for x264. A clock-paced source loses nothing when the reader is
+    /// late (its pacer skips the missed ticks and counts them as `sourceLate`), and reading in place saves a
+    /// thread wake-up per frame and moves no 1.4 MB picture between cores: the benchmark's cost is lower.
+    func runVideoInline(_ ready: (Result<VideoStarted, any Error>) -> Void) {
+        guard let spec = configuration.video else { return }
+        let source: any VideoSource
+        var stage: VideoEncodeStage
+        do {
+            source = try makeVideoSource(spec)
+            stage = VideoEncodeStage(encoder: try makeVideoEncoder(), control: control, queue: queue)
+        } catch {
+            ready(.failure(error))
+            return
+        }
+        ready(.success(VideoStarted(
+            track: stage.encoder.track, opened: VideoOpened(requested: source.requested, granted: source.granted))))
+        var preview = PreviewRefresher(configuration: configuration, control: control)
+        var lastSkipped = 0
+        while !control.stopping.load(ordering: .relaxed) {
+            do {
+                let frame = try source.read()
+                countCaptured(source, lastSkipped: &lastSkipped)
+                preview.offer(frame)
+                try stage.process(frame)
+            } catch {
+                control.fail(error, track: "video")
+                return
             }
         }
     }

@@ -6,11 +6,12 @@ import Synchronization
 /// ```swift
 /// let engine = try MediaEngine(configuration)
 /// try engine.start()                      // opens devices and encoders; tracks are known from here on
-/// for await packet in engine.packets { try await publisher.send(packet) }
+/// for await batch in engine.packets.batches { try await publisher.send(batch) }
 /// ```
-/// Threads: video capture, video encode and audio (capture + AAC, which costs ~0.3 ms per frame) each run on
-/// their own Foundation thread; nothing blocks Swift's cooperative pool. Every method here is thread-safe
-/// and non-blocking except `start` (waits for devices to open) and `stop` (waits for the threads to end).
+/// Threads: a camera's capture and its encode, or one thread that reads and encodes a file or the pattern,
+/// and audio (capture + AAC, ~0.3 ms per frame), each on its own Foundation thread; nothing blocks Swift's
+/// cooperative pool. Every method here is thread-safe and non-blocking except `start` (waits for devices to
+/// open) and `stop` (waits for the threads to end).
 /// One run per engine: after `stop`, make a new engine. `pauseVideo`/`pauseAudio` follow Red5's publisher:
 /// paused video sends nothing (players keep the last picture) and resumes with a keyframe; paused audio
 /// keeps sending encoded silence so timestamps keep flowing.
@@ -42,6 +43,7 @@ public final class MediaEngine: Sendable {
         self.control = control
         queue = PacketQueue(
             capacity: configuration.outputQueueCapacity, byteCapacity: configuration.resolvedOutputQueueBytes,
+            audioMergeNanoseconds: UInt64(configuration.audioMergeMilliseconds) * 1_000_000,
             onCongestion: { control.keyframeRequested.store(true, ordering: .relaxed) })
         packets = PacketStream(queue: queue)
     }
@@ -152,6 +154,17 @@ public final class MediaEngine: Sendable {
 
     private func startVideo() throws {
         let pipeline = pipeline
+        guard case .camera = configuration.video else {
+            let (worker, started) = try WorkerThread.start(name: "onair.video") { ready in
+                pipeline.runVideoInline(ready)
+            }
+            run.withLock {
+                $0.workers.append(worker)
+                $0.videoTrack = started.track
+                $0.videoFormats = started.opened
+            }
+            return
+        }
         let (encodeWorker, track) = try WorkerThread.start(name: "onair.video.encode") { ready in
             pipeline.runVideoEncode(ready)
         }

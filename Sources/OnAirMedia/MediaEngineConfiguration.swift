@@ -28,6 +28,9 @@ public struct MediaEngineConfiguration: Sendable, Equatable {
     public var outputQueueCapacity: Int
     /// Output queue bound in bytes; nil: two seconds of the configured bitrates, at least 1 MiB.
     public var outputQueueBytes: Int?
+    /// How long an audio packet may wait for the next video packet to leave in one write with it (0: never
+    /// waits). Fewer wake-ups of the sender; costs audio, never video, up to this much latency.
+    public var audioMergeMilliseconds: Int
     /// Preview picture size and highest refresh rate; 0 fps turns the preview off.
     public var previewWidth: Int
     public var previewHeight: Int
@@ -53,6 +56,7 @@ public struct MediaEngineConfiguration: Sendable, Equatable {
         audioChannels: Int = 2,
         outputQueueCapacity: Int = 120,
         outputQueueBytes: Int? = nil,
+        audioMergeMilliseconds: Int = 40,
         previewWidth: Int = 64,
         previewHeight: Int = 36,
         previewFramesPerSecond: Double = 8,
@@ -74,6 +78,7 @@ public struct MediaEngineConfiguration: Sendable, Equatable {
         self.audioChannels = audioChannels
         self.outputQueueCapacity = outputQueueCapacity
         self.outputQueueBytes = outputQueueBytes
+        self.audioMergeMilliseconds = audioMergeMilliseconds
         self.previewWidth = previewWidth
         self.previewHeight = previewHeight
         self.previewFramesPerSecond = previewFramesPerSecond
@@ -95,6 +100,9 @@ public struct MediaEngineConfiguration: Sendable, Equatable {
         }
         guard keyframeIntervalSeconds > 0, outputQueueCapacity >= 2, (1...2).contains(audioChannels), audioSampleRate > 0 else {
             throw MediaError.invalidConfiguration("keyframe interval must be > 0 s, the output queue ≥ 2 packets, audio 1–2 channels")
+        }
+        guard (0...1000).contains(audioMergeMilliseconds) else {
+            throw MediaError.invalidConfiguration("--audio-merge-ms \(audioMergeMilliseconds): write 0 (send audio at once) up to 1000")
         }
         guard previewWidth > 0, previewHeight > 0, previewFramesPerSecond >= 0 else {
             throw MediaError.invalidConfiguration("preview \(previewWidth)x\(previewHeight)@\(previewFramesPerSecond) must be positive")

@@ -23,6 +23,7 @@ final class WorkerThread: Sendable {
         let report = Mutex<Result<Info, any Error>?>(nil)
         let reported = DispatchSemaphore(value: 0)
         let thread = Thread {
+            WorkerThread.nameKernelThread(name)
             body { result in
                 let first = report.withLock { stored in
                     guard stored == nil else { return false }
@@ -52,6 +53,16 @@ final class WorkerThread: Sendable {
             worker.join()
             throw error
         }
+    }
+
+    /// Foundation keeps `Thread.name` to itself on Linux; the kernel's name (15 bytes) is what top -H, perf
+    /// and gdb show. pthread_setname_np is not visible to Swift here, so write what it writes.
+    private static func nameKernelThread(_ name: String) {
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 
     /// Waits for the thread to finish (callers first tell it to stop).

@@ -42,10 +42,16 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "Audio bitrate, e.g. 128k.")
     var audioBitrate = "128k"
 
+    @Option(name: .customLong("audio-merge-ms"), help: ArgumentHelp(
+        "Milliseconds an audio packet may wait to leave in one write with the next video frame (0: at once).",
+        discussion: "Fewer wake-ups and socket writes, like a muxer's interleaving; video never waits."))
+    var audioMergeMilliseconds = 40
+
     func settings(previewFramesPerSecond: Double) -> EngineSettings {
         EngineSettings(
             video: video, audio: audio, size: size, framesPerSecond: fps,
-            bitrate: bitrate, audioBitrate: audioBitrate, previewFramesPerSecond: previewFramesPerSecond
+            bitrate: bitrate, audioBitrate: audioBitrate, previewFramesPerSecond: previewFramesPerSecond,
+            audioMergeMilliseconds: audioMergeMilliseconds
         )
     }
 }

@@ -112,8 +112,68 @@ struct PacketQueueTests {
     @Test("cancelling the consuming task ends its iteration")
     func cancellation() async {
         let queue = PacketQueue(capacity: 16)
-        let consumer = Task { await queue.next() }
+        let consumer = Task { await queue.nextBatch() }
         consumer.cancel()
-        #expect(await consumer.value == nil)
+        #expect(await consumer.value.isEmpty)
+    }
+
+    /// Starts a consumer and returns once it waits in `nextBatch`.
+    static func waitingConsumer(_ queue: PacketQueue) async -> Task<[EncodedPacket], Never> {
+        let consumer = Task { await queue.nextBatch() }
+        for _ in 0..<5_000 where !queue.hasWaitingConsumer { try? await Task.sleep(for: .milliseconds(1)) }
+        #expect(queue.hasWaitingConsumer)
+        return consumer
+    }
+
+    @Test("while video flows, audio waits for the next video packet and both leave in one batch, in order")
+    func audioWaitsForVideo() async {
+        // A window far longer than the test: only a video packet (or finish) can release the audio.
+        let queue = PacketQueue(capacity: 16, audioMergeNanoseconds: 60_000_000_000)
+        queue.push(Self.video(0, key: true))
+        #expect(await queue.nextBatch().map(\.decodeTimestamp) == [0])
+        let consumer = await Self.waitingConsumer(queue)
+        queue.push(Self.audio(10))
+        queue.push(Self.audio(31))
+        #expect(queue.snapshot.packetsDelivered == 1, "the audio waits")
+        #expect(queue.snapshot.depth == 2)
+        queue.push(Self.video(33))
+        #expect(await consumer.value.map(\.decodeTimestamp) == [10, 31, 33])
+        #expect(queue.snapshot.packetsDelivered == 4)
+    }
+
+    @Test("audio leaves at once with no video yet, with a window of 0, and when video stopped longer than the window")
+    func audioAlone() async throws {
+        let noVideoYet = PacketQueue(capacity: 16, audioMergeNanoseconds: 60_000_000_000)
+        var consumer = await Self.waitingConsumer(noVideoYet)
+        noVideoYet.push(Self.audio(0))
+        #expect(await consumer.value.map(\.decodeTimestamp) == [0])
+
+        let noWindow = PacketQueue(capacity: 16, audioMergeNanoseconds: 0)
+        noWindow.push(Self.video(0, key: true))
+        _ = await noWindow.nextBatch()
+        consumer = await Self.waitingConsumer(noWindow)
+        noWindow.push(Self.audio(21))
+        #expect(await consumer.value.map(\.decodeTimestamp) == [21])
+
+        // Video paused: the last video packet is older than the 20 ms window, so audio is not held.
+        let paused = PacketQueue(capacity: 16, audioMergeNanoseconds: 20_000_000)
+        paused.push(Self.video(0, key: true))
+        _ = await paused.nextBatch()
+        try await Task.sleep(for: .milliseconds(60))
+        consumer = await Self.waitingConsumer(paused)
+        paused.push(Self.audio(64))
+        #expect(await consumer.value.map(\.decodeTimestamp) == [64])
+    }
+
+    @Test("finishing hands over audio that was waiting for video, then ends the stream")
+    func finishReleasesHeldAudio() async {
+        let queue = PacketQueue(capacity: 16, audioMergeNanoseconds: 60_000_000_000)
+        queue.push(Self.video(0, key: true))
+        _ = await queue.nextBatch()
+        let consumer = await Self.waitingConsumer(queue)
+        queue.push(Self.audio(10))
+        queue.finish()
+        #expect(await consumer.value.map(\.decodeTimestamp) == [10])
+        #expect(await queue.nextBatch().isEmpty)
     }
 }

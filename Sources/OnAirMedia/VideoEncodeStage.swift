@@ -1,0 +1,75 @@
+import OnAirCore
+
+/// One picture through the encoder: Red5 pause handling, forced keyframes, x264, stats, output queue.
+///
+/// Shared by both video threading shapes (see `EnginePipeline`): the encode thread fed by a camera's capture
+/// thread, and the single thread that reads a clock-paced file or pattern and encodes it in place.
+struct VideoEncodeStage {
+    let encoder: VideoEncoder
+    let control: EngineControl
+    let queue: PacketQueue
+    private var resumingFromPause = false
+    private var lastMilliseconds: Int64 = -1
+
+    init(encoder: VideoEncoder, control: EngineControl, queue: PacketQueue) {
+        self.encoder = encoder
+        self.control = control
+        self.queue = queue
+    }
+
+    /// Encodes `frame` unless video is paused; throws only what the encoder reports (fatal for the track).
+    mutating func process(_ frame: VideoFrame) throws {
+        if control.videoPaused.load(ordering: .relaxed) {
+            // Red5 pauseVideo: nothing is sent; subscribers keep showing the last picture.
+            control.counters.withLock { $0.framesSkippedWhilePaused += 1 }
+            resumingFromPause = true
+            return
+        }
+        let requested = control.keyframeRequested.exchange(false, ordering: .relaxed)
+        let force = requested || resumingFromPause
+        resumingFromPause = false
+        // Strictly increasing timestamps, even if two captures land in the same millisecond.
+        let milliseconds = max(control.milliseconds(frame.captureNanoseconds), lastMilliseconds + 1)
+        lastMilliseconds = milliseconds
+        let started = MonotonicClock.now()
+        let packets = try encoder.encode(frame, milliseconds: milliseconds, forceKeyframe: force)
+        let elapsed = MonotonicClock.now() - started
+        for packet in packets {
+            control.meter.withLock { $0.record(.video, bytes: packet.payload.count, encodeNanoseconds: elapsed) }
+            control.counters.withLock {
+                $0.framesEncoded += 1
+                if packet.isKeyframe { $0.keyframesEncoded += 1 }
+            }
+            queue.push(packet)
+        }
+    }
+}
+
+/// The dashboard's thumbnail of the captured picture, refreshed at most `previewFramesPerSecond`.
+struct PreviewRefresher {
+    private let configuration: MediaEngineConfiguration
+    private let control: EngineControl
+    private let scaler = FrameScaler()
+    private let intervalNanoseconds: UInt64
+    private var last: UInt64 = 0
+
+    init(configuration: MediaEngineConfiguration, control: EngineControl) {
+        self.configuration = configuration
+        self.control = control
+        let rate = configuration.previewFramesPerSecond
+        intervalNanoseconds = rate > 0 ? UInt64(1e9 / rate) : 0
+    }
+
+    mutating func offer(_ frame: VideoFrame) {
+        guard intervalNanoseconds > 0 else { return }
+        let now = MonotonicClock.now()
+        guard now >= last + intervalNanoseconds else { return }
+        last = now
+        do {
+            let image = try scaler.preview(of: frame, width: configuration.previewWidth, height: configuration.previewHeight)
+            control.preview.withLock { $0 = image }
+        } catch {
+            control.fail(error, track: "preview")
+        }
+    }
+}
