@@ -28,6 +28,9 @@ extension MediaStats {
         ]
         if let p50 = latencyP50Milliseconds { details["latencyP50Ms"] = .number((p50 * 10).rounded() / 10) }
         if let p99 = latencyP99Milliseconds { details["latencyP99Ms"] = .number((p99 * 10).rounded() / 10) }
+        // Audio apart: it may wait up to --audio-merge-ms for a video frame to leave with.
+        if let p50 = output?.audioLatencyP50 { details["audioLatencyP50Ms"] = .number((p50 * 10).rounded() / 10) }
+        if let p99 = output?.audioLatencyP99 { details["audioLatencyP99Ms"] = .number((p99 * 10).rounded() / 10) }
         return details
     }
 

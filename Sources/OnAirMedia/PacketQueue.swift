@@ -51,6 +51,8 @@ public final class PacketQueue: Sendable {
         var delivered = 0
         /// The consumer waiting for packets; it receives a batch, or an empty one once finished or cancelled.
         var waiter: CheckedContinuation<[EncodedPacket], Never>?
+        /// How many packets the waiting consumer takes at most.
+        var waiterLimit = 1
         var lastVideoPush: UInt64?
         var consumerCancelled = false
         var videoLatency = LatencyWindow()
@@ -88,7 +90,7 @@ public final class PacketQueue: Sendable {
             guard let waiter = state.waiter else { return nil }
             if packet.kind == .audio, holdsAudio(state, now: now) { return nil }
             state.waiter = nil
-            return (waiter, PacketQueue.takeAll(&state))
+            return (waiter, PacketQueue.take(upTo: state.waiterLimit, &state))
         }
         if let handoff { handoff.0.resume(returning: handoff.1) }
         if congested { onCongestion() }
@@ -101,11 +103,11 @@ public final class PacketQueue: Sendable {
         return now - lastVideo < audioMergeNanoseconds
     }
 
-    /// Everything queued, in order, counted as delivered.
-    private static func takeAll(_ state: inout State) -> [EncodedPacket] {
-        let batch = Array(state.items)
-        state.items.removeAll(keepingCapacity: true)
-        state.bytes = 0
+    /// The oldest `limit` packets (or all), in order, counted as delivered.
+    private static func take(upTo limit: Int, _ state: inout State) -> [EncodedPacket] {
+        let batch = Array(state.items.prefix(limit))
+        state.items.removeFirst(batch.count)
+        state.bytes = state.items.isEmpty ? 0 : state.bytes - batch.reduce(0) { $0 + $1.payload.count }
         state.delivered += batch.count
         for packet in batch { recordLatency(packet, &state) }
         return batch
@@ -179,7 +181,7 @@ public final class PacketQueue: Sendable {
             state.finished = true
             guard let waiter = state.waiter else { return nil }
             state.waiter = nil
-            return (waiter, PacketQueue.takeAll(&state)) // held audio leaves now; an empty batch ends the stream
+            return (waiter, PacketQueue.take(upTo: state.waiterLimit, &state)) // held audio leaves now; empty ends the stream
         }
         if let handoff { handoff.0.resume(returning: handoff.1) }
     }
@@ -195,19 +197,25 @@ public final class PacketQueue: Sendable {
         }
     }
 
-    /// Everything queued, waiting for at least one packet; empty once finished and drained, or when the
-    /// consuming task is cancelled. Audio the idle consumer would be woken for alone may first wait for
-    /// video (see `audioMergeNanoseconds`); what is already queued when this is called returns at once.
-    public func nextBatch() async -> [EncodedPacket] {
+    /// The oldest `limit` packets (or all queued), waiting for at least one; empty once finished and
+    /// drained, or when the consuming task is cancelled. Audio the idle consumer would be woken for alone
+    /// may first wait for video (see `audioMergeNanoseconds`); what is already queued returns at once.
+    ///
+    /// Why a limit: the consumer's send returns once its bytes are in the socket, which is the engine's
+    /// backpressure. Taking the whole queue at once would move up to `capacity` packets into the network
+    /// layer's buffer on a slow link, doubling latency and hiding congestion from the drop policy.
+    public func nextBatch(limit: Int = 4) async -> [EncodedPacket] {
+        precondition(limit > 0, "a batch holds at least one packet")
         if Task.isCancelled { return [] }
         state.withLock { $0.consumerCancelled = false }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<[EncodedPacket], Never>) in
                 let immediate: [EncodedPacket]? = state.withLock { state in
-                    if !state.items.isEmpty { return PacketQueue.takeAll(&state) }
+                    if !state.items.isEmpty { return PacketQueue.take(upTo: limit, &state) }
                     if state.finished || state.consumerCancelled { return [] }
                     precondition(state.waiter == nil, "PacketQueue has one consumer")
                     state.waiter = continuation
+                    state.waiterLimit = limit
                     return nil
                 }
                 if let immediate { continuation.resume(returning: immediate) }

@@ -34,23 +34,6 @@ public struct VideoFrame: Sendable, Equatable {
         self.planes = planes
     }
 
-    /// A picture whose bytes `fill` writes (all of them): no zero-filling of a buffer about to be overwritten,
-    /// which matters at 1.4 MB per 720p frame. `fill` returns how many bytes it wrote.
-    init(
-        width: Int, height: Int, captureNanoseconds: UInt64, sequenceNumber: Int,
-        filling fill: (UnsafeMutableRawBufferPointer) throws -> Int
-    ) throws {
-        let count = VideoFrame.byteCount(width: width, height: height)
-        let planes = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            let written = try fill(UnsafeMutableRawBufferPointer(buffer))
-            guard written == count else {
-                throw MediaError.fileUnreadable(path: "frame", reason: "short read: \(written) of \(count) bytes")
-            }
-            initialized = count
-        }
-        self.init(width: width, height: height, planes: planes, captureNanoseconds: captureNanoseconds, sequenceNumber: sequenceNumber)
-    }
-
     public init(width: Int, height: Int, planes: [UInt8], captureNanoseconds: UInt64, sequenceNumber: Int) {
         precondition(planes.count == VideoFrame.byteCount(width: width, height: height), "I420 size mismatch")
         self.width = width

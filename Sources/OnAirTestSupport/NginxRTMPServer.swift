@@ -11,12 +11,13 @@ public final class NginxRTMPServer: Sendable {
     public let directory: TemporaryDirectory
     private let peer: Mutex<PeerProcess>
 
-    /// Starts nginx-rtmp with one application `app` and waits until it accepts connections.
-    public init(app: String = "live", extraDirectives: [String] = []) throws {
+    /// Starts nginx-rtmp with one application `app` and waits until it accepts connections. A publisher
+    /// that sends nothing for `dropIdlePublisherSeconds` is disconnected by nginx.
+    public init(app: String = "live", dropIdlePublisherSeconds: Int = 5, extraDirectives: [String] = []) throws {
         directory = try TemporaryDirectory(prefix: "onair-nginx")
         port = try FreePort.loopback()
         let prefix = directory.url.path
-        let directives = (["live on;", "record off;", "publish_notify on;", "drop_idle_publisher 5s;"] + extraDirectives)
+        let directives = (["live on;", "record off;", "publish_notify on;", "drop_idle_publisher \(dropIdlePublisherSeconds)s;"] + extraDirectives)
             .map { "            \($0)" }
             .joined(separator: "\n")
         let config = """

@@ -48,7 +48,9 @@ struct HeadlessSubscribeTests {
 struct SubscriberStallTests {
     @Test("a publisher stopped with SIGSTOP (socket open) is reported within the stall timeout, and media resuming is noticed")
     func reportsStalledPublisher() async throws {
-        let nginx = try NginxRTMPServer()
+        // nginx's usual 5 s idle-publisher drop would race the stall: on a loaded machine the report can take
+        // most of that, and a dropped ffmpeg never resumes. Here the publisher must survive the pause.
+        let nginx = try NginxRTMPServer(dropIdlePublisherSeconds: 60)
         let directory = try TemporaryDirectory()
         let url = nginx.url(stream: "stall")
         let ffmpeg = try PeerProcess("ffmpeg", [
@@ -67,9 +69,9 @@ struct SubscriberStallTests {
         #expect(stalled != nil, "the stall was never reported: \(subscriber.peer.standardOutput)")
         // 2 s of silence plus at most one 1 s watchdog tick; generous for a loaded machine.
         #expect(noticedAfter < .seconds(6), "reported after \(noticedAfter)")
+        kill(ffmpeg.processIdentifier, SIGCONT)
         #expect(await subscriber.waitFor { $0.kind == "state" && $0.details["connection"] as? String == "WAITING FOR PUBLISHER" } != nil)
 
-        kill(ffmpeg.processIdentifier, SIGCONT)
         let resumed = await subscriber.waitFor { $0.kind == "engine" && $0.text == "media resumed" && $0.time > (stalled?.time ?? .max) }
         #expect(resumed != nil, "media resuming after SIGCONT was not noticed: \(subscriber.peer.standardOutput)")
         subscriber.peer.stop()

@@ -176,4 +176,15 @@ struct PacketQueueTests {
         #expect(await consumer.value.map(\.decodeTimestamp) == [10])
         #expect(await queue.nextBatch().isEmpty)
     }
+
+    @Test("a batch holds at most its limit; the rest stays queued, bytes and all, for the drop policy")
+    func batchLimit() async {
+        let queue = PacketQueue(capacity: 16)
+        for index in 0..<10 { queue.push(Self.audio(Int64(index), bytes: 10)) }
+        #expect(await queue.nextBatch(limit: 4).map(\.decodeTimestamp) == [0, 1, 2, 3])
+        #expect(queue.snapshot.depth == 6)
+        #expect(queue.snapshot.bytes == 60)
+        #expect(await queue.nextBatch(limit: 100).count == 6)
+        #expect(queue.snapshot.bytes == 0)
+    }
 }

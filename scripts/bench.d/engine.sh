@@ -10,7 +10,8 @@
 #    are the video frames each side really encoded / 30 (OnAir's `stopped` event, ffmpeg's -progress).
 #    Targets: CPU ratio onair/ffmpeg <= 1.0 (aim 0.85), peak RSS <= ffmpeg's.
 #  - OnAir's capture -> socket latency p50/p99 from each run's last `stats` line, median of the runs
-#    (aim p99 <= 33 ms, one frame).
+#    (aim p99 <= 33 ms, one frame), for video and, apart, for audio: OnAir's default --audio-merge-ms 40
+#    lets audio wait for the next video frame to leave in one write (ffmpeg's muxer interleaves too).
 #  - Each stream is checked while it runs: ffprobe reads it back from nginx (h264 1280x720 + aac), and
 #    nginx's access log must show at least 70 % of the nominal bytes, so a failed publish cannot look cheap.
 # Each side keeps its default x264 thread count (OnAir: cores - 1, at most 4; ffmpeg: x264's auto, 2 on
@@ -53,7 +54,7 @@ check_stream() {
   [ "$RECEIVED" -ge "$minimum" ] || bench_fail "$name: nginx received $RECEIVED bytes, expected at least $minimum"
 }
 
-# OnAir: the release binary, headless, stdin closed (it runs until --duration). Sets FRAMES, P50, P99.
+# OnAir: the release binary, headless, stdin closed (it runs until --duration). Sets FRAMES, P50, P99, AP50, AP99.
 run_onair() {
   local name=$1 prober
   probe_later "$name" & prober=$!
@@ -64,7 +65,7 @@ run_onair() {
   wait "$prober" || true
   check_stream "$name"
   # Frames from the final `stopped` event, latency from the last `stats` line.
-  read -r FRAMES P50 P99 < <(python3 - "$BENCH_WORK/$name.jsonl" <<'PY'
+  read -r FRAMES P50 P99 AP50 AP99 < <(python3 - "$BENCH_WORK/$name.jsonl" <<'PY'
 import json, sys
 stats, stopped = {}, {}
 for line in open(sys.argv[1]):
@@ -72,7 +73,7 @@ for line in open(sys.argv[1]):
     except ValueError: continue
     if event.get("kind") == "stats": stats = event["details"]
     if event.get("kind") == "stopped": stopped = event["details"]
-print(stopped.get("framesEncoded", 0), stats.get("latencyP50Ms", "nan"), stats.get("latencyP99Ms", "nan"))
+print(stopped.get("framesEncoded", 0), *(stats.get(key, "nan") for key in ("latencyP50Ms", "latencyP99Ms", "audioLatencyP50Ms", "audioLatencyP99Ms")))
 PY
 )
 }
@@ -93,7 +94,7 @@ run_ffmpeg() {
 
 # Per run: frames, wall, CPU, CPU per stream-second (stream seconds = frames / 30), RSS, bytes nginx received.
 declare -A per rss cpu wall frames received
-p50s=(); p99s=()
+p50s=(); p99s=(); ap50s=(); ap99s=()
 for i in $(seq 1 "$RUNS"); do
   for side in onair ffmpeg; do
     "run_$side" "$side$i"
@@ -102,7 +103,7 @@ for i in $(seq 1 "$RUNS"); do
     frames[$side]+="$FRAMES "; received[$side]+="$RECEIVED "
     wall[$side]+="$(bench_wall_seconds "$t") "; cpu[$side]+="$(bench_cpu_seconds "$t") "; rss[$side]+="$(bench_rss_mib "$t") "
     per[$side]+="$(awk -v c="$(bench_cpu_seconds "$t")" -v f="$FRAMES" 'BEGIN {printf "%.3f", c / (f / 30)}') "
-    if [ "$side" = onair ]; then p50s+=("$P50"); p99s+=("$P99"); fi
+    if [ "$side" = onair ]; then p50s+=("$P50"); p99s+=("$P99"); ap50s+=("$AP50"); ap99s+=("$AP99"); fi
   done
 done
 bench_stop_nginx
@@ -114,6 +115,7 @@ onair_rss=$(med "${rss[onair]}"); ffmpeg_rss=$(med "${rss[ffmpeg]}")
 cpu_ratio=$(awk -v a="$onair_per" -v b="$ffmpeg_per" 'BEGIN {printf "%.2f", a / b}')
 rss_ratio=$(awk -v a="$onair_rss" -v b="$ffmpeg_rss" 'BEGIN {printf "%.2f", a / b}')
 p50=$(bench_median "${p50s[@]}"); p99=$(bench_median "${p99s[@]}")
+ap50=$(bench_median "${ap50s[@]}"); ap99=$(bench_median "${ap99s[@]}")
 is() { awk "BEGIN {print ($1) ? 1 : 0}"; }
 cores=$(nproc); onair_threads=$((cores - 1)); [ "$onair_threads" -lt 1 ] && onair_threads=1; [ "$onair_threads" -gt 4 ] && onair_threads=4
 
@@ -129,7 +131,8 @@ mkdir -p bench-results
   done
   echo "CPU per stream-second onair/ffmpeg: $cpu_ratio  target <= 1.0: $(bench_verdict "$(is "$cpu_ratio <= 1.0")"), aim <= 0.85: $(bench_verdict "$(is "$cpu_ratio <= 0.85")")"
   echo "peak RSS onair/ffmpeg: $rss_ratio  target <= 1.0: $(bench_verdict "$(is "$rss_ratio <= 1.0")")"
-  echo "onair capture -> socket latency (last stats line of each run): p50 $(IFS=/; echo "${p50s[*]}") ms, p99 $(IFS=/; echo "${p99s[*]}") ms;"
+  echo "onair capture -> socket latency, video (last stats line of each run): p50 $(IFS=/; echo "${p50s[*]}") ms, p99 $(IFS=/; echo "${p99s[*]}") ms;"
   echo "  median p50 $p50 ms, p99 $p99 ms  aim p99 <= 33 ms: $(bench_verdict "$(is "\"$p99\" != \"nan\" && $p99 <= 33")")"
+  echo "  audio (waits up to --audio-merge-ms 40 for a video frame): median p50 $ap50 ms, p99 $ap99 ms"
   echo "x264 threads: onair $onair_threads (cores - 1), ffmpeg its default (x264 auto); AAC stereo on both sides; every stream read back by ffprobe as h264 1280x720 + aac"
 } | tee bench-results/engine.txt
