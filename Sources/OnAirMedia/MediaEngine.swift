@@ -155,41 +155,33 @@ public final class MediaEngine: Sendable {
     private func startVideo() throws {
         let pipeline = pipeline
         guard case .camera = configuration.video else {
-            let (worker, started) = try WorkerThread.start(name: "onair.video") { ready in
-                pipeline.runVideoInline(ready)
-            }
-            run.withLock {
-                $0.workers.append(worker)
-                $0.videoTrack = started.track
-                $0.videoFormats = started.opened
+            try startWorker("onair.video", pipeline.runVideoInline) { state, started in
+                state.videoTrack = started.track
+                state.videoFormats = started.opened
             }
             return
         }
-        let (encodeWorker, track) = try WorkerThread.start(name: "onair.video.encode") { ready in
-            pipeline.runVideoEncode(ready)
-        }
-        run.withLock {
-            $0.workers.append(encodeWorker)
-            $0.videoTrack = track
-        }
-        let (captureWorker, formats) = try WorkerThread.start(name: "onair.video.capture") { ready in
-            pipeline.runVideoCapture(ready)
-        }
-        run.withLock {
-            $0.workers.append(captureWorker)
-            $0.videoFormats = formats
-        }
+        try startWorker("onair.video.encode", pipeline.runVideoEncode) { $0.videoTrack = $1 }
+        try startWorker("onair.video.capture", pipeline.runVideoCapture) { $0.videoFormats = $1 }
     }
 
     private func startAudio() throws {
-        let pipeline = pipeline
-        let (worker, opened) = try WorkerThread.start(name: "onair.audio") { ready in
-            pipeline.runAudio(ready)
+        try startWorker("onair.audio", pipeline.runAudio) { state, opened in
+            state.audioTrack = opened.track
+            state.audioFormat = opened.format
         }
-        run.withLock {
-            $0.workers.append(worker)
-            $0.audioTrack = opened.track
-            $0.audioFormat = opened.format
+    }
+
+    /// Starts one thread, waits for its report, and keeps the worker and what it reported.
+    private func startWorker<Info: Sendable>(
+        _ name: String,
+        _ body: @escaping @Sendable (_ ready: @Sendable (Result<Info, any Error>) -> Void) -> Void,
+        record: (inout RunState, Info) -> Void
+    ) throws {
+        let (worker, info) = try WorkerThread.start(name: name, body)
+        run.withLock { state in
+            state.workers.append(worker)
+            record(&state, info)
         }
     }
 }
