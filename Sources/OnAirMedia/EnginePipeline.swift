@@ -80,16 +80,20 @@ struct EnginePipeline: Sendable {
         lastSkipped = skipped
     }
 
-    /// Camera capture thread: read (paced by the driver), hand off to the encoder, refresh the preview.
-    func runVideoCapture(_ ready: (Result<VideoOpened, any Error>) -> Void) {
-        guard let spec = configuration.video else { return }
-        let source: any VideoSource
+    /// Opens a thread's C-owning objects on the thread itself; a failure is reported to the starter and ends
+    /// the thread (nil).
+    private func open<Opened, Report>(_ ready: (Result<Report, any Error>) -> Void, _ body: () throws -> Opened) -> Opened? {
         do {
-            source = try makeVideoSource(spec)
+            return try body()
         } catch {
             ready(.failure(error))
-            return
+            return nil
         }
+    }
+
+    /// Camera capture thread: read (paced by the driver), hand off to the encoder, refresh the preview.
+    func runVideoCapture(_ ready: (Result<VideoOpened, any Error>) -> Void) {
+        guard let spec = configuration.video, let source = open(ready, { try makeVideoSource(spec) }) else { return }
         ready(.success(VideoOpened(requested: source.requested, granted: source.granted)))
         var preview = PreviewRefresher(configuration: configuration, control: control)
         var lastSkipped = 0
@@ -110,11 +114,7 @@ struct EnginePipeline: Sendable {
 
     /// Camera encode thread: takes the capture thread's frames and encodes them.
     func runVideoEncode(_ ready: (Result<VideoTrackDescription, any Error>) -> Void) {
-        var stage: VideoEncodeStage
-        do {
-            stage = VideoEncodeStage(encoder: try makeVideoEncoder(), control: control, queue: queue)
-        } catch {
-            ready(.failure(error))
+        guard var stage = open(ready, { VideoEncodeStage(encoder: try makeVideoEncoder(), control: control, queue: queue) }) else {
             return
         }
         ready(.success(stage.encoder.track))
@@ -136,16 +136,10 @@ struct EnginePipeline: Sendable {
     /// late (its pacer skips the missed ticks and counts them as `sourceLate`), and reading in place saves a
     /// thread wake-up per frame and moves no 1.4 MB picture between cores: the benchmark's cost is lower.
     func runVideoInline(_ ready: (Result<VideoStarted, any Error>) -> Void) {
-        guard let spec = configuration.video else { return }
-        let source: any VideoSource
-        var stage: VideoEncodeStage
-        do {
-            source = try makeVideoSource(spec)
-            stage = VideoEncodeStage(encoder: try makeVideoEncoder(), control: control, queue: queue)
-        } catch {
-            ready(.failure(error))
-            return
-        }
+        guard let spec = configuration.video,
+            let (source, encoder) = open(ready, { (try makeVideoSource(spec), try makeVideoEncoder()) })
+        else { return }
+        var stage = VideoEncodeStage(encoder: encoder, control: control, queue: queue)
         ready(.success(VideoStarted(
             track: stage.encoder.track, opened: VideoOpened(requested: source.requested, granted: source.granted))))
         var preview = PreviewRefresher(configuration: configuration, control: control)
@@ -165,18 +159,15 @@ struct EnginePipeline: Sendable {
 
     /// Audio thread: capture one AAC frame's worth, silence it if paused, encode, queue.
     func runAudio(_ ready: (Result<AudioOpened, any Error>) -> Void) {
-        guard let spec = configuration.audio else { return }
-        let source: any AudioSource
-        let encoder: AudioEncoder
-        do {
-            source = try makeAudioSource(spec)
-            encoder = try AudioEncoder(
-                sampleRate: source.format.sampleRate, channels: source.format.channels,
-                bitrate: configuration.audioBitrate, originNanoseconds: control.originNanoseconds)
-        } catch {
-            ready(.failure(error))
-            return
-        }
+        guard let spec = configuration.audio,
+            let (source, encoder) = open(ready, { () throws -> (any AudioSource, AudioEncoder) in
+                let source = try makeAudioSource(spec)
+                let encoder = try AudioEncoder(
+                    sampleRate: source.format.sampleRate, channels: source.format.channels,
+                    bitrate: configuration.audioBitrate, originNanoseconds: control.originNanoseconds)
+                return (source, encoder)
+            })
+        else { return }
         ready(.success(AudioOpened(track: encoder.track, format: source.format)))
         while !control.stopping.load(ordering: .relaxed) {
             do {
