@@ -40,6 +40,7 @@ public struct EngineSettings: Sendable, Equatable {
         )
         configuration.previewFramesPerSecond = max(0, previewFramesPerSecond)
         configuration.audioMergeMilliseconds = audioMergeMilliseconds
+        try configuration.validate() // a bad --audio-merge-ms is a usage error, before anything starts
         return (configuration, notices)
     }
 

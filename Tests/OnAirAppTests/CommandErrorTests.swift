@@ -37,15 +37,16 @@ struct CommandErrorTests {
         #expect(result.standardError.contains("refused"), "\(result.standardError)")
     }
 
-    @Test("bad engine values are usage errors", arguments: [
-        (["--size", "641x360"], "even"),
-        (["--size", "big"], "WIDTHxHEIGHT"),
-        (["--bitrate", "fast"], "2500k"),
-        (["--video", "/nonexistent/clip.y4m"], "clip.y4m"),
+    @Test("bad engine values stop with one line: status 2 for a bad value, 1 for a file that cannot be read", arguments: [
+        (["--size", "641x360"], "even", 2),
+        (["--size", "big"], "WIDTHxHEIGHT", 2),
+        (["--bitrate", "fast"], "2500k", 2),
+        (["--audio-merge-ms", "5000"], "up to 1000", 2),
+        (["--video", "/nonexistent/clip.y4m"], "clip.y4m", 1),
     ])
-    func badEngineValues(extra: [String], mention: String) throws {
+    func badEngineValues(extra: [String], mention: String, status: Int32) throws {
         let result = try OnAirBinary.run(["publish", "rtmp://127.0.0.1:1/live/x", "--headless", "--duration", "1"] + extra)
-        #expect(result.status != 0)
+        #expect(result.status == status, "\(result.standardError)")
         #expect(result.standardError.contains(mention), "\(result.standardError)")
         #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
     }
