@@ -1,4 +1,3 @@
-import DequeModule
 import OnAirCore
 
 /// The engine's packets as an `AsyncSequence`: `for await packet in engine.packets { … }`, or in the batches
@@ -7,19 +6,20 @@ public struct PacketStream: AsyncSequence, Sendable {
     public typealias Element = EncodedPacket
     let queue: PacketQueue
 
+    /// Takes one packet per step and buffers nothing, so a loop that breaks early leaves every packet it
+    /// did not see in the queue for the next reader.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let queue: PacketQueue
-        var pending = Deque<EncodedPacket>()
 
         public mutating func next() async -> EncodedPacket? {
-            if pending.isEmpty { pending.append(contentsOf: await queue.nextBatch()) }
-            return pending.popFirst()
+            await queue.nextBatch(limit: 1).first
         }
     }
 
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(queue: queue) }
 
-    /// Every wake-up's packets together, in order; the sequence ends when the engine stops.
+    /// Every wake-up's packets together (at most `PacketQueue.nextBatch`'s limit), in order; the sequence
+    /// ends when the engine stops.
     public var batches: Batches { Batches(queue: queue) }
 
     public struct Batches: AsyncSequence, Sendable {

@@ -187,4 +187,21 @@ struct PacketQueueTests {
         #expect(await queue.nextBatch(limit: 100).count == 6)
         #expect(queue.snapshot.bytes == 0)
     }
+
+    @Test("a packet loop that breaks early leaves the packets it did not see for the next loop")
+    func breakingLosesNothing() async {
+        let queue = PacketQueue(capacity: 16)
+        for index in 0..<6 { queue.push(Self.audio(Int64(index))) }
+        let stream = PacketStream(queue: queue)
+        var first: [Int64] = []
+        for await packet in stream {
+            first.append(packet.decodeTimestamp)
+            if first.count == 2 { break }
+        }
+        queue.finish()
+        var rest: [Int64] = []
+        for await packet in stream { rest.append(packet.decodeTimestamp) }
+        #expect(first == [0, 1])
+        #expect(rest == [2, 3, 4, 5])
+    }
 }
