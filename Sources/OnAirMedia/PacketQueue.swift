@@ -14,9 +14,10 @@ import Synchronization
 ///
 /// Why audio may wait for video (`audioMergeNanoseconds`): each wake-up of the consumer costs a hop through
 /// the task pool and the event loop, 77 times a second at 30 fps plus 47 AAC frames; merging the two cut
-/// the engine benchmark's total CPU by about 6 %. While video is flowing (a video packet came less than `audioMergeNanoseconds` ago), audio
-/// that would wake the idle consumer alone waits for the next video packet, and both leave in one batch and
-/// one socket write, as a muxer interleaves. Video never waits; with video paused or absent, audio leaves at once.
+/// the engine benchmark's total CPU by about 6 %. While video is flowing (a video packet came less than
+/// `audioMergeNanoseconds` ago), audio that would wake the idle consumer alone waits for the next video
+/// packet, and both leave in one batch and one socket write, as a muxer interleaves. Video never waits;
+/// with video paused or absent, audio leaves at once.
 public final class PacketQueue: Sendable {
     /// What the dashboard shows about the queue.
     public struct Snapshot: Sendable, Equatable {
@@ -181,7 +182,8 @@ public final class PacketQueue: Sendable {
             state.finished = true
             guard let waiter = state.waiter else { return nil }
             state.waiter = nil
-            return (waiter, PacketQueue.take(upTo: state.waiterLimit, &state)) // held audio leaves now; empty ends the stream
+            // Audio held for video leaves now; an empty batch ends the stream.
+            return (waiter, PacketQueue.take(upTo: state.waiterLimit, &state))
         }
         if let handoff { handoff.0.resume(returning: handoff.1) }
     }
