@@ -36,11 +36,9 @@ public struct EngineSettings: Sendable, Equatable {
     public func configuration(resolver: SourceResolver = SourceResolver()) throws -> (MediaEngineConfiguration, [String]) {
         var (configuration, notices) = try MediaEngineConfiguration.fromCommandLine(
             video: video, audio: audio, size: size, framesPerSecond: framesPerSecond,
-            bitrate: bitrate, audioBitrate: audioBitrate, resolver: resolver
+            bitrate: bitrate, audioBitrate: audioBitrate, audioMergeMilliseconds: audioMergeMilliseconds, resolver: resolver
         )
         configuration.previewFramesPerSecond = max(0, previewFramesPerSecond)
-        configuration.audioMergeMilliseconds = audioMergeMilliseconds
-        try configuration.validate() // a bad --audio-merge-ms is a usage error, before anything starts
         return (configuration, notices)
     }
 

@@ -1,19 +1,21 @@
 import Foundation
 
 /// Building a configuration from the `onair` command line's strings (`--video`, `--audio`, `--size`,
-/// `--fps`, `--bitrate`, `--audio-bitrate`), so the executable stays wiring only (CONVENTIONS.md §11).
+/// `--fps`, `--bitrate`, `--audio-bitrate`, `--audio-merge-ms`), so the executable stays wiring only (CONVENTIONS.md §11).
 extension MediaEngineConfiguration {
     /// The configuration and the one-line notices to show (e.g. "no camera at /dev/video0; using the test pattern …").
     public static func fromCommandLine(
         video: String?, audio: String?, size: String = "1280x720", framesPerSecond: Double = 30,
-        bitrate: String = "2500k", audioBitrate: String = "128k", resolver: SourceResolver = SourceResolver()
+        bitrate: String = "2500k", audioBitrate: String = "128k", audioMergeMilliseconds: Int = 40,
+        resolver: SourceResolver = SourceResolver()
     ) throws -> (configuration: MediaEngineConfiguration, notices: [String]) {
         let videoSource = try resolver.video(video)
         let audioSource = try resolver.audio(audio)
         let (width, height) = try parseSize(size)
         let configuration = MediaEngineConfiguration(
             video: videoSource.spec, audio: audioSource.spec, width: width, height: height, framesPerSecond: framesPerSecond,
-            videoBitrate: try parseBitrate(bitrate, option: "--bitrate"), audioBitrate: try parseBitrate(audioBitrate, option: "--audio-bitrate"))
+            videoBitrate: try parseBitrate(bitrate, option: "--bitrate"), audioBitrate: try parseBitrate(audioBitrate, option: "--audio-bitrate"),
+            audioMergeMilliseconds: audioMergeMilliseconds)
         try configuration.validate()
         return (configuration, [videoSource.notice, audioSource.notice].compactMap { $0 })
     }

@@ -87,7 +87,7 @@ public struct MediaEngineConfiguration: Sendable, Equatable {
     }
 
     /// Rejects values no encoder or source would accept, with the fix in the message.
-    public func validate() throws {
+    func validate() throws {
         guard video != nil || audio != nil else { throw MediaError.invalidConfiguration("neither video nor audio is configured; give --video or --audio") }
         guard width >= 16, height >= 16, width % 2 == 0, height % 2 == 0, width <= 4096, height <= 2304 else {
             throw MediaError.invalidConfiguration("size \(width)x\(height): use even numbers between 16x16 and 4096x2304, e.g. --size 1280x720")
