@@ -33,6 +33,7 @@ test_packages=(
   "python3-pip|installs py3amf, the independent AMF0 implementation the tests cross-check against"
   "iproute2|ss, to find free loopback ports and watch sockets"
   "python3-jsonschema|an independent JSON Schema validator for the headless output (docs/headless-events.schema.json)"
+  "python3-venv|the virtual environment that holds pyrtmp, a stock RTMP server of the peer matrix"
 )
 bench_packages=(
   "hyperfine|times whole commands over repeated runs"
@@ -76,5 +77,16 @@ if [ "$profile" != run ]; then
     echo "install-deps: installing py3amf (PyPI): an independent AMF0 implementation for cross-checks"
     python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore py3amf \
       || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --break-system-packages py3amf
+  fi
+fi
+
+# pyrtmp (PyPI: a pure-Python RTMP server) in a virtual environment of its own, for the peer matrix
+# (Tests/OnAirAppTests/PeerMatrixTests.swift finds it at the same path, overridable with ONAIR_PEERS_VENV).
+if [ "$profile" != run ]; then
+  venv="${ONAIR_PEERS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/onair/peers-venv}"
+  if ! "$venv/bin/python" -c 'import pyrtmp' 2>/dev/null; then
+    echo "install-deps: installing pyrtmp (PyPI) into $venv: a stock RTMP server for the peer matrix"
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check pyrtmp
   fi
 fi

@@ -58,6 +58,7 @@ extension SubscriberController {
             "videoPackets": .integer(Int64(counters.videoPacketsReceived)),
             "framesDecoded": .integer(Int64(counters.videoFramesDecoded)),
             "skippedWhilePaused": .integer(Int64(counters.videoSkippedWhilePaused)),
+            "skippedAwaitingKeyframe": .integer(Int64(counters.videoSkippedAwaitingKeyframe)),
             "audioFramesDecoded": .integer(Int64(counters.audioFramesDecoded)),
             "renderPaused": .bool(decoded?.renderPaused ?? false),
             "videoGapMs": .integer(videoGapsNow.current.milliseconds),

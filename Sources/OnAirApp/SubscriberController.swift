@@ -11,7 +11,7 @@ import OnAirRTMP
 public final class SubscriberController {
     public private(set) var session: SubscriberSession
     public let url: StreamURL
-    /// Rebuilt whenever a sequence header brings a new codec configuration (a republished stream may differ).
+    /// Made at the first track; each track's decoder inside is rebuilt only when its configuration changes.
     public private(set) var decoder: DecoderThread?
     private var renderPaused = false
     /// Counts of decoders already replaced, so totals survive a new codec configuration.
@@ -29,10 +29,14 @@ public final class SubscriberController {
     private var generation = 0
     private var lastMedia: SessionTime?
     private var mediaFlowing = false
-    private var videoTrack: VideoTrackDescription?
-    private var audioTrack: AudioTrackDescription?
     /// What the stream announced (metadata, codec configurations) since the front end last took them.
     private var notices: [(kind: String, details: [String: JSONValue])] = []
+    /// Decoder problems (refused configurations) already turned into notices.
+    private var decoderProblemsReported = 0
+    /// A video track announced without a frame rate (no `onMetaData`), waiting for frames to measure it.
+    private var frameRateProbe: FrameRateProbe?
+    /// Shows `warning` and `notice` lines on the console's dashboard; headless takes them as events.
+    public var showNotice: ((String) -> Void)?
 
     public init(
         session: SubscriberSession,
@@ -90,8 +94,10 @@ public final class SubscriberController {
             await apply(.playFailed(reason: reason), at: now)
         case .tick:
             meter.sample(at: now)
+            collectDecoderProblems()
             if mediaFlowing, let last = lastMedia, now.since(last) >= stallTimeout {
                 mediaFlowing = false
+                decoder?.drain()
                 await apply(.mediaStalled, at: now)
             }
         }
@@ -99,6 +105,7 @@ public final class SubscriberController {
 
     /// Hands over what the stream announced since the last call (for headless `track`/`metadata` events).
     public func takeNotices() -> [(kind: String, details: [String: JSONValue])] {
+        collectDecoderProblems()
         defer { notices.removeAll() }
         return notices
     }
@@ -114,6 +121,8 @@ public final class SubscriberController {
             retiredCounters = retiredCounters.adding(old.snapshot.counters)
         }
         decoder = nil
+        if let probe = frameRateProbe { announce(probe.finish()) }
+        frameRateProbe = nil
     }
 
     private func apply(_ event: SubscriberEvent, at now: SessionTime) async {
@@ -127,30 +136,41 @@ public final class SubscriberController {
         switch event {
         case .status(let status):
             if let code = PlayStatus(rawValue: status.code.rawValue) {
-                if code == .unpublishNotify || code == .stop { mediaFlowing = false }
+                if code == .unpublishNotify || code == .stop {
+                    mediaFlowing = false
+                    decoder?.drain()
+                }
                 await apply(.status(code), at: now)
             }
         case .data(let message):
             let parameter = message.arguments.first.flatMap(\.stringValue) ?? ""
             await apply(.message(handler: message.handler, parameter: parameter), at: now)
         case .videoTrack(let track):
-            videoTrack = track
-            rebuildDecoder()
-            notices.append(("videoTrack", [
-                "width": .integer(Int64(track.width)), "height": .integer(Int64(track.height)),
-                "fps": .number(track.framesPerSecond), "sps": .integer(Int64(track.sequenceParameterSets.count)),
-            ]))
+            decoderForTracks()?.configure(video: track)
+            // Without onMetaData the rate is measured from the first second of frame timestamps.
+            if track.framesPerSecond > 0 { announce(track) } else { frameRateProbe = FrameRateProbe(track: track) }
         case .audioTrack(let track):
-            audioTrack = track
-            rebuildDecoder()
+            decoderForTracks()?.configure(audio: track)
             notices.append(("audioTrack", [
+                "codec": .string(track.codec.name),
                 "sampleRate": .integer(Int64(track.sampleRate)), "channels": .integer(Int64(track.channels)),
             ]))
+        case .notice(let text):
+            report("notice", text)
+        case .warning(let text):
+            report("warning", text)
         case .metadata(let metadata):
             notices.append(("metadata", metadata.json.objectFields))
         case .packet(let packet):
             meter.add(bytes: packet.payload.count, videoFrame: packet.kind == .video)
-            if packet.kind == .video { videoGaps.frameArrived(at: now) }
+            if packet.kind == .video {
+                videoGaps.frameArrived(at: now)
+                if var probe = frameRateProbe {
+                    let measured = probe.add(packet.decodeTimestamp)
+                    frameRateProbe = measured == nil ? probe : nil
+                    measured.map(announce)
+                }
+            }
             decoder?.submit(packet)
             lastMedia = now
             if !mediaFlowing {
@@ -160,6 +180,7 @@ public final class SubscriberController {
         case .closed(let error?):
             player = nil
             mediaFlowing = false
+            decoder?.drain()
             await apply(.connectionLost(reason: error.description), at: now)
         case .closed(nil), .streamBegin, .streamEOF, .streamDry:
             break
@@ -173,6 +194,7 @@ public final class SubscriberController {
         case .stop:
             generation += 1
             mediaFlowing = false
+            decoder?.drain()
             let stopping = player
             player = nil
             await stopping?.stop()
@@ -196,18 +218,38 @@ public final class SubscriberController {
         retiredCounters.adding(decoder?.snapshot.counters ?? PacketDecoder.Counters())
     }
 
-    private func rebuildDecoder() {
-        if let old = decoder {
-            old.stop()
-            retiredCounters = retiredCounters.adding(old.snapshot.counters)
-        }
+    /// The decoder thread, started at the first track; `nil` (with an error notice) if it cannot start.
+    private func decoderForTracks() -> DecoderThread? {
+        if let decoder { return decoder }
         do {
-            decoder = try DecoderThread(video: videoTrack, audio: audioTrack, previewWidth: previewSize.width, previewHeight: previewSize.height)
+            decoder = try DecoderThread(video: nil, audio: nil, previewWidth: previewSize.width, previewHeight: previewSize.height)
             decoder?.setRenderPaused(renderPaused)
         } catch {
-            decoder = nil
             notices.append(("error", ["text": .string("cannot decode this stream: \(error)")]))
         }
+        return decoder
+    }
+
+    /// The `videoTrack` event, with the rate from metadata or measured from frames.
+    private func announce(_ track: VideoTrackDescription) {
+        notices.append(("videoTrack", [
+            "width": .integer(Int64(track.width)), "height": .integer(Int64(track.height)),
+            "fps": .number((track.framesPerSecond * 100).rounded() / 100), "sps": .integer(Int64(track.sequenceParameterSets.count)),
+        ]))
+    }
+
+    /// A `warning` (a peer broke the spec) or `notice` (a codec OnAir does not decode) line, as an event
+    /// and on the dashboard.
+    private func report(_ kind: String, _ text: String) {
+        notices.append((kind, ["text": .string(text)]))
+        showNotice?(text)
+    }
+
+    /// Turns configurations the decoder refused (a huge picture, a broken AAC configuration) into notices.
+    private func collectDecoderProblems() {
+        guard let problems = decoder?.snapshot.problems, problems.count > decoderProblemsReported else { return }
+        for problem in problems[decoderProblemsReported...] { report("notice", problem) }
+        decoderProblemsReported = problems.count
     }
 
     /// A new connection for every play, as the seed's `reconnect()` makes a new subscriber.

@@ -29,14 +29,17 @@ public struct VideoTrackDescription: Sendable, Equatable {
 }
 
 public struct AudioTrackDescription: Sendable, Equatable {
+    /// AAC unless a stock peer sends MP3 or PCM (the rest of the fields describe that codec then).
+    public var codec: AudioCodec
     public var sampleRate: Int
     public var channels: Int
     /// Target bitrate in bits per second.
     public var bitrate: Int
-    /// The AAC AudioSpecificConfig (ISO 14496-3 §1.6.2.1), usually two bytes.
+    /// The AAC AudioSpecificConfig (ISO 14496-3 §1.6.2.1), usually two bytes; empty for other codecs.
     public var audioSpecificConfig: [UInt8]
 
-    public init(sampleRate: Int, channels: Int, bitrate: Int, audioSpecificConfig: [UInt8]) {
+    public init(sampleRate: Int, channels: Int, bitrate: Int, audioSpecificConfig: [UInt8], codec: AudioCodec = .aac) {
+        self.codec = codec
         self.sampleRate = sampleRate
         self.channels = channels
         self.bitrate = bitrate

@@ -39,13 +39,28 @@ final class DecoderContext {
 
     /// Sends one compressed unit and calls `body` for every frame that comes out.
     func decode(_ payload: [UInt8], pts: Int64, name: String, _ body: (UnsafeMutablePointer<AVFrame>) throws -> Void) throws {
-        guard let packet, let frame else { return }
+        guard let packet else { return }
         try check(av_new_packet(packet, Int32(payload.count)), "av_new_packet")
         defer { av_packet_unref(packet) }
         payload.withUnsafeBufferPointer { packet.pointee.data.update(from: $0.baseAddress!, count: $0.count) }
         packet.pointee.pts = pts
         packet.pointee.dts = pts
         try check(avcodec_send_packet(context, packet), "avcodec_send_packet(\(name))")
+        try receiveAll(name: name, body)
+    }
+
+    /// Signals the end of the stream (`avcodec_send_packet` with no packet) and calls `body` for every frame
+    /// still held — the reordering delay of a B-frame stream — then makes the decoder ready for a new stream.
+    func drain(name: String, _ body: (UnsafeMutablePointer<AVFrame>) throws -> Void) throws {
+        defer { avcodec_flush_buffers(context) }
+        let sent = avcodec_send_packet(context, nil)
+        guard sent != onair_AVERROR_EOF() else { return }
+        try check(sent, "avcodec_send_packet(\(name), drain)")
+        try receiveAll(name: name, body)
+    }
+
+    private func receiveAll(name: String, _ body: (UnsafeMutablePointer<AVFrame>) throws -> Void) throws {
+        guard let frame else { return }
         while true {
             let result = avcodec_receive_frame(context, frame)
             if result == onair_AVERROR_EAGAIN() || result == onair_AVERROR_EOF() { break }

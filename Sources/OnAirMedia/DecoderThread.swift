@@ -1,14 +1,17 @@
+import DequeModule
 import Dispatch
 import OnAirCore
 import Synchronization
 
-/// The subscriber's decoder on its own thread: packets in without blocking, the latest preview and audio
-/// level out as a value the dashboard pulls.
+/// The subscriber's decoder on its own thread: packets and track configurations in without blocking, the
+/// latest preview and audio level out as a value the dashboard pulls.
 ///
 /// Why a thread and a bounded input: decoding is blocking C work that must stay off the cooperative pool,
 /// and a subscriber that falls behind must not buffer without bound. Input goes through a `PacketQueue`
 /// (drop video to the next keyframe), so a slow decoder skips to a fresh picture instead of lagging.
-/// `renderPaused` is Red5's pauseRender/resumeRender (see `PacketDecoder`).
+/// Configuration changes and drains keep their place among the packets: each takes effect once every
+/// packet submitted before it has been decoded or dropped, so the last frames of an old configuration
+/// are decoded with the decoder they were made for. `renderPaused` is Red5's pauseRender/resumeRender.
 public final class DecoderThread: Sendable {
     /// What the dashboard shows.
     public struct Snapshot: Sendable, Equatable {
@@ -22,6 +25,25 @@ public final class DecoderThread: Sendable {
         public var videoPacketsDropped = 0
         public var decodeErrors = 0
         public var lastError: String?
+        /// One line per track configuration the decoders refused (too large a picture, a broken AAC
+        /// configuration), oldest first; at most ``DecoderThread/maxProblems``.
+        public var problems: [String] = []
+        /// Commands (configurations, drains) not yet applied.
+        public var pendingCommands = 0
+    }
+
+    /// How many refused configurations a snapshot keeps (a hostile peer may send thousands).
+    public static let maxProblems = 16
+
+    fileprivate enum Command: Sendable {
+        case video(VideoTrackDescription?)
+        case audio(AudioTrackDescription?)
+        case drain
+
+        var isConfiguration: Bool {
+            if case .drain = self { return false }
+            return true
+        }
     }
 
     /// What the thread and the callers share; the thread holds this, not the `DecoderThread`, so `deinit` can stop it.
@@ -30,54 +52,66 @@ public final class DecoderThread: Sendable {
         let wake = DispatchSemaphore(value: 0)
         let stopping = Atomic(false)
         let paused = Atomic(false)
+        let submitted = Atomic(0)
+        /// Each command with the number of packets submitted before it.
+        let commands = Mutex(Deque<(after: Int, command: Command)>())
         let output = Mutex(Snapshot())
 
         init(input: PacketQueue) { self.input = input }
+
+        /// Packets that have left the queue, decoded or dropped.
+        var passed: Int {
+            let queue = input.snapshot
+            return queue.packetsDelivered + queue.videoPacketsDropped + queue.audioPacketsDropped
+        }
+
+        /// The commands whose packets have all passed, in order.
+        func dueCommands(all: Bool) -> [Command] {
+            guard all || !commands.withLock({ $0.isEmpty }) else { return [] }
+            let passed = all ? Int.max : self.passed
+            return commands.withLock { commands in
+                var due: [Command] = []
+                while let first = commands.first, first.after <= passed { due.append(commands.removeFirst().command) }
+                return due
+            }
+        }
     }
 
     private let shared: Shared
     private let worker = Mutex<WorkerThread?>(nil)
 
-    /// Opens the decoders on a new thread; throws if a codec is missing or a track is unusable.
+    /// Starts the decoding thread with decoders for the given tracks. A track libavcodec refuses is reported
+    /// in ``Snapshot/problems`` and the other track still decodes; throws only if the thread cannot start.
     public init(
         video: VideoTrackDescription?, audio: AudioTrackDescription?, previewWidth: Int = 64, previewHeight: Int = 36,
         backlog: Int = 90
     ) throws {
         let shared = Shared(input: PacketQueue(capacity: backlog, byteCapacity: 16 << 20))
         self.shared = shared
+        shared.commands.withLock { $0 = [(0, .video(video)), (0, .audio(audio))] }
         let (thread, _) = try WorkerThread.start(name: "onair.decode") { (ready: @Sendable (Result<Bool, any Error>) -> Void) in
             let decoder: PacketDecoder
             do {
-                decoder = try PacketDecoder(video: video, audio: audio, previewWidth: previewWidth, previewHeight: previewHeight)
+                decoder = try PacketDecoder(video: nil, audio: nil, previewWidth: previewWidth, previewHeight: previewHeight)
             } catch {
                 ready(.failure(error))
                 return
             }
             ready(.success(true))
             while !shared.stopping.load(ordering: .relaxed) {
+                Self.apply(shared.dueCommands(all: false), to: decoder, shared: shared)
                 guard let packet = shared.input.poll() else {
                     _ = shared.wake.wait(timeout: .now() + .milliseconds(200))
                     continue
                 }
                 decoder.renderPaused = shared.paused.load(ordering: .relaxed)
-                let result: Result<PacketDecoder.Output, any Error> = Result { try decoder.decode(packet) }
-                shared.output.withLock { snapshot in
-                    snapshot.counters = decoder.counters
-                    snapshot.renderPaused = decoder.renderPaused
-                    switch result {
-                    case let .success(.picture(picture)):
-                        snapshot.preview = picture.preview
-                        snapshot.previewTimestamp = picture.decodeTimestamp
-                    case let .success(.audio(level)):
-                        snapshot.audioLevel = level
-                    case .success(.nothing):
-                        break
-                    case let .failure(error):
-                        snapshot.decodeErrors += 1
-                        snapshot.lastError = "\(error)"
-                    }
-                }
+                Self.publish(Result { try decoder.decode(packet) }, from: decoder, shared: shared)
             }
+            // Exit: what was submitted is decoded, then whatever the decoders still hold.
+            while let packet = shared.input.poll() {
+                Self.publish(Result { try decoder.decode(packet) }, from: decoder, shared: shared)
+            }
+            Self.apply(shared.dueCommands(all: true) + [.drain], to: decoder, shared: shared)
         }
         worker.withLock { $0 = thread }
     }
@@ -86,9 +120,21 @@ public final class DecoderThread: Sendable {
 
     /// Queues a packet for decoding; never blocks (drops video to a keyframe if the decoder is behind).
     public func submit(_ packet: EncodedPacket) {
+        shared.submitted.add(1, ordering: .relaxed)
         shared.input.push(packet)
         shared.wake.signal()
     }
+
+    /// Uses `track` for the video packets submitted from now on; the decoder is rebuilt (after draining the
+    /// old one) only when the SPS or PPS differ from the ones it has.
+    public func configure(video track: VideoTrackDescription?) { enqueue(.video(track)) }
+
+    /// Uses `track` for the audio packets submitted from now on; rebuilt only when the configuration differs.
+    public func configure(audio track: AudioTrackDescription?) { enqueue(.audio(track)) }
+
+    /// Decodes what both decoders still hold once the packets submitted so far are done (the stream ended
+    /// or stalled), so the last frames of a B-frame stream are shown and counted.
+    public func drain() { enqueue(.drain) }
 
     /// Red5 pauseRender (true) / resumeRender (false): video is counted, not decoded, until resumed at a keyframe.
     public func setRenderPaused(_ paused: Bool) {
@@ -103,10 +149,11 @@ public final class DecoderThread: Sendable {
         let queue = shared.input.snapshot
         snapshot.backlog = queue.depth
         snapshot.videoPacketsDropped = queue.videoPacketsDropped
+        snapshot.pendingCommands = shared.commands.withLock { $0.count }
         return snapshot
     }
 
-    /// Stops the thread and waits for it; packets not yet decoded are discarded.
+    /// Decodes what is queued, drains the decoders and stops the thread, waiting for it.
     public func stop() {
         shared.stopping.store(true, ordering: .relaxed)
         shared.wake.signal()
@@ -117,4 +164,47 @@ public final class DecoderThread: Sendable {
         thread?.join()
         shared.input.finish()
     }
+
+    private func enqueue(_ command: Command) {
+        let after = shared.submitted.load(ordering: .relaxed)
+        shared.commands.withLock { $0.append((after, command)) }
+        shared.wake.signal()
+    }
+
+    private static func apply(_ commands: [Command], to decoder: PacketDecoder, shared: Shared) {
+        for command in commands {
+            let result: Result<PacketDecoder.Output, any Error> = Result {
+                switch command {
+                case .video(let track): try decoder.configureVideo(track)
+                case .audio(let track): try decoder.configureAudio(track)
+                case .drain: try decoder.drain()
+                }
+            }
+            publish(result, from: decoder, shared: shared, isConfiguration: command.isConfiguration)
+        }
+    }
+
+    private static func publish(
+        _ result: Result<PacketDecoder.Output, any Error>, from decoder: PacketDecoder, shared: Shared, isConfiguration: Bool = false
+    ) {
+        shared.output.withLock { snapshot in
+            snapshot.counters = decoder.counters
+            snapshot.renderPaused = decoder.renderPaused
+            switch result {
+            case let .success(.picture(picture)):
+                snapshot.preview = picture.preview
+                snapshot.previewTimestamp = picture.decodeTimestamp
+            case let .success(.audio(level)):
+                snapshot.audioLevel = level
+            case .success(.nothing):
+                break
+            case let .failure(error) where isConfiguration:
+                if snapshot.problems.count < DecoderThread.maxProblems { snapshot.problems.append("\(error)") }
+            case let .failure(error):
+                snapshot.decodeErrors += 1
+                snapshot.lastError = "\(error)"
+            }
+        }
+    }
 }
+

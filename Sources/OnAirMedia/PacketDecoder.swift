@@ -1,7 +1,13 @@
 import CFFmpeg
 import OnAirCore
 
-/// The subscriber side: H.264 and AAC `EncodedPacket`s in, a small RGB preview and an audio level out.
+/// The subscriber side: H.264 and AAC/MP3/PCM `EncodedPacket`s in, a small RGB preview and an audio level out.
+///
+/// One decoder per track, each rebuilt only when *its* configuration really changes: stock servers repeat
+/// sequence headers (nginx-rtmp sends each track's header just before its first frame, after the other
+/// track's keyframe), and rebuilding the video decoder for an audio header threw away the keyframe it held.
+/// A decoder being replaced, or a stream ending, is drained first (``drain()``), so the frames a B-frame
+/// stream still holds in its reordering delay are decoded, not lost.
 ///
 /// Red5's `pauseRender`/`resumeRender` semantics: while `renderPaused`, video packets are counted and
 /// skipped without decoding (the app is in the background: no display, no CPU); on resume decoding waits
@@ -23,7 +29,7 @@ public final class PacketDecoder {
         public var frame: VideoFrame?
     }
 
-    /// Loudness of one decoded AAC frame, in dB relative to full scale (0 dBFS = full-scale square wave).
+    /// Loudness of one decoded audio frame, in dB relative to full scale (0 dBFS = full-scale square wave).
     public struct AudioLevel: Sendable, Equatable {
         public var decodeTimestamp: Int64
         public var rmsDBFS: Double
@@ -36,8 +42,16 @@ public final class PacketDecoder {
         public var videoSkippedWhilePaused = 0
         public var videoSkippedAwaitingKeyframe = 0
         public var audioFramesDecoded = 0
+        /// Times a track's decoder was drained (stream end, stall, rebuild, exit) and rebuilt.
+        public var drains = 0
+        public var rebuilds = 0
         public init() {}
     }
+
+    /// The largest picture the subscriber decodes: its preview never needs more, and a hostile SPS
+    /// (16368×8000) otherwise makes libavcodec allocate gigabytes (issue 14).
+    public static let maxPictureWidth = 4096
+    public static let maxPictureHeight = 2304
 
     public let previewWidth: Int
     public let previewHeight: Int
@@ -47,11 +61,17 @@ public final class PacketDecoder {
         didSet { if oldValue && !renderPaused { awaitingKeyframe = true } }
     }
 
-    private let video: DecoderContext?
-    private let audio: DecoderContext?
+    private var video: DecoderContext?
+    private var audio: DecoderContext?
+    /// The configurations the open decoders were built from; a header equal to these changes nothing.
+    private(set) var videoTrack: VideoTrackDescription?
+    private(set) var audioTrack: AudioTrackDescription?
     private let keepsFullFrames: Bool
     private let scaler = FrameScaler()
     private var awaitingKeyframe = true
+    /// The timestamp of the packet most recently sent to each decoder, for pictures that come out of a drain.
+    private var lastVideoTimestamp: Int64 = 0
+    private var lastAudioTimestamp: Int64 = 0
 
     public init(
         video: VideoTrackDescription?, audio: AudioTrackDescription?,
@@ -60,26 +80,72 @@ public final class PacketDecoder {
         self.previewWidth = previewWidth
         self.previewHeight = previewHeight
         self.keepsFullFrames = keepsFullFrames
-        if let video {
-            self.video = try DecoderContext(
-                AV_CODEC_ID_H264, name: "h264",
-                extradata: AnnexB.join(video.sequenceParameterSets + video.pictureParameterSets)
-            ) { context in
-                // Output each picture as soon as it is decoded: no frame-threading delay for a live preview.
-                context.pointee.thread_count = 1
-                context.pointee.flags |= Int32(AV_CODEC_FLAG_LOW_DELAY)
-            }
-        } else {
-            self.video = nil
+        _ = try configureVideo(video)
+        _ = try configureAudio(audio)
+    }
+
+    /// Opens the video decoder for `track`, unless it is already open with the same SPS and PPS. A decoder
+    /// being replaced is drained first; its last picture is returned. Throws (leaving no video decoder)
+    /// for a picture larger than ``maxPictureWidth``×``maxPictureHeight`` or a configuration libavcodec refuses.
+    @discardableResult
+    public func configureVideo(_ track: VideoTrackDescription?) throws -> Output {
+        if let track, let current = videoTrack,
+           current.sequenceParameterSets == track.sequenceParameterSets, current.pictureParameterSets == track.pictureParameterSets {
+            return .nothing
         }
-        if let audio {
-            self.audio = try DecoderContext(AV_CODEC_ID_AAC, name: "aac", extradata: audio.audioSpecificConfig) { context in
-                context.pointee.sample_rate = Int32(audio.sampleRate)
-                onair_channel_layout_default(&context.pointee.ch_layout, Int32(audio.channels))
-            }
-        } else {
-            self.audio = nil
+        let drained = try drainVideo()
+        video = nil
+        videoTrack = nil
+        awaitingKeyframe = true
+        guard let track else { return drained }
+        guard Self.pictureFits(width: track.width, height: track.height) else {
+            throw MediaError.formatUnsupported(
+                "picture \(track.width)×\(track.height) is larger than the \(Self.maxPictureWidth)×\(Self.maxPictureHeight) "
+                    + "OnAir's subscriber decodes; video not decoded, audio goes on")
         }
+        video = try DecoderContext(
+            AV_CODEC_ID_H264, name: "h264",
+            extradata: AnnexB.join(track.sequenceParameterSets + track.pictureParameterSets)
+        ) { context in
+            // Output each picture as soon as it is decoded: no frame-threading delay for a live preview.
+            context.pointee.thread_count = 1
+            context.pointee.flags |= Int32(AV_CODEC_FLAG_LOW_DELAY)
+            // The same bound for an SPS that arrives in-band, inside a keyframe, after the check above.
+            context.pointee.max_pixels = Int64(Self.maxPictureWidth * Self.maxPictureHeight)
+        }
+        videoTrack = track
+        counters.rebuilds += 1
+        return drained
+    }
+
+    /// Opens the audio decoder for `track` unless it is already open with the same configuration; a decoder
+    /// being replaced is drained first. Throws (leaving no audio decoder) when libavcodec refuses it —
+    /// video decoding is not affected.
+    @discardableResult
+    public func configureAudio(_ track: AudioTrackDescription?) throws -> Output {
+        if let track, let current = audioTrack, Self.sameAudioConfiguration(current, track) { return .nothing }
+        let drained = try drainAudio()
+        audio = nil
+        audioTrack = nil
+        guard let track else { return drained }
+        let (id, name) = Self.libavCodec(for: track.codec)
+        audio = try DecoderContext(id, name: name, extradata: track.codec == .aac ? track.audioSpecificConfig : []) { context in
+            if track.sampleRate > 0 { context.pointee.sample_rate = Int32(track.sampleRate) }
+            onair_channel_layout_default(&context.pointee.ch_layout, Int32(max(1, track.channels)))
+        }
+        audioTrack = track
+        counters.rebuilds += 1
+        return drained
+    }
+
+    /// Decodes what both decoders still hold (the end of a stream: unpublish, stall, exit) and readies them
+    /// for the next stream, which starts at a keyframe. Returns the last picture, else the last audio level.
+    @discardableResult
+    public func drain() throws -> Output {
+        let picture = try drainVideo()
+        let level = try drainAudio()
+        awaitingKeyframe = true
+        return picture == .nothing ? level : picture
     }
 
     /// Decodes one packet (video packets while `renderPaused` are only counted).
@@ -88,6 +154,47 @@ public final class PacketDecoder {
         case .video: return try decodeVideo(packet)
         case .audio: return try decodeAudio(packet)
         }
+    }
+
+    static func pictureFits(width: Int, height: Int) -> Bool {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        return !overflow && pixels <= maxPictureWidth * maxPictureHeight && max(width, height) <= maxPictureWidth
+    }
+
+    private static func sameAudioConfiguration(_ a: AudioTrackDescription, _ b: AudioTrackDescription) -> Bool {
+        guard a.codec == b.codec else { return false }
+        // AAC carries its configuration in the AudioSpecificConfig; the others in the FLV tag's format byte.
+        return a.codec == .aac ? a.audioSpecificConfig == b.audioSpecificConfig : a.sampleRate == b.sampleRate && a.channels == b.channels
+    }
+
+    private static func libavCodec(for codec: AudioCodec) -> (AVCodecID, String) {
+        switch codec {
+        case .aac: (AV_CODEC_ID_AAC, "aac")
+        case .mp3: (AV_CODEC_ID_MP3, "mp3")
+        case .pcm(let bits) where bits == 8: (AV_CODEC_ID_PCM_U8, "pcm_u8")
+        case .pcm: (AV_CODEC_ID_PCM_S16LE, "pcm_s16le")
+        case .g711ALaw: (AV_CODEC_ID_PCM_ALAW, "pcm_alaw")
+        case .g711MuLaw: (AV_CODEC_ID_PCM_MULAW, "pcm_mulaw")
+        }
+    }
+
+    private func drainVideo() throws -> Output {
+        guard let video else { return .nothing }
+        var output = Output.nothing
+        counters.drains += 1
+        try video.drain(name: "h264") { frame in output = try picture(from: frame, timestamp: lastVideoTimestamp) }
+        return output
+    }
+
+    private func drainAudio() throws -> Output {
+        guard let audio, let name = audioTrack.map({ Self.libavCodec(for: $0.codec).1 }) else { return .nothing }
+        var output = Output.nothing
+        counters.drains += 1
+        try audio.drain(name: name) { frame in
+            counters.audioFramesDecoded += 1
+            output = .audio(PacketDecoder.level(of: frame, timestamp: lastAudioTimestamp))
+        }
+        return output
     }
 
     private func decodeVideo(_ packet: EncodedPacket) throws -> Output {
@@ -105,80 +212,38 @@ public final class PacketDecoder {
             awaitingKeyframe = false
         }
         var output = Output.nothing
+        lastVideoTimestamp = packet.decodeTimestamp
         try video.decode(packet.payload, pts: packet.presentationTimestamp, name: "h264") { frame in
-            counters.videoFramesDecoded += 1
-            let width = Int(frame.pointee.width)
-            let height = Int(frame.pointee.height)
-            let source = FrameScaler.Picture(
-                format: AVPixelFormat(frame.pointee.format), width: width, height: height,
-                planes: [UnsafePointer(frame.pointee.data.0), UnsafePointer(frame.pointee.data.1), UnsafePointer(frame.pointee.data.2)],
-                strides: [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2])
-            var rgb = [UInt8](repeating: 0, count: previewWidth * previewHeight * 3)
-            try rgb.withUnsafeMutableBufferPointer { buffer in
-                try scaler.scale(
-                    source, into: [buffer.baseAddress], strides: [Int32(previewWidth * 3)], format: AV_PIX_FMT_RGB24,
-                    width: previewWidth, height: previewHeight, flags: SWS_AREA)
-            }
-            let full = keepsFullFrames ? PacketDecoder.copyI420(frame, timestamp: packet.presentationTimestamp) : nil
-            output = .picture(DecodedPicture(
-                decodeTimestamp: packet.decodeTimestamp,
-                preview: PreviewImage(width: previewWidth, height: previewHeight, rgb: rgb), frame: full))
+            output = try picture(from: frame, timestamp: packet.decodeTimestamp)
         }
         return output
     }
 
+    private func picture(from frame: UnsafeMutablePointer<AVFrame>, timestamp: Int64) throws -> Output {
+        counters.videoFramesDecoded += 1
+        let source = FrameScaler.Picture(
+            format: AVPixelFormat(frame.pointee.format), width: Int(frame.pointee.width), height: Int(frame.pointee.height),
+            planes: [UnsafePointer(frame.pointee.data.0), UnsafePointer(frame.pointee.data.1), UnsafePointer(frame.pointee.data.2)],
+            strides: [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2])
+        var rgb = [UInt8](repeating: 0, count: previewWidth * previewHeight * 3)
+        try rgb.withUnsafeMutableBufferPointer { buffer in
+            try scaler.scale(
+                source, into: [buffer.baseAddress], strides: [Int32(previewWidth * 3)], format: AV_PIX_FMT_RGB24,
+                width: previewWidth, height: previewHeight, flags: SWS_AREA)
+        }
+        let full = keepsFullFrames ? PacketDecoder.copyI420(frame, timestamp: frame.pointee.pts) : nil
+        return .picture(DecodedPicture(
+            decodeTimestamp: timestamp, preview: PreviewImage(width: previewWidth, height: previewHeight, rgb: rgb), frame: full))
+    }
+
     private func decodeAudio(_ packet: EncodedPacket) throws -> Output {
-        guard let audio else { return .nothing }
+        guard let audio, let name = audioTrack.map({ Self.libavCodec(for: $0.codec).1 }) else { return .nothing }
         var output = Output.nothing
-        try audio.decode(packet.payload, pts: packet.decodeTimestamp, name: "aac") { frame in
+        lastAudioTimestamp = packet.decodeTimestamp
+        try audio.decode(packet.payload, pts: packet.decodeTimestamp, name: name) { frame in
             counters.audioFramesDecoded += 1
             output = .audio(PacketDecoder.level(of: frame, timestamp: packet.decodeTimestamp))
         }
         return output
-    }
-
-    /// RMS and peak over all channels of a planar-float (the AAC decoder's) frame.
-    private static func level(of frame: UnsafeMutablePointer<AVFrame>, timestamp: Int64) -> AudioLevel {
-        let samples = Int(frame.pointee.nb_samples)
-        let channels = Int(frame.pointee.ch_layout.nb_channels)
-        let planes = [frame.pointee.data.0, frame.pointee.data.1]
-        var sumOfSquares = 0.0
-        var peak = 0.0
-        var count = 0
-        if frame.pointee.format == AV_SAMPLE_FMT_FLTP.rawValue {
-            for channel in 0..<min(channels, 2) {
-                guard let plane = planes[channel] else { continue }
-                let values = UnsafeRawPointer(plane).assumingMemoryBound(to: Float.self)
-                for index in 0..<samples {
-                    let value = Double(values[index])
-                    sumOfSquares += value * value
-                    peak = max(peak, abs(value))
-                    count += 1
-                }
-            }
-        }
-        let rms = count > 0 ? (sumOfSquares / Double(count)).squareRoot() : 0
-        func decibels(_ value: Double) -> Double { value > 0 ? max(-120, 20 * log10(value)) : -120 }
-        return AudioLevel(decodeTimestamp: timestamp, rmsDBFS: decibels(rms), peakDBFS: decibels(peak))
-    }
-
-    /// The decoded picture as a tightly packed I420 `VideoFrame`.
-    private static func copyI420(_ frame: UnsafeMutablePointer<AVFrame>, timestamp: Int64) -> VideoFrame? {
-        guard frame.pointee.format == AV_PIX_FMT_YUV420P.rawValue || frame.pointee.format == AV_PIX_FMT_YUVJ420P.rawValue else { return nil }
-        var picture = VideoFrame(width: Int(frame.pointee.width), height: Int(frame.pointee.height), sequenceNumber: Int(timestamp))
-        let layout = [
-            (frame.pointee.data.0, frame.pointee.linesize.0, picture.width, picture.height, 0),
-            (frame.pointee.data.1, frame.pointee.linesize.1, picture.chromaWidth, picture.chromaHeight, picture.lumaCount),
-            (frame.pointee.data.2, frame.pointee.linesize.2, picture.chromaWidth, picture.chromaHeight, picture.lumaCount + picture.chromaCount),
-        ]
-        picture.planes.withUnsafeMutableBufferPointer { planes in
-            for (data, stride, width, height, offset) in layout {
-                guard let data else { continue }
-                for row in 0..<height {
-                    (planes.baseAddress! + offset + row * width).update(from: data + row * Int(stride), count: width)
-                }
-            }
-        }
-        return picture
     }
 }

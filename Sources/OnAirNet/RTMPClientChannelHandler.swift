@@ -30,12 +30,15 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
     private let responseTimeout: TimeAmount
     private let onIncoming: @Sendable (RTMPClient.Incoming) -> Void
     private let onClose: @Sendable (RTMPClient.Error?) -> Void
+    /// Told once, the first time the server breaks the spec in a way the chunk decoder tolerates.
+    private let onWarning: @Sendable (String) -> Void
 
     init(
         eventLoop: any EventLoop,
         responseTimeout: TimeAmount,
         onIncoming: @escaping @Sendable (RTMPClient.Incoming) -> Void,
-        onClose: @escaping @Sendable (RTMPClient.Error?) -> Void
+        onClose: @escaping @Sendable (RTMPClient.Error?) -> Void,
+        onWarning: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.eventLoop = eventLoop
         self.handshakePromise = eventLoop.makePromise()
@@ -43,6 +46,7 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
         self.responseTimeout = responseTimeout
         self.onIncoming = onIncoming
         self.onClose = onClose
+        self.onWarning = onWarning
     }
 
     // MARK: Pipeline events
@@ -74,6 +78,7 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
                 bytesReceived += UInt64(cumulation.readableBytes)
             }
             while let raw = try decoder.decode(&cumulation) {
+                if let warning = decoder.takeWarning() { onWarning(warning) }
                 handle(raw, context: context)
             }
         } catch let error as RTMPHandshake.Error {

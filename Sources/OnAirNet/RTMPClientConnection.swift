@@ -35,7 +35,8 @@ final class RTMPClientConnection: Sendable {
         url: StreamURL,
         configuration: RTMPClient.Configuration,
         onIncoming: @escaping @Sendable (RTMPClient.Incoming) -> Void,
-        onClose: @escaping @Sendable (RTMPClient.Error?) -> Void
+        onClose: @escaping @Sendable (RTMPClient.Error?) -> Void,
+        onWarning: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> RTMPClientConnection {
         let tls = try url.usesTLS ? makeTLSContext(configuration.tls, url: url) : nil
         let group = configuration.eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton
@@ -63,7 +64,8 @@ final class RTMPClientConnection: Sendable {
                         installedTLS.withLock { $0 = NIOLoopBound(translator, eventLoop: channel.eventLoop) }
                     }
                     let handler = RTMPClientChannelHandler(
-                        eventLoop: channel.eventLoop, responseTimeout: timeout, onIncoming: onIncoming, onClose: onClose)
+                        eventLoop: channel.eventLoop, responseTimeout: timeout, onIncoming: onIncoming, onClose: onClose,
+                        onWarning: onWarning)
                     try channel.pipeline.syncOperations.addHandler(handler)
                     installed.withLock { $0 = NIOLoopBound(handler, eventLoop: channel.eventLoop) }
                 }

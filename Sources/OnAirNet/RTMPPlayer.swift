@@ -36,10 +36,14 @@ public final class RTMPPlayer: Sendable {
         case data(RTMPDataMessage)
         /// From an AVC sequence header: size from the SPS; rate and bitrate from the latest metadata (0 when none).
         case videoTrack(VideoTrackDescription)
-        /// From an AAC sequence header.
+        /// From an AAC sequence header, or the first MP3/PCM tag.
         case audioTrack(AudioTrackDescription)
-        /// A video (Annex-B) or audio (raw AAC) packet.
+        /// A video (Annex-B) or audio (raw AAC, MP3 frames or PCM samples) packet.
         case packet(EncodedPacket)
+        /// A codec OnAir does not decode, in one line (once per codec).
+        case notice(String)
+        /// The first time the server broke the RTMP spec in a way OnAir tolerates (as ffmpeg and librtmp do).
+        case warning(String)
         /// The connection ended; `nil` when ``stop()`` closed it.
         case closed(RTMPClient.Error?)
     }
@@ -75,7 +79,8 @@ public final class RTMPPlayer: Sendable {
             onClose: { error in
                 continuation.yield(.closed(error))
                 continuation.finish()
-            })
+            },
+            onWarning: { continuation.yield(.warning($0)) })
         do {
             let streamID = try await connection.createStream()
             let name = streamName ?? url.streamName

@@ -7,10 +7,17 @@ import OnAirRTMP
 ///
 /// It remembers what later messages need: the NAL length size from the AVC sequence header
 /// (ISO/IEC 14496-15 §5.2.4.1) and the rates from `onMetaData` (FLV spec E.5). The picture size comes
-/// from the SPS itself, falling back to the metadata.
+/// from the SPS itself, falling back to the metadata. Audio other than AAC (MP3, PCM, G.711) has no sequence
+/// header: its track is announced from the first tag's format byte, and again when that byte changes.
+/// A codec OnAir does not decode is one `notice`, once per codec, instead of silence.
 struct RTMPPlayerDemuxer: Sendable {
     private var nalLengthSize = 4
     private var metadata: AMF0Value?
+    /// The format byte of the last non-AAC audio track announced, so a track is announced once.
+    private var announcedAudioFormat: UInt8?
+    /// The codecs already named in a notice, so a stream of them is one line, not one per tag.
+    private var unsupportedAudio: String?
+    private var unsupportedVideo: String?
 
     /// Events for one incoming message on the playing stream.
     mutating func handle(_ incoming: RTMPClient.Incoming) -> [RTMPPlayer.Event] {
@@ -40,7 +47,14 @@ struct RTMPPlayerDemuxer: Sendable {
     }
 
     private mutating func video(_ body: ByteBuffer, timestamp: Int64) -> [RTMPPlayer.Event] {
-        guard let tag = try? FLVVideoTag(parsing: body) else { return [] }
+        let tag: FLVVideoTag
+        do {
+            tag = try FLVVideoTag(parsing: body)
+        } catch FLVVideoTag.Error.unsupportedCodec {
+            return unsupported(video: body)
+        } catch {
+            return []
+        }
         switch tag.packetType {
         case .sequenceHeader:
             guard let record = try? AVCDecoderConfigurationRecord(parsing: tag.body) else { return [] }
@@ -63,19 +77,55 @@ struct RTMPPlayerDemuxer: Sendable {
         }
     }
 
-    private func audio(_ body: ByteBuffer, timestamp: Int64) -> [RTMPPlayer.Event] {
+    private mutating func audio(_ body: ByteBuffer, timestamp: Int64) -> [RTMPPlayer.Event] {
+        guard let format = body.getInteger(at: body.readerIndex, as: UInt8.self) else { return [] }
+        guard format >> 4 == FLVAudioTag.SoundFormat.aac.rawValue else { return otherAudio(body, format: format, timestamp: timestamp) }
         guard let tag = try? FLVAudioTag(parsing: body) else { return [] }
+        announcedAudioFormat = nil
         switch tag.packetType {
         case .sequenceHeader:
             let config = Array(tag.body.readableBytesView)
             let parsed = AACAudioSpecificConfig(config)
             let track = AudioTrackDescription(
                 sampleRate: parsed?.sampleRate ?? 0, channels: parsed?.channels ?? 0,
-                bitrate: Int((metadata?[FLVMetadata.Key.audioDataRate]?.numberValue ?? 0) * 1000),
-                audioSpecificConfig: config)
+                bitrate: audioBitrate, audioSpecificConfig: config)
             return [.audioTrack(track)]
         case .raw:
             return tag.encodedPacket(timestamp: timestamp).map { [.packet($0)] } ?? []
         }
+    }
+
+    private var audioBitrate: Int { Int((metadata?[FLVMetadata.Key.audioDataRate]?.numberValue ?? 0) * 1000) }
+
+    /// MP3, PCM and G.711: the track from the format byte (FLV spec E.4.2.1), then the bytes after it.
+    private mutating func otherAudio(_ body: ByteBuffer, format: UInt8, timestamp: Int64) -> [RTMPPlayer.Event] {
+        guard let codec = FLVCodecField.codec(format) else {
+            let name = FLVCodecField.name(format: format, body: body)
+            guard unsupportedAudio != name else { return [] }
+            unsupportedAudio = name
+            announcedAudioFormat = nil
+            return [.notice("audio codec \(name) is not decoded (OnAir decodes \(AudioCodec.decodedNames) audio); no sound")]
+        }
+        unsupportedAudio = nil
+        var events: [RTMPPlayer.Event] = []
+        if announcedAudioFormat != format {
+            announcedAudioFormat = format
+            events.append(.audioTrack(AudioTrackDescription(
+                sampleRate: FLVCodecField.sampleRate(format), channels: format & 1 == 1 ? 2 : 1,
+                bitrate: audioBitrate, audioSpecificConfig: [], codec: codec)))
+        }
+        let payload = Array(body.readableBytesView.dropFirst())
+        if !payload.isEmpty {
+            events.append(.packet(EncodedPacket(kind: .audio, decodeTimestamp: timestamp, isKeyframe: true, payload: payload)))
+        }
+        return events
+    }
+
+    /// One notice per video codec OnAir does not decode.
+    private mutating func unsupported(video body: ByteBuffer) -> [RTMPPlayer.Event] {
+        let name = FLVCodecField.videoCodecName(body)
+        guard unsupportedVideo != name else { return [] }
+        unsupportedVideo = name
+        return [.notice("video codec \(name) is not decoded (OnAir decodes H.264 video); no picture")]
     }
 }

@@ -72,6 +72,9 @@ public struct RTMPChunkDecoder: Sendable {
     /// Current incoming chunk size.
     public private(set) var chunkSize = Self.defaultChunkSize
     private var streams: [UInt32: StreamState] = [:]
+    /// The first spec break tolerated, until ``takeWarning()`` hands it over; then only `warned` remains.
+    private var warning: String?
+    private var warned = false
     /// The chunk stream whose chunk payload is being read, and how many bytes of this chunk remain.
     private var openChunk: (chunkStreamID: UInt32, remaining: Int)?
 
@@ -155,6 +158,21 @@ public struct RTMPChunkDecoder: Sendable {
         return (header, offset - buffer.readerIndex)
     }
 
+    /// The first break of the spec this decoder tolerated, once (for a `warning` event); `nil` afterwards.
+    public mutating func takeWarning() -> String? {
+        defer { warning = nil }
+        return warning
+    }
+
+    /// Notes a break of the spec that ffmpeg and librtmp accept, so the operator learns of it once.
+    /// A format-1/2/3 first header on a fresh chunk stream reads its missing previous header as zeros on
+    /// message stream 0 (pyrtmp sends one); the limits on streams, lengths and chunk sizes still hold.
+    private mutating func tolerate(_ violation: Error) {
+        guard !warned else { return }
+        warned = true
+        warning = "peer broke the RTMP spec: \(violation); read as zeros on message stream 0, as ffmpeg and librtmp do"
+    }
+
     /// Updates the chunk stream's state from a header and opens its chunk payload.
     private mutating func begin(_ header: RTMPChunkHeader) throws(Error) {
         let id = header.chunkStreamID
@@ -162,10 +180,8 @@ public struct RTMPChunkDecoder: Sendable {
         if let existing = streams[id] {
             state = existing
         } else {
-            guard header.format == .full else {
-                throw .noPreviousHeader(chunkStreamID: id, format: header.format.rawValue)
-            }
             guard streams.count < limits.maxChunkStreams else { throw .tooManyChunkStreams(limit: limits.maxChunkStreams) }
+            if header.format != .full { tolerate(.noPreviousHeader(chunkStreamID: id, format: header.format.rawValue)) }
             state = StreamState()
         }
         let continuing = state.payload != nil

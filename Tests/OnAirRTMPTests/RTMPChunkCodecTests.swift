@@ -132,11 +132,42 @@ struct RTMPChunkCodecTests {
         }
     }
 
-    @Test("a format-1 header on a fresh chunk stream is refused")
-    func noPreviousHeader() {
+    @Test("a format-1/2/3 first header on a fresh chunk stream reads as zeros on message stream 0 (as ffmpeg and librtmp), with one warning")
+    func noPreviousHeaderTolerated() throws {
         var bytes = ByteBuffer()
-        RTMPChunkHeader(format: .sameStream, chunkStreamID: 9, messageLength: 4, messageTypeID: 9).write(into: &bytes)
-        #expect(throws: RTMPChunkDecoder.Error.noPreviousHeader(chunkStreamID: 9, format: 1)) { try Self.decode(bytes, step: 1) }
+        RTMPChunkHeader(format: .sameStream, chunkStreamID: 9, timestampField: 40, messageLength: 4, messageTypeID: 9).write(into: &bytes)
+        bytes.writeBytes([1, 2, 3, 4])
+        RTMPChunkHeader(format: .timestampOnly, chunkStreamID: 10, timestampField: 7).write(into: &bytes)
+        RTMPChunkHeader(format: .continuation, chunkStreamID: 11).write(into: &bytes)
+        // The same stream goes on normally afterwards: a format-2 header reuses the length and type learnt.
+        RTMPChunkHeader(format: .timestampOnly, chunkStreamID: 9, timestampField: 33).write(into: &bytes)
+        bytes.writeBytes([5, 6, 7, 8])
+        for step in [1, 3, 1 << 20] {
+            var decoder = RTMPChunkDecoder()
+            var input = bytes
+            var inbox = ByteBuffer()
+            var messages: [RTMPRawMessage] = []
+            var warnings: [String] = []
+            while input.readableBytes > 0 {
+                var piece = input.readSlice(length: min(step, input.readableBytes))!
+                inbox.writeBuffer(&piece)
+                while let message = try decoder.decode(&inbox) { messages.append(message) }
+                if let warning = decoder.takeWarning() { warnings.append(warning) }
+            }
+            #expect(messages.map(\.typeID) == [9, 0, 0, 9], "step \(step)")
+            #expect(messages.map(\.messageStreamID) == [0, 0, 0, 0])
+            #expect(messages.map(\.timestamp) == [40, 7, 0, 73])
+            #expect(messages.map(\.payload.readableBytes) == [4, 0, 0, 4])
+            #expect(warnings.count == 1, "one warning for the first break only: \(warnings)")
+            #expect(warnings.first?.contains("format-1") == true)
+        }
+    }
+
+    @Test("tolerating a missing previous header keeps the limits: fresh chunk streams of any format still count")
+    func toleratedHeadersStillBounded() {
+        var bytes = ByteBuffer()
+        for id in 3..<80 { RTMPChunkHeader(format: .timestampOnly, chunkStreamID: UInt32(id), timestampField: 1).write(into: &bytes) }
+        #expect(throws: RTMPChunkDecoder.Error.tooManyChunkStreams(limit: 64)) { try Self.decode(bytes, step: 1 << 20) }
     }
 
     @Test("a new header in the middle of a message is refused")

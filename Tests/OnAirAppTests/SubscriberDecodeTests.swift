@@ -1,0 +1,53 @@
+import Foundation
+import OnAirTestSupport
+import Testing
+
+/// The subscriber's decoders against stock peers: every frame a B-frame encoder sends through nginx-rtmp is
+/// decoded, from the first keyframe to the last (issue 18 items 1 and 4).
+@Suite("subscriber decoding behind stock peers")
+struct SubscriberDecodeTests {
+    /// The `stopped` event's counters of a finished headless subscriber.
+    struct Counts {
+        var packets: Int
+        var decoded: Int
+        var beforeKeyframe: Int
+
+        init(_ run: HeadlessRun) {
+            let stopped = run.events.events.last { $0.kind == "stopped" }?.details ?? [:]
+            packets = stopped["videoPackets"] as? Int ?? 0
+            decoded = stopped["framesDecoded"] as? Int ?? 0
+            beforeKeyframe = stopped["skippedAwaitingKeyframe"] as? Int ?? 0
+        }
+
+        /// Packets from the first keyframe on, which must all become pictures.
+        var decodable: Int { packets - beforeKeyframe }
+    }
+
+    @Test("ffmpeg -bf 2 -g 60 → nginx-rtmp → onair subscribe: all 240 frames decoded, the first keyframe interval and the last reordered frames too")
+    func bFramesThroughNginx() async throws {
+        let nginx = try NginxRTMPServer()
+        let directory = try TemporaryDirectory()
+        let url = nginx.url(stream: "bframes")
+        let subscriber = try HeadlessRun(["subscribe", url, "--headless", "--duration", "40"], in: directory)
+        #expect(await subscriber.waitFor { $0.kind == "status" && $0.text == "NetStream.Play.Start" } != nil)
+
+        // nginx sends "onMetaData, V header, V key, V …, A header, A …": the audio header arrives after the
+        // video keyframe, which a decoder rebuilt for every track event would throw away.
+        let ffmpeg = try PeerProcess("ffmpeg", [
+            "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-f", "lavfi", "-i", "sine",
+            "-t", "8", "-c:v", "libx264", "-preset", "veryfast", "-bf", "2", "-g", "60", "-c:a", "aac", "-f", "flv", url,
+        ], in: directory.url)
+        #expect(await ffmpeg.exitStatus(within: .seconds(60)) == 0, "ffmpeg: \(ffmpeg.standardError)")
+        let unpublished = await subscriber.waitFor { $0.kind == "status" && $0.text == "NetStream.Play.UnpublishNotify" }
+        #expect(unpublished != nil, "no UnpublishNotify: \(subscriber.peer.standardOutput.suffix(2000))")
+        try await Task.sleep(for: .seconds(1))
+        subscriber.peer.stop()
+
+        let counts = Counts(subscriber)
+        #expect(counts.packets == 240, "ffmpeg sent 8 s × 30 fps = 240 frames; the subscriber received \(counts.packets)")
+        #expect(counts.beforeKeyframe == 0, "the stream starts with a keyframe; \(counts.beforeKeyframe) packets waited for one")
+        #expect(counts.decoded == counts.decodable, "decoded \(counts.decoded) of \(counts.decodable) frames from the first keyframe on")
+        let tracks = subscriber.events.events.filter { $0.kind == "videoTrack" }
+        #expect(tracks.count == 1 && tracks.first?.details["fps"] as? Double == 30, "videoTrack events: \(tracks.map(\.details))")
+    }
+}
