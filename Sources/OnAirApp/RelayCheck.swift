@@ -54,9 +54,14 @@ public enum RelayCheck {
         let writer = JSONLinesWriter()
         let rtmp = try FrontEndSetup.rtmpConfiguration(url: url, caFile: caFile, command: "publish --check") { _ in }
         let engine = try FrontEndSetup.engine(engineSettings, command: "publish --check") { _ in }
-        let outcome = await check(url: url, engine: engine, rtmp: rtmp)
+        let (outcome, warnings) = await checkReportingWarnings(url: url, engine: engine, rtmp: rtmp)
         if headless {
+            for warning in warnings {
+                writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "warning", details: ["text": .string(warning)]))
+            }
             writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "check", details: outcome.headlessDetails(url: url)))
+        } else {
+            warnings.forEach { writeLine("relay check: warning: \($0)") }
         }
         switch outcome {
         case .failed(let reason):
@@ -78,32 +83,43 @@ public enum RelayCheck {
 
     /// Player first, then publisher, probe, verdict; everything stopped before it returns, within ``timeout``.
     static func check(url: StreamURL, engine: MediaEngine, rtmp: RTMPClient.Configuration = .init()) async -> Outcome {
+        await checkReportingWarnings(url: url, engine: engine, rtmp: rtmp).outcome
+    }
+
+    /// ``check(url:engine:rtmp:)``, and the server's breaks of the spec that the clients tolerated.
+    static func checkReportingWarnings(
+        url: StreamURL, engine: MediaEngine, rtmp: RTMPClient.Configuration = .init()
+    ) async -> (outcome: Outcome, warnings: [String]) {
         let player = RTMPPlayer(url: url, configuration: rtmp)
         let publisher = RTMPPublisher(url: url, configuration: rtmp)
         // Raced rather than grouped: a connect or handshake stuck in the network does not see cancellation,
         // and the verdict must not wait for it. The loser is cancelled and its connections closed.
+        let findings = RelayCheckFindings()
         let outcome: Outcome = await withCheckedContinuation { continuation in
             let once = FirstOutcome(continuation)
-            let work = Task { once.resume(await probe(url: url, engine: engine, player: player, publisher: publisher)) }
+            let work = Task { once.resume(await probe(url: url, engine: engine, player: player, publisher: publisher, findings: findings)) }
             Task {
                 try? await Task.sleep(for: timeout)
-                once.resume(.failed("no verdict within \(timeout.milliseconds / 1000) s"))
+                once.resume(.failed("no verdict within \(timeout.milliseconds / 1000) s: \(findings.summary)"))
                 work.cancel()
             }
         }
         await publisher.stop()
         await player.stop()
         engine.stop()
-        return outcome
+        return (outcome, findings.warnings)
     }
 
-    private static func probe(url: StreamURL, engine: MediaEngine, player: RTMPPlayer, publisher: RTMPPublisher) async -> Outcome {
+    private static func probe(
+        url: StreamURL, engine: MediaEngine, player: RTMPPlayer, publisher: RTMPPublisher, findings: RelayCheckFindings
+    ) async -> Outcome {
         do {
             // The player plays the bare name: a `?key=` is for publishers only.
             try await player.start(streamName: url.bareStreamName)
         } catch {
             return .failed("cannot play: \(error)")
         }
+        findings.update { $0.playerConnected = true }
         do {
             try engine.start()
         } catch {
@@ -113,9 +129,18 @@ public enum RelayCheck {
             try await publisher.start(type: .live, video: engine.videoTrack, audio: engine.audioTrack)
         } catch RTMPClient.Error.publishRejected(let status) {
             return .failed("publish refused (\(status.code.rawValue): \(status.description)); is the stream already live? Pick an unused stream name for the check")
+        } catch RTMPClient.Error.connectionRefused {
+            return .failed("the server accepted the player, then refused the publisher's connection: it stopped or restarted during the check")
         } catch {
-            return .failed("cannot publish: \(error)")
+            return .failed("the server accepted the player, then the publisher could not publish: \(error)")
         }
+        findings.update { $0.publishStarted = true }
+        let publisherEvents = Task {
+            for await event in publisher.events {
+                if case .warning(let text) = event { findings.update { $0.warnings.append(text) } }
+            }
+        }
+        defer { publisherEvents.cancel() }
         let lastSent = LatestTimestamp()
         let pump = Task.detached {
             var awaitingKeyframe = true
@@ -157,9 +182,11 @@ public enum RelayCheck {
                 }
                 check = probe
             }
+            findings.update { $0.observe(event) }
             switch event {
             case .closed(let error):
-                return .failed("the player's connection closed before a verdict\(error.map { ": \($0)" } ?? "")")
+                return .failed("the server closed the player's connection before a verdict (it went away or dropped the player)"
+                    + "\(error.map { ": \($0)" } ?? ""); \(findings.summary)")
             case .status(let status) where status.code == .playStreamNotFound:
                 return .failed("the server does not play the stream (\(status.code.rawValue))")
             default:

@@ -32,6 +32,7 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
     private let onClose: @Sendable (RTMPClient.Error?) -> Void
     /// Told once, the first time the server breaks the spec in a way the chunk decoder tolerates.
     private let onWarning: @Sendable (String) -> Void
+    private var warned = false
 
     init(
         eventLoop: any EventLoop,
@@ -78,7 +79,7 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
                 bytesReceived += UInt64(cumulation.readableBytes)
             }
             while let raw = try decoder.decode(&cumulation) {
-                if let warning = decoder.takeWarning() { onWarning(warning) }
+                if let warning = decoder.takeWarning() { warnOnce(warning) }
                 handle(raw, context: context)
             }
         } catch let error as RTMPHandshake.Error {
@@ -238,14 +239,31 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
                 return
             }
         case .command(let command) where command.name == RTMPCommand.Name.onStatus:
-            if let status = command.status,
-               let index = statusWaiters.firstIndex(where: { $0.streamID == raw.messageStreamID }) {
+            if let status = command.status, let index = statusWaiterIndex(for: status, on: raw.messageStreamID) {
                 statusWaiters.remove(at: index).promise.succeed(status)
             }
         default:
             break
         }
         onIncoming(RTMPClient.Incoming(message: message, timestamp: raw.timestamp, messageStreamID: raw.messageStreamID))
+    }
+
+    /// The waiter a status answers: the one on its message stream. A `NetStream.` status on stream 0 while
+    /// nobody waits there answers the oldest waiter, as ffmpeg and librtmp (which ignore the stream ID)
+    /// take it: pyrtmp sends `Publish.Start` with a format-1 header that keeps stream 0 (RTMP spec §7.2.2).
+    private func statusWaiterIndex(for status: RTMPStatus, on streamID: UInt32) -> Int? {
+        if let index = statusWaiters.firstIndex(where: { $0.streamID == streamID }) { return index }
+        guard streamID == 0, status.code.rawValue.hasPrefix("NetStream."), let first = statusWaiters.first else { return nil }
+        warnOnce("peer broke the RTMP spec: \(status.code.rawValue) came on message stream 0, not the stream \(first.streamID) it answers; "
+            + "taken as its answer, as ffmpeg and librtmp do")
+        return statusWaiters.startIndex
+    }
+
+    /// The first break of the spec this connection tolerated, told once.
+    private func warnOnce(_ warning: String) {
+        guard !warned else { return }
+        warned = true
+        onWarning(warning)
     }
 
     private func acknowledgeIfNeeded(context: ChannelHandlerContext) {

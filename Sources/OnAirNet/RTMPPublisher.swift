@@ -22,6 +22,8 @@ public final class RTMPPublisher: Sendable {
     /// What the server said, and when the connection ended (`nil` error: closed by ``stop()``).
     public enum Event: Sendable, Equatable {
         case status(RTMPStatus)
+        /// The first time the server broke the RTMP spec in a way OnAir tolerates (as ffmpeg and librtmp do).
+        case warning(String)
         case closed(RTMPClient.Error?)
     }
 
@@ -64,7 +66,8 @@ public final class RTMPPublisher: Sendable {
             onClose: { error in
                 continuation.yield(.closed(error))
                 continuation.finish()
-            })
+            },
+            onWarning: { continuation.yield(.warning($0)) })
         do {
             let name = streamName ?? url.streamName
             connection.execute { handler in
