@@ -50,4 +50,34 @@ struct SubscriberDecodeTests {
         let tracks = subscriber.events.events.filter { $0.kind == "videoTrack" }
         #expect(tracks.count == 1 && tracks.first?.details["fps"] as? Double == 30, "videoTrack events: \(tracks.map(\.details))")
     }
+
+    @Test("a 4112×2320 H.264 stream (over the 4096×2304 bound) through nginx: one notice, no picture decoded, audio decoded, RSS bounded")
+    func oversizedPictureRefused() async throws {
+        let nginx = try NginxRTMPServer()
+        let directory = try TemporaryDirectory()
+        let url = nginx.url(stream: "huge")
+        let subscriber = try HeadlessRun(["subscribe", url, "--headless", "--duration", "40"], in: directory)
+        #expect(await subscriber.waitFor { $0.kind == "status" && $0.text == "NetStream.Play.Start" } != nil)
+        let ffmpeg = try PeerProcess("ffmpeg", [
+            "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-t", "3", "-i", "color=c=blue:size=4112x2320:rate=5",
+            "-f", "lavfi", "-t", "3", "-i", "sine", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-f", "flv", url,
+        ], in: directory.url)
+        var memory = ResidentMemory()
+        while ffmpeg.isRunning {
+            ResidentMemory.kilobytes(of: subscriber.peer.processIdentifier).map { memory.record($0) }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(ffmpeg.terminationStatus == 0, "ffmpeg: \(ffmpeg.standardError)")
+        _ = await subscriber.waitFor { $0.kind == "status" && $0.text == "NetStream.Play.UnpublishNotify" }
+        try await Task.sleep(for: .milliseconds(1500))
+        subscriber.peer.stop()
+
+        let notices = subscriber.events.events.filter { $0.kind == "notice" }.map(\.text)
+        #expect(notices.filter { $0.contains("4112×2320") && $0.contains("4096×2304") }.count == 1, "notices: \(notices)")
+        let stopped = subscriber.events.events.last { $0.kind == "stopped" }?.details ?? [:]
+        #expect(stopped["framesDecoded"] as? Int == 0, "\(stopped)")
+        #expect(stopped["audioFramesDecoded"] as? Int ?? 0 > 100, "audio must go on: \(stopped)")
+        #expect(memory.maximum < 200_000, "subscriber peak RSS \(memory.maximum) kB")
+        print("oversized picture: subscriber peak RSS \(memory.maximum) kB")
+    }
 }
