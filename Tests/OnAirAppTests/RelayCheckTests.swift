@@ -69,6 +69,24 @@ struct RelayCheckTests {
         #expect(lines.first?.contains("onair publish --check") == true && lines.first?.contains("\(port)") == true, "\(result.standardError)")
     }
 
+    @Test("a server that accepted the player and then went away: the reason says so, not \"is the RTMP server running\"")
+    func serverGoneAfterPlayer() throws {
+        let directory = try TemporaryDirectory()
+        let url = "rtmp://127.0.0.1:\(try FreePort.loopback())/live/gone"
+        // `ffmpeg -listen 1 -i` takes one connection and waits for a publisher; the check's player comes
+        // first, so ffmpeg fails on its `play`, exits and takes its listening socket with it.
+        let ffmpeg = try PeerProcess("ffmpeg", ["-nostdin", "-v", "error", "-listen", "1", "-i", url, "-c", "copy", "-y", directory.file("x.flv").path], in: directory.url)
+        defer { ffmpeg.stop() }
+        // Not probed with a connection: that would be the one ffmpeg takes.
+        Thread.sleep(forTimeInterval: 1.5)
+        let result = try OnAirBinary.run(["publish", url, "--check"])
+        #expect(result.status == 1)
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.standardError)")
+        #expect(lines.first?.contains("accepted the player") == true, "\(result.standardError)")
+        #expect(lines.first?.contains("is the RTMP server running") == false, "\(result.standardError)")
+    }
+
     @Test("a malformed URL is a usage error")
     func badURL() throws {
         let result = try OnAirBinary.run(["publish", "http://example.com/x", "--check"])
