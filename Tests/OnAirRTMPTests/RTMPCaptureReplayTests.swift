@@ -11,6 +11,7 @@ struct RTMPCaptureReplayTests {
         ("nginx-play-server-to-client", .client),
         ("nginx-publish-server-to-client", .client),
         ("ffmpeg-publish-client-to-server", .server),
+        ("pyrtmp-publish-server-to-client", .client),
     ]
 
     static func capture(_ name: String) throws -> ByteBuffer {
@@ -129,4 +130,25 @@ struct RTMPCaptureReplayTests {
             }
         }
     }
+
+    @Test("pyrtmp → publisher: format-1 first headers read as zeros on message stream 0; connect, createStream and Publish.Start come out, with one warning")
+    func pyrtmpPublish() throws {
+        var input = try Self.capture("pyrtmp-publish-server-to-client")
+        var handshake = RTMPHandshake(role: .client)
+        _ = handshake.start()
+        while !handshake.isComplete, try handshake.receive(&input) != .needMoreData {}
+        var decoder = RTMPChunkDecoder()
+        var raw: [RTMPRawMessage] = []
+        var warnings: [String] = []
+        while let message = try decoder.decode(&input) {
+            raw.append(message)
+            if let warning = decoder.takeWarning() { warnings.append(warning) }
+        }
+        #expect(warnings.count == 1 && warnings.first?.contains("chunk stream 3 starts with a format-1 header") == true, "\(warnings)")
+        let commands = try raw.map { try RTMPMessage($0) }.compactMap { if case .command(let command) = $0 { command } else { nil } }
+        #expect(commands.map(\.name) == ["_result", "_result", "onStatus"], "\(commands.map(\.name))")
+        #expect(commands.last?.status?.code == .publishStart)
+        #expect(raw.filter { $0.typeID == 20 }.allSatisfy { $0.messageStreamID == 0 })
+    }
 }
+
