@@ -41,4 +41,31 @@ struct RTMPPlayerDemuxerTests {
             #expect(demuxer.handle(Self.incoming(message, at: timestamp)) == expected)
         }
     }
+
+    @Test("MP3 and PCM tags announce a track from the format byte once, then packets; other codecs are one notice each")
+    func otherCodecs() {
+        var demuxer = RTMPPlayerDemuxer()
+        func audio(_ bytes: [UInt8], at timestamp: UInt32 = 0) -> [RTMPPlayer.Event] {
+            demuxer.handle(Self.incoming(.audio(ByteBuffer(bytes: bytes)), at: timestamp))
+        }
+        // 0x2E: MP3, 44 kHz, 16-bit, mono.
+        #expect(audio([0x2E, 0xFF, 0xFB], at: 10) == [
+            .audioTrack(AudioTrackDescription(sampleRate: 44_100, channels: 1, bitrate: 0, audioSpecificConfig: [], codec: .mp3)),
+            .packet(EncodedPacket(kind: .audio, decodeTimestamp: 10, isKeyframe: true, payload: [0xFF, 0xFB])),
+        ])
+        #expect(audio([0x2E, 0xFF, 0xFB], at: 36) == [.packet(EncodedPacket(kind: .audio, decodeTimestamp: 36, isKeyframe: true, payload: [0xFF, 0xFB]))])
+        // 0x3F: PCM little-endian, 44 kHz, 16-bit, stereo: a new track.
+        #expect(audio([0x3F, 1, 0, 2, 0]).first == .audioTrack(AudioTrackDescription(
+            sampleRate: 44_100, channels: 2, bitrate: 0, audioSpecificConfig: [], codec: .pcm(bitsPerSample: 16))))
+        // Speex (11), twice: one notice.
+        let speex = audio([0xB2, 1, 2]) + audio([0xB2, 3, 4])
+        #expect(speex.count == 1)
+        guard case .notice(let text)? = speex.first else { Issue.record("no notice: \(speex)"); return }
+        #expect(text.contains("Speex") && text.contains("AAC, MP3, PCM and G.711"))
+        // Sorenson H.263 (codec 2) and VP6 (4): one notice per codec.
+        let video = [0x22, 0x22, 0x24].flatMap { demuxer.handle(Self.incoming(.video(ByteBuffer(bytes: [$0, 0, 0, 0, 0])))) }
+        #expect(video.count == 2, "\(video)")
+        #expect(video.first.map { if case .notice(let text) = $0 { text.contains("Sorenson H.263") } else { false } } == true)
+    }
 }
+
