@@ -77,6 +77,8 @@ final class ConsoleFrontEnd {
     func attach(publisher: PublisherController?, subscriber: SubscriberController?) {
         self.publisher = publisher
         self.subscriber = subscriber
+        // A codec the subscriber does not decode, or a server breaking the spec, shows at the foot of the screen.
+        subscriber?.showNotice = { [weak self] in self?.showNotice($0) }
         if publisher == nil { ui.focus = .subscriber }
     }
 

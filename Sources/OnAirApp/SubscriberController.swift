@@ -35,6 +35,7 @@ public final class SubscriberController {
     private var decoderProblemsReported = 0
     /// A video track announced without a frame rate (no `onMetaData`), waiting for frames to measure it.
     private var frameRateProbe: FrameRateProbe?
+    private static let maxNotices = 64
     /// Shows `warning` and `notice` lines on the console's dashboard; headless takes them as events.
     public var showNotice: ((String) -> Void)?
 
@@ -95,6 +96,8 @@ public final class SubscriberController {
         case .tick:
             meter.sample(at: now)
             collectDecoderProblems()
+            // The console never takes notices (it shows them through `showNotice`): keep only recent ones.
+            if notices.count > Self.maxNotices { notices.removeFirst(notices.count - Self.maxNotices) }
             if mediaFlowing, let last = lastMedia, now.since(last) >= stallTimeout {
                 mediaFlowing = false
                 decoder?.drain()
