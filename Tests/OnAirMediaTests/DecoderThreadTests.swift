@@ -45,4 +45,31 @@ struct DecoderThreadTests {
         #expect(await EngineTestSupport.eventually { decoder.snapshot.previewTimestamp == video[0].decodeTimestamp })
         decoder.stop()
     }
+
+    @Test("a repeated track configuration (nginx re-sends headers; the other track's header arrives) keeps the decoder and its keyframe; a new one is applied after the packets before it")
+    func configurationPerTrack() async throws {
+        let (track, video) = try PacketDecoderTests.packets()
+        let (audioTrack, audio) = try HostileTrackTests.tone()
+        let decoder = try DecoderThread(video: nil, audio: nil)
+        decoder.configure(video: track)
+        decoder.submit(video[0])                     // the keyframe
+        decoder.configure(audio: audioTrack)         // nginx: A header after V key
+        decoder.configure(video: track)              // the same V header again
+        for packet in video[1..<30] { decoder.submit(packet) }
+        for packet in audio { decoder.submit(packet) }
+        #expect(await EngineTestSupport.eventually { decoder.snapshot.counters.videoFramesDecoded == 30 })
+        #expect(await EngineTestSupport.eventually { decoder.snapshot.counters.audioFramesDecoded == audio.count })
+        #expect(decoder.snapshot.counters.rebuilds == 2, "one video and one audio decoder opened, none rebuilt")
+        #expect(decoder.snapshot.counters.videoSkippedAwaitingKeyframe == 0)
+        // A changed configuration (another PPS) rebuilds only video, after the packets submitted before it.
+        var changed = track
+        changed.pictureParameterSets = track.pictureParameterSets + track.pictureParameterSets
+        for packet in video[30..<40] { decoder.submit(packet) }
+        decoder.configure(video: changed)
+        #expect(await EngineTestSupport.eventually { decoder.snapshot.pendingCommands == 0 && decoder.snapshot.backlog == 0 })
+        #expect(decoder.snapshot.counters.videoFramesDecoded == 40)
+        #expect(decoder.snapshot.counters.rebuilds == 3)
+        decoder.stop()
+    }
 }
+
