@@ -66,6 +66,9 @@ public final class PacketDecoder {
     /// The configurations the open decoders were built from; a header equal to these changes nothing.
     private(set) var videoTrack: VideoTrackDescription?
     private(set) var audioTrack: AudioTrackDescription?
+    /// The last configurations refused, so a header repeated by the server is one notice, not one per copy.
+    private var refusedVideo: VideoTrackDescription?
+    private var refusedAudio: AudioTrackDescription?
     private let keepsFullFrames: Bool
     private let scaler = FrameScaler()
     private var awaitingKeyframe = true
@@ -93,11 +96,13 @@ public final class PacketDecoder {
            current.sequenceParameterSets == track.sequenceParameterSets, current.pictureParameterSets == track.pictureParameterSets {
             return .nothing
         }
+        if let track, track == refusedVideo { return .nothing }
         let drained = try drainVideo()
         video = nil
         videoTrack = nil
         awaitingKeyframe = true
         guard let track else { return drained }
+        refusedVideo = track
         guard Self.pictureFits(width: track.width, height: track.height) else {
             throw MediaError.formatUnsupported(
                 "picture \(track.width)×\(track.height) is larger than the \(Self.maxPictureWidth)×\(Self.maxPictureHeight) "
@@ -114,6 +119,7 @@ public final class PacketDecoder {
             context.pointee.max_pixels = Int64(Self.maxPictureWidth * Self.maxPictureHeight)
         }
         videoTrack = track
+        refusedVideo = nil
         counters.rebuilds += 1
         return drained
     }
@@ -124,16 +130,19 @@ public final class PacketDecoder {
     @discardableResult
     public func configureAudio(_ track: AudioTrackDescription?) throws -> Output {
         if let track, let current = audioTrack, Self.sameAudioConfiguration(current, track) { return .nothing }
+        if let track, track == refusedAudio { return .nothing }
         let drained = try drainAudio()
         audio = nil
         audioTrack = nil
         guard let track else { return drained }
+        refusedAudio = track
         let (id, name) = Self.libavCodec(for: track.codec)
         audio = try DecoderContext(id, name: name, extradata: track.codec == .aac ? track.audioSpecificConfig : []) { context in
             if track.sampleRate > 0 { context.pointee.sample_rate = Int32(track.sampleRate) }
             onair_channel_layout_default(&context.pointee.ch_layout, Int32(max(1, track.channels)))
         }
         audioTrack = track
+        refusedAudio = nil
         counters.rebuilds += 1
         return drained
     }

@@ -47,6 +47,7 @@ struct HostileTrackTests {
         (huge.width, huge.height) = (16368, 8000)
         huge.sequenceParameterSets = [Self.sps(widthInMacroblocks: 1023, heightInMacroblocks: 500)]
         let decoder = try DecoderThread(video: huge, audio: audioTrack)
+        decoder.configure(video: huge)               // the server repeats the header: still one line
         for packet in video.prefix(10) { decoder.submit(packet) }
         for packet in audio { decoder.submit(packet) }
         #expect(await EngineTestSupport.eventually { decoder.snapshot.counters.audioFramesDecoded == audio.count })
