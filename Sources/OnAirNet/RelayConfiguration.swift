@@ -67,6 +67,33 @@ public struct RelayConfiguration: Sendable {
     /// default: a loopback client is this machine itself — the only client at all with the default
     /// 127.0.0.1 bind — and local tools legitimately open many (`onair demo`, the 100-player fan-out bench).
     public var limitsLoopback = false
+    /// While fewer than this many connections are open, loopback clients are exempt from
+    /// ``maxConnectionsPerAddress`` (when ``limitsLoopback`` is off); from this many on they are held to it like
+    /// any address, so a local client cannot take every file descriptor (GitHub issue 14). `nil`: always exempt.
+    public var loopbackExemptionLimit: Int? = 256
+    /// Most message streams one connection may create (`createStream`): a publisher needs one, a player one
+    /// per stream it plays. The next `createStream` is answered with `_error` and the connection closed.
+    public var maxMessageStreamsPerConnection = 16
+    /// Most streams one connection may play at once, and (times ``playCommandsPerPlay``) `play` commands over
+    /// its life; Red5 and nginx-rtmp allow a handful. Past either the play is refused and the connection closed.
+    public var maxPlaysPerConnection = 8
+    /// `play` commands a connection may send over its life per allowed concurrent play (a player restarts a
+    /// play now and then; a flood of them is an attack).
+    public static let playCommandsPerPlay = 8
+    /// Bytes of protocol answers (pongs, status, command results) queued for a peer that does not read
+    /// them; past this the connection is closed (GitHub issue 14: a ping flood grew the relay by 2 GB).
+    public var maxQueuedControlBytes = 1 << 20
+    /// A connection that sent `connect` but neither publishes nor plays for this long is closed (nginx-rtmp's
+    /// `timeout`), so idle sockets cannot pile up. `nil` disables it.
+    public var connectIdleTimeout: TimeAmount? = .seconds(15)
+    /// Most bytes announced by a connection's unfinished messages across its chunk streams at once.
+    public var maxPartialMessageBytes = 16 << 20
+    /// A message whose chunks have started arriving but which is not complete after this long closes the
+    /// connection (a peer trickling 60 large messages would otherwise pin their memory for ever).
+    public var incompleteMessageTimeout: TimeAmount = .seconds(10)
+    /// How long the relay stops accepting when `accept` fails for lack of descriptors or memory (EMFILE,
+    /// ENFILE, ENOBUFS, ENOMEM): logged once per episode, never a busy loop (NIO's AcceptBackoffHandler).
+    public var acceptBackoff: TimeAmount = .milliseconds(250)
     /// A client that has not completed the RTMP handshake and sent `connect` this long after connecting is
     /// closed (reported as a rejection), so half-open and silent sockets do not pile up.
     public var handshakeTimeout: TimeAmount = .seconds(5)

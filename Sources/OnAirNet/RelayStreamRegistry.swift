@@ -6,7 +6,7 @@ import OnAirRTMP
 /// loop) call it directly, and everything else reaches it by hopping onto that loop. No other place holds
 /// stream state, so publish, play, fan-out, recording and idle checks never race.
 ///
-/// Fan-out (`RelayStreamRegistry+Fanout.swift`) chunks a read burst's messages once per message stream ID
+/// Fan-out (`RelayStreamRegistry+Fanout.swift`) chunks a read burst's messages once (copied per message stream ID)
 /// into one batch (``RelayFanoutBatch``) and hands it to every player at the end of the burst
 /// (``flushDirty()``), so 100 players cost 100 writes per burst, not per message.
 final class RelayStreamRegistry {
@@ -32,13 +32,16 @@ final class RelayStreamRegistry {
     private var tick: Scheduled<Void>?
     private var isShutDown = false
     private var lastStats = NIODeadline.now()
+    /// Whether `accept` is backing off for lack of descriptors (logged once per episode).
+    private var acceptPaused = false
 
     init(eventLoop: any EventLoop, configuration: RelayConfiguration, emit: @escaping @Sendable (RelayEvent) -> Void) {
         self.eventLoop = eventLoop
         self.configuration = configuration
         self.emit = emit
         self.addresses = RelayAddressLimiter(limit: configuration.maxConnectionsPerAddress,
-                                             limitsLoopback: configuration.limitsLoopback)
+                                             limitsLoopback: configuration.limitsLoopback,
+                                             loopbackExemptionLimit: configuration.loopbackExemptionLimit)
     }
 
     /// Starts the half-second tick: idle publishers, recorder flushes, periodic stats.
@@ -68,6 +71,7 @@ final class RelayStreamRegistry {
             return false
         }
         connections[handler.id] = handler
+        acceptPaused = false
         emit(.connectionOpened(connection: handler.id, remote: remote))
         return true
     }
@@ -85,6 +89,18 @@ final class RelayStreamRegistry {
         dirty.removeAll { $0 === handler }
         emit(.connectionClosed(connection: handler.id, bytesIn: handler.bytesIn, bytesOut: handler.bytesOut))
         flushDirty()
+    }
+
+    /// NIO's AcceptBackoffHandler asks how long to stop accepting after `accept` failed: out of
+    /// descriptors or memory, ``RelayConfiguration/acceptBackoff`` (reported once until a connection is
+    /// accepted again) instead of retrying at once, which spun the loop at 100 % CPU (GitHub issue 14).
+    func acceptFailed(_ error: IOError) -> TimeAmount? {
+        if !acceptPaused {
+            acceptPaused = true
+            emit(.acceptPaused(reason: error.description, retryMilliseconds: Int(configuration.acceptBackoff.nanoseconds / 1_000_000),
+                               openConnections: connections.count))
+        }
+        return configuration.acceptBackoff
     }
 
     func markDirty(_ handler: RelayConnectionHandler) {
@@ -166,8 +182,7 @@ final class RelayStreamRegistry {
             do {
                 try recorder.write(message)
             } catch {
-                emit(.recordingFailed(stream: name.value, path: recorder.path, reason: error.description))
-                stream.recorder = nil
+                recordingStopped(stream, recorder, error)
             }
         }
         fanOut(message, in: stream)
@@ -237,13 +252,14 @@ final class RelayStreamRegistry {
 
     private func onTick() {
         let now = NIODeadline.now()
+        for handler in Array(connections.values) { handler.checkDeadlines(now: now) }
         for stream in Array(streams.values) {
             if let recorder = stream.recorder {
                 do {
+                    try recorder.checkInPlace()
                     try recorder.flush()
                 } catch {
-                    emit(.recordingFailed(stream: stream.name.value, path: recorder.path, reason: error.description))
-                    stream.recorder = nil
+                    recordingStopped(stream, recorder, error)
                 }
             }
             if let idle = configuration.idleTimeout, let publisher = stream.publisher, now - stream.lastInput > idle {
@@ -257,6 +273,14 @@ final class RelayStreamRegistry {
         }
     }
 
+    /// A recording that cannot go on: an error event saying it stopped and why; the file keeps its whole tags.
+    private func recordingStopped(_ stream: RelayStream, _ recorder: RelayRecorder, _ error: RelayRecordingFile.Error) {
+        stream.recorder = nil
+        recorder.abandon()
+        emit(.recordingFailed(stream: stream.name.value, path: recorder.path,
+                              reason: "recording stopped: \(error); the file ends at its last whole tag"))
+    }
+
     private func emitStats(_ stream: RelayStream) {
         let drops = stream.players.values.reduce(UInt64(0)) { $0 + $1.handler.droppedMessages }
         emit(.streamStats(stream: stream.name.value, bytesIn: stream.bytesIn, bytesOut: stream.bytesOut,
@@ -267,10 +291,12 @@ final class RelayStreamRegistry {
         guard let recorder = stream.recorder else { return }
         stream.recorder = nil
         do {
+            try recorder.checkInPlace()
             let bytes = try recorder.close()
             emit(.recordingStopped(stream: stream.name.value, path: recorder.path, bytes: bytes))
         } catch {
-            emit(.recordingFailed(stream: stream.name.value, path: recorder.path, reason: error.description))
+            recorder.abandon()
+            emit(.recordingFailed(stream: stream.name.value, path: recorder.path, reason: "recording stopped: \(error)"))
         }
     }
 }
