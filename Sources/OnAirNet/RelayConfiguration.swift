@@ -83,6 +83,10 @@ public struct RelayConfiguration: Sendable {
     /// Bytes of protocol answers (pongs, status, command results) queued for a peer that does not read
     /// them; past this the connection is closed (GitHub issue 14: a ping flood grew the relay by 2 GB).
     public var maxQueuedControlBytes = 1 << 20
+    /// Commands and pings one connection may send per second, after a burst of ``requestBurst``; faster
+    /// is a flood and closes the connection (a real client sends a handful per session, plus a ping a minute).
+    public static let requestRate = 100.0
+    public static let requestBurst = 500
     /// A connection that sent `connect` but neither publishes nor plays for this long is closed (nginx-rtmp's
     /// `timeout`), so idle sockets cannot pile up. `nil` disables it.
     public var connectIdleTimeout: TimeAmount? = .seconds(15)

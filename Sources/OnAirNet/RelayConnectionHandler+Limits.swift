@@ -45,4 +45,20 @@ extension RelayConnectionHandler {
             idleSince = nil
         }
     }
+
+    /// Takes one command or ping from the peer's budget; false (the connection is then closed) when it
+    /// sends them faster than ``RelayConfiguration/requestRate`` beyond a burst — a flood whose answers cost
+    /// the relay's one event loop what every player needs (GitHub issue 14 item 3).
+    func spendRequest() -> Bool {
+        let now = NIODeadline.now()
+        let elapsed = Double((now - requestsRefilled).nanoseconds) / 1_000_000_000
+        requestsRefilled = now
+        requestTokens = min(Double(RelayConfiguration.requestBurst), requestTokens + elapsed * RelayConfiguration.requestRate)
+        guard requestTokens >= 1 else {
+            reject(.requestFlood(perSecond: RelayConfiguration.requestRate))
+            return false
+        }
+        requestTokens -= 1
+        return true
+    }
 }

@@ -43,6 +43,10 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     /// Set by `connect`; a peer that has not sent it within ``RelayConfiguration/handshakeTimeout`` is closed.
     private(set) var connected = false
     private var handshakeDeadline: Scheduled<Void>?
+    /// Commands and pings the peer may still send now (``RelayConfiguration/requestRate``), and when the
+    /// bucket was last refilled.
+    var requestTokens = Double(RelayConfiguration.requestBurst)
+    var requestsRefilled = NIODeadline.now()
     private(set) var bytesIn: UInt64 = 0
     private(set) var bytesOut: UInt64 = 0
     private var bytesAcknowledged: UInt64 = 0
@@ -207,12 +211,15 @@ final class RelayConnectionHandler: ChannelInboundHandler {
                   let message = RelayMediaMessage(raw) else { return }
             registry.relay(message, name: publishing.name)
         case .commandAMF0, .commandAMF3:
+            guard spendRequest() else { return }
             guard case .command(let command) = try RTMPMessage(raw) else { return }
             handle(command, streamID: raw.messageStreamID)
         case .windowAcknowledgementSize, .userControl:
             switch try RTMPMessage(raw) {
             case .windowAcknowledgementSize(let size): peerWindow = UInt64(size)
-            case .userControl(.pingRequest(let timestamp)): sendControl(.userControl(.pingResponse(timestamp: timestamp)), streamID: 0)
+            case .userControl(.pingRequest(let timestamp)):
+                guard spendRequest() else { return }
+                sendControl(.userControl(.pingResponse(timestamp: timestamp)), streamID: 0)
             default: break
             }
         default:

@@ -14,6 +14,8 @@ extension RelayEvent {
         case tooManyPlays(limit: Int)
         /// Protocol answers the peer does not read passed ``RelayConfiguration/maxQueuedControlBytes``.
         case controlQueueFull(bytes: Int, limit: Int)
+        /// Commands and pings faster than ``RelayConfiguration/requestRate`` beyond its burst.
+        case requestFlood(perSecond: Double)
         /// Connected, but neither published nor played within ``RelayConfiguration/connectIdleTimeout``.
         case idleAfterConnect(seconds: Double)
         /// Unfinished messages across chunk streams announced more than ``RelayConfiguration/maxPartialMessageBytes``.
@@ -29,6 +31,7 @@ extension RelayEvent {
             case .tooManyMessageStreams: "too-many-streams"
             case .tooManyPlays: "too-many-plays"
             case .controlQueueFull: "control-queue-full"
+            case .requestFlood: "request-flood"
             case .idleAfterConnect: "idle-after-connect"
             case .partialMessagesTooLarge: "partial-messages-too-large"
             case .incompleteMessage: "incomplete-message"
@@ -47,6 +50,8 @@ extension RelayEvent {
                 "asked to play more than \(limit) streams at once, or sent a flood of play commands, on one connection"
             case .controlQueueFull(let bytes, let limit):
                 "\(bytes) bytes of protocol answers unread, over the \(limit)-byte limit (a ping or command flood?)"
+            case .requestFlood(let rate):
+                "sent commands or pings faster than \(Self.format(rate)) per second (a flood)"
             case .idleAfterConnect(let seconds):
                 "connected but neither published nor played for \(Self.format(seconds)) s (--connect-idle-timeout)"
             case .partialMessagesTooLarge(let bytes, let limit):
