@@ -20,7 +20,7 @@ struct ServeCommand: AsyncParsableCommand {
             within --handshake-timeout seconds is closed; both are logged with the reason. The publish key may \
             also come from --publish-key-file or the ONAIR_PUBLISH_KEY environment variable, so it need not be \
             in argv. Per connection the relay allows 16 message streams, 8 plays at once, 1 MiB of unread \
-            protocol answers, 16 MiB of unfinished messages (each finished within 10 s), and \
+            protocol answers, 100 commands or pings a second after a burst of 500, 16 MiB of unfinished messages (each finished within 10 s), and \
             --connect-idle-timeout seconds without publishing or playing; past a limit the connection is \
             closed with a "rejected" event saying which. \
             SIGINT or SIGTERM stops cleanly and closes recordings.
