@@ -32,6 +32,8 @@ public struct ServeFrontEnd: Sendable {
         public var connectIdleTimeout: Double = 15
         /// 0: loopback is always exempt from the per-address limit.
         public var loopbackExemptionLimit = 256
+        /// `by-type`, `all` or `none` (``RelayConfiguration/RecordMode``).
+        public var recordMode = RelayConfiguration.RecordMode.byType.rawValue
 
         public init(listen: String, publishKey: String?, recordDirectory: String, idleTimeout: Double, headless: Bool,
                     maxConnectionsPerAddress: Int = 32, limitLoopback: Bool = false, handshakeTimeout: Double = 5,
@@ -92,6 +94,11 @@ public struct ServeFrontEnd: Sendable {
         }
         configuration.audioMergeWindow = options.audioMergeMilliseconds == 0 ? nil : .milliseconds(Int64(options.audioMergeMilliseconds))
         configuration.recordDirectory = URL(fileURLWithPath: options.recordDirectory)
+        guard let mode = RelayConfiguration.RecordMode(rawValue: options.recordMode) else {
+            let modes = RelayConfiguration.RecordMode.allCases.map(\.rawValue).joined(separator: ", ")
+            throw FrontEndExit(code: 2, message: "onair serve: --record takes \(modes), got \"\(options.recordMode)\"")
+        }
+        configuration.recordMode = mode
         return configuration
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import OnAirCore
 
 /// How an embedded relay (`onair serve`, or in-process for `onair demo`) listens, checks publishers,
 /// records and protects itself from slow players.
@@ -27,12 +28,51 @@ public struct RelayConfiguration: Sendable {
 
     /// Address to bind; a loopback address unless ``publishKey`` is set.
     public var host: String = "127.0.0.1"
+    /// Which publishes are recorded (GitHub issue 18 item 7): stock encoders always publish `live`.
+    public enum RecordMode: String, Sendable, CaseIterable {
+        /// `record` and `append` publishes are recorded, `live` ones only when they ask with `?record=`.
+        case byType = "by-type"
+        /// Every publish is recorded; a `live` one as `record` (a new file) unless `?record=` says otherwise.
+        case all
+        /// Nothing is recorded, whatever the publish type or query.
+        case none
+
+        /// The stream-name query a publisher adds to choose (`name?record=append`).
+        public static let queryKey = "record"
+
+        /// A `?record=` value that is none of the accepted ones.
+        public struct BadQuery: Swift.Error, Equatable, CustomStringConvertible {
+            public let description: String
+        }
+
+        /// How a publish of `type` with `?record=` value `query` is recorded: `record`/`append`, or `nil` for
+        /// not at all.
+        public func recording(type: PublishType, query: String?) throws(BadQuery) -> PublishType? {
+            let requested: PublishType??
+            switch query?.lowercased() {
+            case nil: requested = nil
+            case "record", "1", "yes", "true": requested = .some(.record)
+            case "append": requested = .some(.append)
+            case "none", "no", "0", "false", "live": requested = .some(PublishType?.none)
+            case let other?:
+                throw BadQuery(description: "?record= takes record, append or none, not \"\(RelayLogText.safe(other))\"")
+            }
+            switch self {
+            case .none: return nil
+            case .byType: return requested ?? (type == .live ? nil : type)
+            case .all: return requested ?? (type == .live ? .record : type)
+            }
+        }
+    }
+
     /// TCP port; 0 lets the kernel choose (read it back from ``RelayServer/port``).
     public var port: Int = 1935
     /// The key publishers must present; `nil` lets anyone on the (loopback) interface publish.
     public var publishKey: String?
     /// Where `record`/`append` publishes write `<name>.flv`; `nil` records nothing.
     public var recordDirectory: URL?
+    /// Which publishes are recorded into ``recordDirectory``.
+    public var recordMode: RecordMode = .byType
     /// A publisher that sends nothing for this long, socket open, is treated as gone (like nginx-rtmp's
     /// `drop_idle_publisher`): players get UnpublishNotify and the connection is closed. `nil` disables it.
     public var idleTimeout: TimeAmount? = .seconds(5)

@@ -30,6 +30,8 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     private var writable = true
     /// The key given in `connect`'s `app`/`tcUrl` query, if any.
     private var connectKey: String?
+    /// `connect`'s application: part of every stream name this connection publishes or plays.
+    private var application = RelayStreamName.defaultApplication
     private var nextStreamID: UInt32 = 1
     /// `play` commands over the connection's life (bounded: a play flood re-sends the GOP cache each time).
     private var playCommands = 0
@@ -235,6 +237,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
             handshakeDeadline?.cancel()
             handshakeDeadline = nil
             let object = command.commandObject
+            application = RelayStreamName.application(fromConnect: object["app"]?.stringValue ?? "")
             for field in ["app", "tcUrl"] {
                 if let text = object[field]?.stringValue, let query = text.split(separator: "?", maxSplits: 1).dropFirst().first {
                     connectKey = connectKey ?? RelayStreamName.query(String(query.split(separator: "/").first ?? ""))["key"]
@@ -282,31 +285,39 @@ final class RelayConnectionHandler: ChannelInboundHandler {
 
     private func publish(_ command: RTMPCommand, streamID: UInt32) {
         let rawName = command.arguments.first?.stringValue ?? ""
-        let parsed: (name: RelayStreamName, query: [String: String])
+        var parsed: (name: RelayStreamName, query: [String: String])
         do {
             parsed = try RelayStreamName.parse(rawName)
+            parsed.name = try parsed.name.inApplication(application)
         } catch {
             refusePublish(RelayStatus.badName("bad stream name: \(error)"), name: rawName, streamID: streamID)
             return
         }
         if let key = registry.configuration.publishKey, (parsed.query["key"] ?? connectKey) != key {
             refusePublish(RelayStatus.rejected("publishing needs the relay's key (?key=… after the stream name)"),
-                          name: parsed.name.value, streamID: streamID)
+                          name: parsed.name.qualified, streamID: streamID)
             return
         }
         guard publishing == nil else {
-            refusePublish(RelayStatus.badName("this connection is already publishing"), name: parsed.name.value, streamID: streamID)
+            refusePublish(RelayStatus.badName("this connection is already publishing"), name: parsed.name.qualified, streamID: streamID)
             return
         }
         let type = command.arguments.dropFirst().first?.stringValue.flatMap { PublishType(rawValue: $0.lowercased()) } ?? .live
-        switch registry.publish(parsed.name, type: type, handler: self, streamID: streamID) {
+        let recording: PublishType?
+        do {
+            recording = try registry.configuration.recordMode.recording(type: type, query: parsed.query[RelayConfiguration.RecordMode.queryKey])
+        } catch {
+            refusePublish(RelayStatus.badName(error.description), name: parsed.name.qualified, streamID: streamID)
+            return
+        }
+        switch registry.publish(parsed.name, type: type, recording: recording, handler: self, streamID: streamID) {
         case .success:
             publishing = (streamID, parsed.name)
             updateIdle()
             sendStatus(RelayStatus.publishStart(parsed.name), streamID: streamID)
         case .failure(let refusal):
             refusePublish(RTMPStatus(code: refusal.code, level: .error, description: refusal.description),
-                          name: parsed.name.value, streamID: streamID)
+                          name: parsed.name.qualified, streamID: streamID)
         }
     }
 
@@ -328,7 +339,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
             return
         }
         do {
-            let name = try RelayStreamName.parse(rawName).name
+            let name = try RelayStreamName.parse(rawName).name.inApplication(application)
             if let previous = playing[streamID] { registry.stopPlaying(previous, handler: self, streamID: streamID) }
             playing[streamID] = name
             updateIdle()

@@ -34,7 +34,7 @@ struct RelayFanoutBatch {
     mutating func append(_ message: RelayMediaMessage, kind: RelayPlayerQueue.Kind, chunkSize: Int) {
         let start = bytes.writerIndex
         RelayChunkWriter.write(
-            typeID: message.typeID, timestamp: message.timestamp, payload: message.payload,
+            typeID: message.typeID, timestamp: message.playerTimestamp, payload: message.payload,
             messageStreamID: messageStreamID, chunkSize: chunkSize, into: &bytes)
         items.append(Item(offset: start, length: bytes.writerIndex - start, kind: kind))
     }

@@ -51,12 +51,14 @@ final class RelayRecorder {
 
     /// Opens the recording of `name` in `directory` for a publish of `type` (`record` or `append`).
     init(directory: URL, name: RelayStreamName, type: PublishType) throws(Error) {
+        let url = name.recordingURL(in: directory)
+        let fileDirectory = url.deletingLastPathComponent()
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: fileDirectory, withIntermediateDirectories: true)
         } catch {
-            throw .directory(path: directory.path, reason: error.localizedDescription)
+            throw .directory(path: fileDirectory.path, reason: error.localizedDescription)
         }
-        path = directory.appendingPathComponent(name.value + ".flv").path
+        path = url.path
         var resume: RelayRecorderResume?
         if type == .append {
             do {

@@ -82,7 +82,7 @@ extension RelayStreamRegistry {
             stream.bytesOut += UInt64(bytes.readableBytes)
             player.bytesOut += UInt64(bytes.readableBytes)
         case .startedDropping:
-            emit(.playerDropping(stream: stream.name.value, connection: player.key.connection,
+            emit(.playerDropping(stream: stream.name.qualified, connection: player.key.connection,
                                  droppedMessages: player.handler.droppedMessages))
         case .dropped:
             break
@@ -91,7 +91,7 @@ extension RelayStreamRegistry {
 
     func chunks(_ message: RelayMediaMessage, streamID: UInt32) -> ByteBuffer {
         RelayChunkWriter.chunks(
-            typeID: message.typeID, timestamp: message.timestamp, payload: message.payload, messageStreamID: streamID,
+            typeID: message.typeID, timestamp: message.playerTimestamp, payload: message.payload, messageStreamID: streamID,
             chunkSize: configuration.chunkSize, allocator: ByteBufferAllocator())
     }
 

@@ -119,7 +119,9 @@ final class RelayStreamRegistry {
     // MARK: Publish
 
     /// Makes `handler` the publisher of `name`, or says why not (the name is live already).
-    func publish(_ name: RelayStreamName, type: PublishType, handler: RelayConnectionHandler, streamID: UInt32) -> Result<String?, Refusal> {
+    /// `recording` is how it is recorded (``RelayConfiguration/RecordMode``), `nil` for not at all.
+    func publish(_ name: RelayStreamName, type: PublishType, recording recordingType: PublishType?, handler: RelayConnectionHandler,
+                 streamID: UInt32) -> Result<String?, Refusal> {
         let stream = streams[name] ?? RelayStream(name: name, gopLimit: configuration.gopCacheLimit)
         if stream.isPublished {
             return .failure(Refusal(code: .publishBadName, description: "\(name) is already being published"))
@@ -131,22 +133,22 @@ final class RelayStreamRegistry {
         stream.lastInput = .now()
         stream.bytesIn = 0
         var recording: String?
-        if type != .live, let directory = configuration.recordDirectory {
+        if let recordingType, let directory = configuration.recordDirectory {
             do {
-                let recorder = try RelayRecorder(directory: directory, name: name, type: type)
+                let recorder = try RelayRecorder(directory: directory, name: name, type: recordingType)
                 stream.recorder = recorder
                 recording = recorder.path
-                emit(.recordingStarted(stream: name.value, path: recorder.path, append: recorder.isAppend))
+                emit(.recordingStarted(stream: name.qualified, path: recorder.path, append: recorder.isAppend))
             } catch {
-                let path = directory.appendingPathComponent(name.value + ".flv").path
-                emit(.recordingFailed(stream: name.value, path: path, reason: error.description))
+                let path = name.recordingURL(in: directory).path
+                emit(.recordingFailed(stream: name.qualified, path: path, reason: error.description))
             }
         }
         for player in stream.players.values {
             player.handler.sendUserControl(.streamBegin(streamID: player.streamID))
             player.handler.sendStatus(RelayStatus.publishNotify(name), streamID: player.streamID)
         }
-        emit(.publishStarted(stream: name.value, type: type, connection: handler.id, recording: recording))
+        emit(.publishStarted(stream: name.qualified, type: type, connection: handler.id, recording: recording))
         return .success(recording)
     }
 
@@ -165,7 +167,7 @@ final class RelayStreamRegistry {
             player.handler.sendStatus(RelayStatus.unpublishNotify(stream.name), streamID: player.streamID)
             player.handler.sendUserControl(.streamEOF(streamID: player.streamID))
         }
-        emit(.publishStopped(stream: stream.name.value, connection: publisher.handler.id, reason: reason, bytesIn: stream.bytesIn))
+        emit(.publishStopped(stream: stream.name.qualified, connection: publisher.handler.id, reason: reason, bytesIn: stream.bytesIn))
         emitStats(stream)
         stream.cache = RelayStreamCache(gopLimit: configuration.gopCacheLimit)
         if stream.players.isEmpty { streams[stream.name] = nil }
@@ -206,7 +208,7 @@ final class RelayStreamRegistry {
                         to: player, in: stream)
             }
         }
-        emit(.playStarted(stream: name.value, connection: handler.id, waiting: !stream.isPublished))
+        emit(.playStarted(stream: name.qualified, connection: handler.id, waiting: !stream.isPublished))
     }
 
     func stopPlaying(_ name: RelayStreamName, handler: RelayConnectionHandler, streamID: UInt32) {
@@ -217,7 +219,7 @@ final class RelayStreamRegistry {
 
     private func removePlayer(_ stream: RelayStream, player: RelayStream.Player) {
         stream.remove(player.key)
-        emit(.playStopped(stream: stream.name.value, connection: player.key.connection, bytesOut: player.bytesOut,
+        emit(.playStopped(stream: stream.name.qualified, connection: player.key.connection, bytesOut: player.bytesOut,
                           droppedMessages: player.handler.droppedMessages))
         if stream.players.isEmpty && !stream.isPublished { streams[stream.name] = nil }
     }
@@ -225,9 +227,9 @@ final class RelayStreamRegistry {
     // MARK: Snapshots, ticks, shutdown
 
     func snapshot() -> [RelayStreamSnapshot] {
-        streams.values.sorted { $0.name.value < $1.name.value }.map { stream in
+        streams.values.sorted { $0.name.qualified < $1.name.qualified }.map { stream in
             RelayStreamSnapshot(
-                name: stream.name.value, isPublished: stream.isPublished,
+                name: stream.name.qualified, isPublished: stream.isPublished,
                 publishType: stream.isPublished ? stream.publishType : nil,
                 bytesIn: stream.bytesIn, bytesOut: stream.bytesOut,
                 players: stream.players.values.sorted { $0.handler.id < $1.handler.id }.map {
@@ -277,13 +279,13 @@ final class RelayStreamRegistry {
     private func recordingStopped(_ stream: RelayStream, _ recorder: RelayRecorder, _ error: RelayRecordingFile.Error) {
         stream.recorder = nil
         recorder.abandon()
-        emit(.recordingFailed(stream: stream.name.value, path: recorder.path,
+        emit(.recordingFailed(stream: stream.name.qualified, path: recorder.path,
                               reason: "recording stopped: \(error); the file ends at its last whole tag"))
     }
 
     private func emitStats(_ stream: RelayStream) {
         let drops = stream.players.values.reduce(UInt64(0)) { $0 + $1.handler.droppedMessages }
-        emit(.streamStats(stream: stream.name.value, bytesIn: stream.bytesIn, bytesOut: stream.bytesOut,
+        emit(.streamStats(stream: stream.name.qualified, bytesIn: stream.bytesIn, bytesOut: stream.bytesOut,
                           players: stream.players.count, droppedMessages: drops))
     }
 
@@ -293,10 +295,10 @@ final class RelayStreamRegistry {
         do {
             try recorder.checkInPlace()
             let bytes = try recorder.close()
-            emit(.recordingStopped(stream: stream.name.value, path: recorder.path, bytes: bytes))
+            emit(.recordingStopped(stream: stream.name.qualified, path: recorder.path, bytes: bytes))
         } catch {
             recorder.abandon()
-            emit(.recordingFailed(stream: stream.name.value, path: recorder.path, reason: "recording stopped: \(error)"))
+            emit(.recordingFailed(stream: stream.name.qualified, path: recorder.path, reason: "recording stopped: \(error)"))
         }
     }
 }

@@ -13,7 +13,10 @@ struct ServeCommand: AsyncParsableCommand {
             GOP. A player of a name nobody publishes yet waits and gets NetStream.Play.PublishNotify when a \
             publisher arrives, and UnpublishNotify when it leaves (also when its socket dies or it stays silent for \
             --idle-timeout); players stay connected across republishes. Publish type record writes \
-            RECORD-DIR/NAME.flv anew, append continues it, live writes nothing. With --publish-key, publishers add \
+            RECORD-DIR/NAME.flv anew, append continues it, live writes nothing — unless the publisher adds \
+            ?record=record (or append) after the stream name, or --record all records every publish (stock encoders \
+            such as ffmpeg, GStreamer and OBS always publish live); --record none records nothing. Streams of an \
+            application other than live are APP/NAME, recorded as RECORD-DIR/APP/NAME.flv. With --publish-key, publishers add \
             ?key=KEY to the stream name (or to the application: /live?key=KEY/NAME); players need no key. \
             A client address may hold --max-connections-per-address connections at once (loopback clients are \
             exempt unless --limit-loopback), and a client that has not completed the RTMP handshake and connect \
@@ -38,6 +41,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Directory for record/append recordings.")
     var recordDir = "recordings"
+
+    @Option(help: "Which publishes are recorded: by-type (record/append publishes, or ?record=record|append after the name), all (live ones too, as record), none.")
+    var record = "by-type"
 
     @Option(help: "Seconds without data from a publisher, socket open, before it is treated as gone (0: never).")
     var idleTimeout: Double = 15
@@ -72,6 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
         options.environmentPublishKey = ProcessInfo.processInfo.environment[ServeFrontEnd.publishKeyVariable]
         options.connectIdleTimeout = connectIdleTimeout
         options.loopbackExemptionLimit = loopbackExemptionLimit
+        options.recordMode = record
         try await runFrontEnd { try await ServeFrontEnd(options: options).run() }
     }
 }
