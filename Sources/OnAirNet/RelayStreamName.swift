@@ -54,7 +54,8 @@ public struct RelayStreamName: Sendable, Hashable, CustomStringConvertible {
     /// Checks `value` and `application` (both already without a query).
     public init(_ value: String, application: String) throws(Error) {
         try Self.check(value)
-        try Self.check(application)
+        // An application may have several parts (`live/sub`, which some servers' URLs carry); each is a name.
+        for part in application.split(separator: "/", omittingEmptySubsequences: false) { try Self.check(String(part)) }
         self.value = value
         self.application = application
     }

@@ -309,9 +309,18 @@ def attack_partial_messages(relay, stop, checks, notes):
     except OSError as error:
         notes.append(f"closed by the relay after {sent >> 20} MB: {error}")
     notes.append(f"sent {sent >> 20} MB of unfinished messages")
-    stop.wait()
-    checks["rejectedPartial"] = any(e.get("kind") == "rejected" and e["details"].get("code") in
-                                    ("partial-messages-too-large", "incomplete-message") for e in relay.events())
+    # A message that never completes: 1 MB announced, a few bytes a second.
+    trickle = rtmp.Connection(relay.port)
+    try:
+        trickle.send(bytes([4]) + (0).to_bytes(3, "big") + (1 << 20).to_bytes(3, "big") + b"\x09" + struct.pack("<I", 1) + bytes(100))
+        while not stop.wait(0.5):
+            trickle.send(bytes(10))
+    except OSError as error:
+        notes.append(f"trickle closed by the relay: {error}")
+    trickle.close()
+    codes = [e["details"].get("code") for e in relay.events() if e.get("kind") == "rejected"]
+    checks["rejectedPartial"] = "partial-messages-too-large" in codes
+    checks["rejectedIncomplete"] = "incomplete-message" in codes
     conn.close()
 
 
@@ -404,7 +413,7 @@ ATTACKS = {
     "multi-play": (attack_multi_play, {}),
     "ping-flood": (attack_ping_flood, {}),
     "idle-sockets": (attack_idle_sockets, {"nofile": 512, "seconds": 22}),
-    "partial-messages": (attack_partial_messages, {}),
+    "partial-messages": (attack_partial_messages, {"seconds": 14}),
     "names": (attack_names, {"headless": False, "key": "relaykey"}),
     "full-disk": (attack_full_disk, {"tmpfs": True}),
 }
