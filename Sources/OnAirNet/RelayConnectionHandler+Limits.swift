@@ -9,7 +9,7 @@ extension RelayConnectionHandler {
     func reject(_ reason: RelayEvent.ConnectionRejection) {
         guard context != nil else { return }
         registry.report(.connectionRejected(connection: id, remote: remote, reason: reason))
-        close()
+        closeAndIgnore()
     }
 
     /// Called by the registry's tick: closes a connection idle since `connect`, or one with a message that

@@ -191,6 +191,13 @@ final class RelayConnectionHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
+    /// Closes, and handles nothing the peer has sent since (the rest of a flood already read): after a
+    /// refusal one `rejected` event, not one per remaining command.
+    func closeAndIgnore() {
+        close()
+        context = nil
+    }
+
     // MARK: Protocol
 
     private func advanceHandshake(context: ChannelHandlerContext) throws {

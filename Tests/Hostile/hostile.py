@@ -234,8 +234,9 @@ def attack_multi_play(relay, stop, checks, notes):
     except OSError as error:
         notes.append(f"send: {error}")
     stop.wait()
-    checks["rejectedTooManyPlays"] = any(e.get("kind") == "rejected" and e["details"].get("code") == "too-many-plays"
-                                         for e in relay.events())
+    rejections = [e for e in relay.events() if e.get("kind") == "rejected" and e["details"].get("code") == "too-many-plays"]
+    checks["rejectedTooManyPlaysOnce"] = len(rejections) == 1
+    notes.append(f"{len(rejections)} too-many-plays events")
     conn.close()
 
 
