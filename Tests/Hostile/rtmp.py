@@ -63,8 +63,13 @@ class Connection:
 
     CHUNK = 60000
 
-    def __init__(self, port, app="live", connect=True, timeout=10, source="127.0.0.1"):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout, source_address=(source, 0))
+    def __init__(self, port, app="live", connect=True, timeout=10, source="127.0.0.1", receive_buffer=None):
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if receive_buffer:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)   # before connect: sets the window
+        self.sock.settimeout(timeout)
+        self.sock.bind((source, 0))
+        self.sock.connect(("127.0.0.1", port))
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.port = port
         self.app = app
