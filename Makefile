@@ -10,10 +10,11 @@ DEBUG_BIN := .build/debug/onair
 demo: deps-run release
 	$(RELEASE_BIN) demo $(ARGS)
 
-# Three phases on purpose: the whole suite in parallel, then the scenario runs and the 5-minute throttled-link
-# soak each on a quiet machine — their real-time flows and 720p encode would otherwise compete with hundreds
-# of parallel tests for 2 cores and measure the machine's load instead of OnAir.
-HEAVY_TESTS := ScenarioRunTests|ThrottledLinkSoakTests
+# Phases on purpose: the whole suite in parallel, then the scenario runs, the 5-minute throttled-link soak and
+# the hostile-client suite (healthy-player rates under attack) each on a quiet machine — their real-time flows
+# and 720p encode would otherwise compete with hundreds of parallel tests for 2 cores and measure the
+# machine's load instead of OnAir.
+HEAVY_TESTS := ScenarioRunTests|ThrottledLinkSoakTests|RelayHostileClientTests
 # Most tests start real processes (onair, nginx, ffmpeg, tmux) and wait for them: at most this many at once,
 # or 2 cores spend the run switching between dozens of encoders and the waits time out.
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH ?= 4
@@ -23,6 +24,7 @@ test: deps-test
 	$(SWIFT) test --skip-build --skip "$(HEAVY_TESTS)"
 	$(SWIFT) test --skip-build --filter ScenarioRunTests
 	$(SWIFT) test --skip-build --filter ThrottledLinkSoakTests
+	$(SWIFT) test --skip-build --filter RelayHostileClientTests
 	$(MAKE) fuzz-smoke
 
 build: deps-run
@@ -43,15 +45,15 @@ deps-test:
 deps-bench:
 	@scripts/install-deps.sh bench
 
-# libFuzzer on the theme parser, the scenario parser and the RTMP wire decoders (packages of their own under Fuzz/, never part of
-# the main build). `make fuzz` runs each target for FUZZ_SECONDS; `make fuzz-smoke` runs each RTMP decoder for
-# FUZZ_SMOKE_RUNS inputs (its first release build took 1 min 49 s on 2 cores, fuzz-smoke included).
+# libFuzzer on the theme parser, the scenario parser, the RTMP wire decoders and the relay recorder's append
+# scan (packages of their own under Fuzz/, never part of the main build). `make fuzz` runs each target for
+# FUZZ_SECONDS; `make fuzz-smoke` runs each RTMP target (FuzzRecorderResume included) for FUZZ_SMOKE_RUNS inputs (its first release build took 1 min 49 s on 2 cores, fuzz-smoke included).
 # Corpora are seeded at run time: themes from Themes/, the RTMP decoders from the captured sessions in
 # Tests/OnAirRTMPTests/Fixtures/ (Fuzz/RTMPDecoders/seed-corpora.py slices them per target).
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_RUNS ?= 10000
 FUZZ_RTMP := Fuzz/RTMPDecoders
-FUZZ_RTMP_TARGETS := FuzzAMF0Decoder:amf0 FuzzChunkDecoder:chunk FuzzFLVReader:flv
+FUZZ_RTMP_TARGETS := FuzzAMF0Decoder:amf0 FuzzChunkDecoder:chunk FuzzFLVReader:flv FuzzRecorderResume:resume
 FUZZ_BUILD_FLAGS := -c release -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library
 
 fuzz: fuzz-themes fuzz-scenarios fuzz-rtmp

@@ -19,7 +19,7 @@ let package = Package(
             dependencies: ["OnAirCore", .product(name: "NIOCore", package: "swift-nio")],
             path: "Sources/OnAirRTMP"
         ),
-        /// libFuzzer's driver, shared by the three fuzz executables.
+        /// libFuzzer's driver, shared by the fuzz executables.
         .target(name: "FuzzDriver", path: "Sources/FuzzDriver"),
         .executableTarget(
             name: "FuzzAMF0Decoder",
@@ -35,6 +35,13 @@ let package = Package(
             name: "FuzzFLVReader",
             dependencies: ["OnAirRTMP", "FuzzDriver", .product(name: "NIOCore", package: "swift-nio")],
             path: "Sources/FuzzFLVReader"
+        ),
+        /// The relay recorder's resume scan and timestamp mapping: its sources are symlinks to just those
+        /// files of OnAirNet (internal types, so they compile into the fuzzer itself, without the networking).
+        .executableTarget(
+            name: "FuzzRecorderResume",
+            dependencies: ["OnAirRTMP", "FuzzDriver", .product(name: "NIOCore", package: "swift-nio")],
+            path: "Sources/FuzzRecorderResume"
         ),
     ]
 )

@@ -4,8 +4,10 @@
 usage: seed-corpora.py FIXTURES_DIR CORPUS_DIR
 
 Writes CORPUS_DIR/chunk/ (each capture after its 3073-byte handshake, whole and in 4 KiB slices),
-CORPUS_DIR/amf0/ (every AMF0 command / data message body) and CORPUS_DIR/flv/ (one FLV file per capture
-holding its audio, video and script-data messages, plus a short prefix of each). A deliberately small chunk
+CORPUS_DIR/amf0/ (every AMF0 command / data message body), CORPUS_DIR/flv/ (one FLV file per capture
+holding its audio, video and script-data messages, plus a short prefix of each) and CORPUS_DIR/resume/ (the
+same FLV files for the recorder's append scan, plus recordings whose timestamps run to the 32-bit limit, as
+the three-session `append` of GitHub issue 14 left them, and one with a torn last tag). A deliberately small chunk
 decoder: the captures are well-formed, it only has to follow Set Chunk Size and header compression.
 """
 import os
@@ -59,7 +61,26 @@ def flv(msgs):
     return bytes(out)
 
 
+def video_tag(ts, key=True, size=16):
+    body = bytes([(0x10 if key else 0x20) | 7, 1, 0, 0, 0]) + bytes(size)
+    return bytes([9]) + len(body).to_bytes(3, "big") + (ts & 0xFFFFFF).to_bytes(3, "big") + bytes([(ts >> 24) & 0xFF]) \
+        + b"\x00\x00\x00" + body + (11 + len(body)).to_bytes(4, "big")
+
+
+def hostile_recordings():
+    header = b"FLV\x01\x01\x00\x00\x00\x09" + b"\x00\x00\x00\x00"
+    poisoned = [0, 0x7FFFFFFF, 0x7FFFFFFF + 1000, 0x7FFFFFFF + 1000 + 2147482149]
+    yield "poisoned", header + b"".join(video_tag(t) for t in poisoned)
+    yield "at-limit", header + video_tag(0) + video_tag(0xFFFFFFF0) + video_tag(0xFFFFFFFF)
+    yield "backwards", header + video_tag(0xFFFFFFFF) + video_tag(0) + video_tag(0x80000000)
+    yield "torn", header + video_tag(0) + video_tag(33)[:-7]
+
+
 def main(fixtures, corpus):
+    os.makedirs(os.path.join(corpus, "resume"), exist_ok=True)
+    for stem, data in hostile_recordings():
+        with open(os.path.join(corpus, "resume", stem), "wb") as f:
+            f.write(data)
     for sub in ("chunk", "amf0", "flv"):
         os.makedirs(os.path.join(corpus, sub), exist_ok=True)
     for name in sorted(os.listdir(fixtures)):
@@ -81,6 +102,7 @@ def main(fixtures, corpus):
         whole = flv(msgs)
         write("flv", "all", whole)
         write("flv", "head", whole[:8192])
+        write("resume", "all", whole)
 
 
 if __name__ == "__main__":

@@ -4,14 +4,19 @@ import OnAirNet
 /// Turns relay events into `onair serve`'s output: a ``HeadlessEvent`` (side `relay`) for `--headless`,
 /// or one human-readable line for stderr. Kinds: `listening`, `connection`, `disconnection`, `publish`,
 /// `rejected`, `publishRefused`, `unpublish`, `play`, `playRefused`, `playStop`, `drop`, `stats`, `recording`,
-/// `recordingStopped`, `recordingFailed`, `error`, `stopped`.
+/// `recordingStopped`, `recordingFailed`, `acceptPaused`, `error`, `stopped`.
 public enum ServeEventFormatter {
     public static func headless(_ event: RelayEvent, time: SessionTime) -> HeadlessEvent {
         let (kind, details) = describe(event)
         return HeadlessEvent(time: time, side: .relay, kind: kind, details: details)
     }
 
+    /// One line for a terminal: control characters escaped whatever an event carries (GitHub issue 14).
     public static func line(_ event: RelayEvent) -> String {
+        RelayLogText.terminalSafe(rawLine(event))
+    }
+
+    private static func rawLine(_ event: RelayEvent) -> String {
         switch event {
         case .listening(let host, let port):
             "relay: listening on rtmp://\(host):\(port)/live/<stream>"
@@ -43,6 +48,8 @@ public enum ServeEventFormatter {
             "relay: \(stream): recording \(path) closed (\(bytes) bytes this session)"
         case .recordingFailed(let stream, let path, let reason):
             "relay: \(stream): recording \(path) failed: \(reason)"
+        case .acceptPaused(let reason, let retry, let open):
+            "relay: cannot accept connections (\(reason)) with \(open) open: pausing accept for \(retry) ms at a time (raise `ulimit -n`?)"
         case .protocolError(let id, let reason):
             "relay: #\(id) closed: \(reason)"
         case .stopped:
@@ -87,6 +94,8 @@ public enum ServeEventFormatter {
             return ("recordingStopped", ["stream": .string(stream), "path": .string(path), "bytes": n(bytes)])
         case .recordingFailed(let stream, let path, let reason):
             return ("recordingFailed", ["stream": .string(stream), "path": .string(path), "reason": .string(reason)])
+        case .acceptPaused(let reason, let retry, let open):
+            return ("acceptPaused", ["reason": .string(reason), "retryMs": i(retry), "openConnections": i(open)])
         case .protocolError(let id, let reason):
             return ("error", ["connection": i(id), "reason": .string(reason)])
         case .stopped:

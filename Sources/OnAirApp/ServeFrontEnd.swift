@@ -24,6 +24,16 @@ public struct ServeFrontEnd: Sendable {
         public var handshakeTimeout: Double
         /// 0: audio is never held back.
         public var audioMergeMilliseconds: Int
+        /// `--publish-key-file`: the key is the file's first line.
+        public var publishKeyFile: String?
+        /// `ONAIR_PUBLISH_KEY`, used when neither option gives a key.
+        public var environmentPublishKey: String?
+        /// 0: never.
+        public var connectIdleTimeout: Double = 15
+        /// 0: loopback is always exempt from the per-address limit.
+        public var loopbackExemptionLimit = 256
+        /// `by-type`, `all` or `none` (``RelayConfiguration/RecordMode``).
+        public var recordMode = RelayConfiguration.RecordMode.byType.rawValue
 
         public init(listen: String, publishKey: String?, recordDirectory: String, idleTimeout: Double, headless: Bool,
                     maxConnectionsPerAddress: Int = 32, limitLoopback: Bool = false, handshakeTimeout: Double = 5,
@@ -41,6 +51,8 @@ public struct ServeFrontEnd: Sendable {
     }
 
     public let options: Options
+    /// The environment variable a publish key may come from (GitHub issue 14 item 9: keys not in argv).
+    public static let publishKeyVariable = "ONAIR_PUBLISH_KEY"
 
     public init(options: Options) {
         self.options = options
@@ -50,10 +62,20 @@ public struct ServeFrontEnd: Sendable {
     public func configuration() throws(FrontEndExit) -> RelayConfiguration {
         var configuration: RelayConfiguration
         do {
-            configuration = try RelayConfiguration(listen: options.listen, publishKey: options.publishKey)
+            configuration = try RelayConfiguration(listen: options.listen, publishKey: try publishKey())
+        } catch let exit as FrontEndExit {
+            throw exit
         } catch {
             throw FrontEndExit(code: 2, message: "onair serve: \(error)")
         }
+        guard options.connectIdleTimeout >= 0, options.connectIdleTimeout.isFinite, options.connectIdleTimeout < 1e6 else {
+            throw FrontEndExit(code: 2, message: "onair serve: --connect-idle-timeout must be 0 (off) or a number of seconds below 1000000, got \(options.connectIdleTimeout)")
+        }
+        configuration.connectIdleTimeout = options.connectIdleTimeout == 0 ? nil : .milliseconds(Int64(options.connectIdleTimeout * 1000))
+        guard options.loopbackExemptionLimit >= 0 else {
+            throw FrontEndExit(code: 2, message: "onair serve: --loopback-exemption-limit must be 0 (never limit loopback) or more, got \(options.loopbackExemptionLimit)")
+        }
+        configuration.loopbackExemptionLimit = options.loopbackExemptionLimit == 0 ? nil : options.loopbackExemptionLimit
         guard options.idleTimeout >= 0, options.idleTimeout.isFinite else {
             throw FrontEndExit(code: 2, message: "onair serve: --idle-timeout must be 0 (off) or a number of seconds, got \(options.idleTimeout)")
         }
@@ -72,7 +94,32 @@ public struct ServeFrontEnd: Sendable {
         }
         configuration.audioMergeWindow = options.audioMergeMilliseconds == 0 ? nil : .milliseconds(Int64(options.audioMergeMilliseconds))
         configuration.recordDirectory = URL(fileURLWithPath: options.recordDirectory)
+        guard let mode = RelayConfiguration.RecordMode(rawValue: options.recordMode) else {
+            let modes = RelayConfiguration.RecordMode.allCases.map(\.rawValue).joined(separator: ", ")
+            throw FrontEndExit(code: 2, message: "onair serve: --record takes \(modes), got \"\(options.recordMode)\"")
+        }
+        configuration.recordMode = mode
         return configuration
+    }
+
+    /// The publish key from `--publish-key`, `--publish-key-file` (first line) or `ONAIR_PUBLISH_KEY`, in that
+    /// order; giving both options is a usage error, as is an unreadable or empty key file.
+    func publishKey() throws(FrontEndExit) -> String? {
+        if options.publishKey != nil && options.publishKeyFile != nil {
+            throw FrontEndExit(code: 2, message: "onair serve: give --publish-key or --publish-key-file, not both")
+        }
+        if let path = options.publishKeyFile {
+            guard let data = FileManager.default.contents(atPath: path), data.count <= 4096,
+                  let text = String(data: data, encoding: .utf8) else {
+                throw FrontEndExit(code: 2, message: "onair serve: cannot read a key from --publish-key-file \(path) (missing, unreadable, or over 4 KiB)")
+            }
+            let key = text.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            guard !key.isEmpty else {
+                throw FrontEndExit(code: 2, message: "onair serve: --publish-key-file \(path) holds no key on its first line")
+            }
+            return key
+        }
+        return options.publishKey ?? options.environmentPublishKey.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Serves until SIGINT/SIGTERM.

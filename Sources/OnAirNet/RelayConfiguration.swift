@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import OnAirCore
 
 /// How an embedded relay (`onair serve`, or in-process for `onair demo`) listens, checks publishers,
 /// records and protects itself from slow players.
@@ -27,12 +28,51 @@ public struct RelayConfiguration: Sendable {
 
     /// Address to bind; a loopback address unless ``publishKey`` is set.
     public var host: String = "127.0.0.1"
+    /// Which publishes are recorded (GitHub issue 18 item 7): stock encoders always publish `live`.
+    public enum RecordMode: String, Sendable, CaseIterable {
+        /// `record` and `append` publishes are recorded, `live` ones only when they ask with `?record=`.
+        case byType = "by-type"
+        /// Every publish is recorded; a `live` one as `record` (a new file) unless `?record=` says otherwise.
+        case all
+        /// Nothing is recorded, whatever the publish type or query.
+        case none
+
+        /// The stream-name query a publisher adds to choose (`name?record=append`).
+        public static let queryKey = "record"
+
+        /// A `?record=` value that is none of the accepted ones.
+        public struct BadQuery: Swift.Error, Equatable, CustomStringConvertible {
+            public let description: String
+        }
+
+        /// How a publish of `type` with `?record=` value `query` is recorded: `record`/`append`, or `nil` for
+        /// not at all.
+        public func recording(type: PublishType, query: String?) throws(BadQuery) -> PublishType? {
+            let requested: PublishType??
+            switch query?.lowercased() {
+            case nil: requested = nil
+            case "record", "1", "yes", "true": requested = .some(.record)
+            case "append": requested = .some(.append)
+            case "none", "no", "0", "false", "live": requested = .some(PublishType?.none)
+            case let other?:
+                throw BadQuery(description: "?record= takes record, append or none, not \"\(RelayLogText.safe(other))\"")
+            }
+            switch self {
+            case .none: return nil
+            case .byType: return requested ?? (type == .live ? nil : type)
+            case .all: return requested ?? (type == .live ? .record : type)
+            }
+        }
+    }
+
     /// TCP port; 0 lets the kernel choose (read it back from ``RelayServer/port``).
     public var port: Int = 1935
     /// The key publishers must present; `nil` lets anyone on the (loopback) interface publish.
     public var publishKey: String?
     /// Where `record`/`append` publishes write `<name>.flv`; `nil` records nothing.
     public var recordDirectory: URL?
+    /// Which publishes are recorded into ``recordDirectory``.
+    public var recordMode: RecordMode = .byType
     /// A publisher that sends nothing for this long, socket open, is treated as gone (like nginx-rtmp's
     /// `drop_idle_publisher`): players get UnpublishNotify and the connection is closed. `nil` disables it.
     public var idleTimeout: TimeAmount? = .seconds(5)
@@ -67,6 +107,37 @@ public struct RelayConfiguration: Sendable {
     /// default: a loopback client is this machine itself — the only client at all with the default
     /// 127.0.0.1 bind — and local tools legitimately open many (`onair demo`, the 100-player fan-out bench).
     public var limitsLoopback = false
+    /// While fewer than this many connections are open, loopback clients are exempt from
+    /// ``maxConnectionsPerAddress`` (when ``limitsLoopback`` is off); from this many on they are held to it like
+    /// any address, so a local client cannot take every file descriptor (GitHub issue 14). `nil`: always exempt.
+    public var loopbackExemptionLimit: Int? = 256
+    /// Most message streams one connection may create (`createStream`): a publisher needs one, a player one
+    /// per stream it plays. The next `createStream` is answered with `_error` and the connection closed.
+    public var maxMessageStreamsPerConnection = 16
+    /// Most streams one connection may play at once, and (times ``playCommandsPerPlay``) `play` commands over
+    /// its life; Red5 and nginx-rtmp allow a handful. Past either the play is refused and the connection closed.
+    public var maxPlaysPerConnection = 8
+    /// `play` commands a connection may send over its life per allowed concurrent play (a player restarts a
+    /// play now and then; a flood of them is an attack).
+    public static let playCommandsPerPlay = 8
+    /// Bytes of protocol answers (pongs, status, command results) queued for a peer that does not read
+    /// them; past this the connection is closed (GitHub issue 14: a ping flood grew the relay by 2 GB).
+    public var maxQueuedControlBytes = 1 << 20
+    /// Commands and pings one connection may send per second, after a burst of ``requestBurst``; faster
+    /// is a flood and closes the connection (a real client sends a handful per session, plus a ping a minute).
+    public static let requestRate = 100.0
+    public static let requestBurst = 500
+    /// A connection that sent `connect` but neither publishes nor plays for this long is closed (nginx-rtmp's
+    /// `timeout`), so idle sockets cannot pile up. `nil` disables it.
+    public var connectIdleTimeout: TimeAmount? = .seconds(15)
+    /// Most bytes announced by a connection's unfinished messages across its chunk streams at once.
+    public var maxPartialMessageBytes = 16 << 20
+    /// A message whose chunks have started arriving but which is not complete after this long closes the
+    /// connection (a peer trickling 60 large messages would otherwise pin their memory for ever).
+    public var incompleteMessageTimeout: TimeAmount = .seconds(10)
+    /// How long the relay stops accepting when `accept` fails for lack of descriptors or memory (EMFILE,
+    /// ENFILE, ENOBUFS, ENOMEM): logged once per episode, never a busy loop (NIO's AcceptBackoffHandler).
+    public var acceptBackoff: TimeAmount = .milliseconds(250)
     /// A client that has not completed the RTMP handshake and sent `connect` this long after connecting is
     /// closed (reported as a rejection), so half-open and silent sockets do not pile up.
     public var handshakeTimeout: TimeAmount = .seconds(5)

@@ -16,25 +16,39 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     let id: Int
     /// The peer's IP address (what ``RelayConfiguration/maxConnectionsPerAddress`` counts), set on activation.
     private(set) var address = "unknown"
-    private let registry: RelayStreamRegistry
+    /// `address:port`, for events.
+    private(set) var remote = "unknown"
+    let registry: RelayStreamRegistry
     private var handshake = RTMPHandshake(role: .server)
-    private var decoder = RTMPChunkDecoder()
+    private(set) var decoder: RTMPChunkDecoder
     private var encoder = RTMPChunkEncoder()
     private var queue: RelayPlayerQueue
     private var cumulation = ByteBuffer()
-    private var context: ChannelHandlerContext?
+    private(set) var context: ChannelHandlerContext?
     /// The channel's writability as last reported by `channelWritabilityChanged` (NIO fires it on the
     /// loop as soon as a write crosses a water mark), so the fan-out loop reads a field, not an atomic.
     private var writable = true
     /// The key given in `connect`'s `app`/`tcUrl` query, if any.
     private var connectKey: String?
+    /// `connect`'s application: part of every stream name this connection publishes or plays.
+    private var application = RelayStreamName.defaultApplication
     private var nextStreamID: UInt32 = 1
-    private var publishing: (streamID: UInt32, name: RelayStreamName)?
-    private var playing: [UInt32: RelayStreamName] = [:]
+    /// `play` commands over the connection's life (bounded: a play flood re-sends the GOP cache each time).
+    private var playCommands = 0
+    /// Since when the connection, after `connect`, has neither published nor played (``RelayConfiguration/connectIdleTimeout``).
+    var idleSince: NIODeadline?
+    /// The decoder's oldest unfinished message and when it was first seen unfinished (``RelayConfiguration/incompleteMessageTimeout``).
+    var oldestPartial: (serial: UInt64, since: NIODeadline)?
+    private(set) var publishing: (streamID: UInt32, name: RelayStreamName)?
+    private(set) var playing: [UInt32: RelayStreamName] = [:]
     private var needsFlush = false
     /// Set by `connect`; a peer that has not sent it within ``RelayConfiguration/handshakeTimeout`` is closed.
-    private var connected = false
+    private(set) var connected = false
     private var handshakeDeadline: Scheduled<Void>?
+    /// Commands and pings the peer may still send now (``RelayConfiguration/requestRate``), and when the
+    /// bucket was last refilled.
+    var requestTokens = Double(RelayConfiguration.requestBurst)
+    var requestsRefilled = NIODeadline.now()
     private(set) var bytesIn: UInt64 = 0
     private(set) var bytesOut: UInt64 = 0
     private var bytesAcknowledged: UInt64 = 0
@@ -44,6 +58,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
         self.registry = registry
         self.id = registry.makeConnectionID()
         self.queue = RelayPlayerQueue(limit: registry.configuration.playerQueueLimit)
+        self.decoder = RTMPChunkDecoder(limits: .init(maxPartialBytes: registry.configuration.maxPartialMessageBytes))
     }
 
     var droppedMessages: UInt64 { queue.droppedMessages }
@@ -55,6 +70,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
         let remoteAddress = context.remoteAddress
         address = remoteAddress?.ipAddress ?? "unknown"
         let remote = remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "unknown"
+        self.remote = remote
         guard registry.opened(self, address: address, remote: remote) else {
             context.close(promise: nil)         // over the per-address limit: not a byte is sent
             return
@@ -66,7 +82,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
             guard !connected, self.context != nil else { return }
             registry.report(.connectionRejected(
                 connection: id, remote: remote,
-                reason: .handshakeTimeout(seconds: Double(timeout.nanoseconds) / 1_000_000_000)))
+                reason: .handshakeTimeout(seconds: Self.seconds(timeout))))
             close()
         }
         context.fireChannelActive()
@@ -85,8 +101,11 @@ final class RelayConnectionHandler: ChannelInboundHandler {
             while self.context != nil, let raw = try decoder.decode(&cumulation) {
                 try handle(raw)
             }
+        } catch RTMPChunkDecoder.Error.partialMessagesTooLarge(let bytes, let limit) {
+            reject(.partialMessagesTooLarge(bytes: bytes, limit: limit))
+            return
         } catch {
-            registry.report(.protocolError(connection: id, reason: "\(error)"))
+            registry.report(.protocolError(connection: id, reason: RelayLogText.escaped("\(error)")))
             close()
             return
         }
@@ -172,6 +191,13 @@ final class RelayConnectionHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
+    /// Closes, and handles nothing the peer has sent since (the rest of a flood already read): after a
+    /// refusal one `rejected` event, not one per remaining command.
+    func closeAndIgnore() {
+        close()
+        context = nil
+    }
+
     // MARK: Protocol
 
     private func advanceHandshake(context: ChannelHandlerContext) throws {
@@ -194,12 +220,15 @@ final class RelayConnectionHandler: ChannelInboundHandler {
                   let message = RelayMediaMessage(raw) else { return }
             registry.relay(message, name: publishing.name)
         case .commandAMF0, .commandAMF3:
+            guard spendRequest() else { return }
             guard case .command(let command) = try RTMPMessage(raw) else { return }
             handle(command, streamID: raw.messageStreamID)
         case .windowAcknowledgementSize, .userControl:
             switch try RTMPMessage(raw) {
             case .windowAcknowledgementSize(let size): peerWindow = UInt64(size)
-            case .userControl(.pingRequest(let timestamp)): sendControl(.userControl(.pingResponse(timestamp: timestamp)), streamID: 0)
+            case .userControl(.pingRequest(let timestamp)):
+                guard spendRequest() else { return }
+                sendControl(.userControl(.pingResponse(timestamp: timestamp)), streamID: 0)
             default: break
             }
         default:
@@ -215,6 +244,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
             handshakeDeadline?.cancel()
             handshakeDeadline = nil
             let object = command.commandObject
+            application = RelayStreamName.application(fromConnect: object["app"]?.stringValue ?? "")
             for field in ["app", "tcUrl"] {
                 if let text = object[field]?.stringValue, let query = text.split(separator: "?", maxSplits: 1).dropFirst().first {
                     connectKey = connectKey ?? RelayStreamName.query(String(query.split(separator: "/").first ?? ""))["key"]
@@ -227,7 +257,16 @@ final class RelayConnectionHandler: ChannelInboundHandler {
             sendControl(.setChunkSize(UInt32(chunkSize)), streamID: 0)
             encoder.setChunkSize(chunkSize)
             sendControl(.command(RelayStatus.connectResult(transactionID: command.transactionID)), streamID: 0)
+            updateIdle()
         case RTMPCommand.Name.createStream:
+            let limit = registry.configuration.maxMessageStreamsPerConnection
+            guard nextStreamID <= UInt32(clamping: limit) else {
+                sendControl(.command(.error(transactionID: command.transactionID, status: RTMPStatus(
+                    code: "NetConnection.Call.Failed", level: .error, description: "at most \(limit) streams per connection"))),
+                    streamID: 0)
+                reject(.tooManyMessageStreams(limit: limit))
+                return
+            }
             let id = nextStreamID
             nextStreamID += 1
             sendControl(.command(.result(transactionID: command.transactionID, arguments: [.number(Double(id))])), streamID: 0)
@@ -253,49 +292,68 @@ final class RelayConnectionHandler: ChannelInboundHandler {
 
     private func publish(_ command: RTMPCommand, streamID: UInt32) {
         let rawName = command.arguments.first?.stringValue ?? ""
-        let parsed: (name: RelayStreamName, query: [String: String])
+        var parsed: (name: RelayStreamName, query: [String: String])
         do {
             parsed = try RelayStreamName.parse(rawName)
+            parsed.name = try parsed.name.inApplication(application)
         } catch {
             refusePublish(RelayStatus.badName("bad stream name: \(error)"), name: rawName, streamID: streamID)
             return
         }
         if let key = registry.configuration.publishKey, (parsed.query["key"] ?? connectKey) != key {
             refusePublish(RelayStatus.rejected("publishing needs the relay's key (?key=… after the stream name)"),
-                          name: parsed.name.value, streamID: streamID)
+                          name: parsed.name.qualified, streamID: streamID)
             return
         }
         guard publishing == nil else {
-            refusePublish(RelayStatus.badName("this connection is already publishing"), name: parsed.name.value, streamID: streamID)
+            refusePublish(RelayStatus.badName("this connection is already publishing"), name: parsed.name.qualified, streamID: streamID)
             return
         }
         let type = command.arguments.dropFirst().first?.stringValue.flatMap { PublishType(rawValue: $0.lowercased()) } ?? .live
-        switch registry.publish(parsed.name, type: type, handler: self, streamID: streamID) {
+        let recording: PublishType?
+        do {
+            recording = try registry.configuration.recordMode.recording(type: type, query: parsed.query[RelayConfiguration.RecordMode.queryKey])
+        } catch {
+            refusePublish(RelayStatus.badName(error.description), name: parsed.name.qualified, streamID: streamID)
+            return
+        }
+        switch registry.publish(parsed.name, type: type, recording: recording, handler: self, streamID: streamID) {
         case .success:
             publishing = (streamID, parsed.name)
+            updateIdle()
             sendStatus(RelayStatus.publishStart(parsed.name), streamID: streamID)
         case .failure(let refusal):
             refusePublish(RTMPStatus(code: refusal.code, level: .error, description: refusal.description),
-                          name: parsed.name.value, streamID: streamID)
+                          name: parsed.name.qualified, streamID: streamID)
         }
     }
 
     private func refusePublish(_ status: RTMPStatus, name: String, streamID: UInt32) {
         sendStatus(status, streamID: streamID)
-        registry.report(.publishRefused(stream: String(name.unicodeScalars.prefix(RelayStreamName.maxLength).map(Character.init)),
-                                        connection: id, code: status.code.rawValue, reason: status.description))
+        registry.report(.publishRefused(stream: RelayLogText.safe(name), connection: id, code: status.code.rawValue,
+                                        reason: RelayLogText.escaped(status.description)))
     }
 
     private func play(_ command: RTMPCommand, streamID: UInt32) {
         let rawName = command.arguments.first?.stringValue ?? ""
+        let limit = registry.configuration.maxPlaysPerConnection
+        playCommands += 1
+        guard playing[streamID] != nil || playing.count < limit,
+              playCommands <= limit * RelayConfiguration.playCommandsPerPlay else {
+            sendStatus(RTMPStatus(code: .playFailed, level: .error, description: "at most \(limit) plays per connection"),
+                       streamID: streamID)
+            reject(.tooManyPlays(limit: limit))
+            return
+        }
         do {
-            let name = try RelayStreamName.parse(rawName).name
+            let name = try RelayStreamName.parse(rawName).name.inApplication(application)
             if let previous = playing[streamID] { registry.stopPlaying(previous, handler: self, streamID: streamID) }
             playing[streamID] = name
+            updateIdle()
             registry.play(name, handler: self, streamID: streamID)
         } catch {
             sendStatus(RelayStatus.streamNotFound("bad stream name: \(error)"), streamID: streamID)
-            registry.report(.playRefused(stream: String(rawName.prefix(RelayStreamName.maxLength)), connection: id, reason: "\(error)"))
+            registry.report(.playRefused(stream: RelayLogText.safe(rawName), connection: id, reason: RelayLogText.escaped("\(error)")))
         }
     }
 
@@ -308,6 +366,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
         if let name = playing.removeValue(forKey: streamID) {
             registry.stopPlaying(name, handler: self, streamID: streamID)
         }
+        updateIdle()
     }
 
     private func sendControl(_ message: RTMPMessage, streamID: UInt32) {
@@ -316,6 +375,8 @@ final class RelayConnectionHandler: ChannelInboundHandler {
         var out = context.channel.allocator.buffer(capacity: raw.payload.readableBytes + 32)
         encoder.encode(raw, into: &out)
         _ = enqueue(RelayPlayerQueue.Item(bytes: out, kind: .control))
+        let limit = registry.configuration.maxQueuedControlBytes
+        if queue.queuedControlBytes > limit { reject(.controlQueueFull(bytes: queue.queuedControlBytes, limit: limit)) }
     }
 
     private func drain() {

@@ -18,7 +18,8 @@ public enum RelayEvent: Sendable, Equatable {
     case listening(host: String, port: Int)
     case connectionOpened(connection: Int, remote: String)
     case connectionClosed(connection: Int, bytesIn: UInt64, bytesOut: UInt64)
-    /// A connection closed by a limit (per-address connections, handshake timeout). One refused on accept
+    /// A connection closed by a limit (per-address connections, handshake timeout, the per-connection limits
+    /// of ``ConnectionRejection``). One refused on accept
     /// for the per-address limit gets no ``connectionOpened(connection:remote:)``/``connectionClosed(connection:bytesIn:bytesOut:)``.
     case connectionRejected(connection: Int, remote: String, reason: ConnectionRejection)
     case publishStarted(stream: String, type: PublishType, connection: Int, recording: String?)
@@ -36,6 +37,9 @@ public enum RelayEvent: Sendable, Equatable {
     case recordingStarted(stream: String, path: String, append: Bool)
     case recordingStopped(stream: String, path: String, bytes: UInt64)
     case recordingFailed(stream: String, path: String, reason: String)
+    /// `accept` failed (out of file descriptors or memory): the relay stops accepting for `retryMilliseconds`
+    /// and tries again, reported once until a connection is accepted again.
+    case acceptPaused(reason: String, retryMilliseconds: Int, openConnections: Int)
     /// A peer broke the protocol; its connection is closed.
     case protocolError(connection: Int, reason: String)
     case stopped

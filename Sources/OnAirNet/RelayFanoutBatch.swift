@@ -34,10 +34,27 @@ struct RelayFanoutBatch {
     mutating func append(_ message: RelayMediaMessage, kind: RelayPlayerQueue.Kind, chunkSize: Int) {
         let start = bytes.writerIndex
         RelayChunkWriter.write(
-            typeID: message.typeID, timestamp: message.timestamp, payload: message.payload,
+            typeID: message.typeID, timestamp: message.playerTimestamp, payload: message.payload,
             messageStreamID: messageStreamID, chunkSize: chunkSize, into: &bytes)
         items.append(Item(offset: start, length: bytes.writerIndex - start, kind: kind))
     }
+
+    /// Appends the message `item` of `other` (a batch of the same stream for another message stream ID):
+    /// its chunks are copied and only the message stream ID of its format-0 header is rewritten, so a
+    /// stream played on several message stream IDs chunks each message once, not once per ID (GitHub
+    /// issue 14: one connection playing on 5000 IDs made the relay chunk every message 5000 times).
+    mutating func append(copyOf item: Item, from other: RelayFanoutBatch) {
+        let start = bytes.writerIndex
+        var chunks = other.slice(item)
+        bytes.writeBuffer(&chunks)
+        // RelayChunkWriter's chunk streams (4, 6, 8) take a 1-byte basic header; the message stream ID
+        // follows the 3-byte timestamp, 3-byte length and 1-byte type (RTMP spec §5.3.1.2.1), little-endian.
+        bytes.setInteger(messageStreamID, at: start + 1 + 7, endianness: .little)
+        items.append(Item(offset: start, length: item.length, kind: item.kind))
+    }
+
+    /// The last message appended.
+    var lastItem: Item? { items.last }
 
     /// One message's chunks, sharing the batch's storage.
     func slice(_ item: Item) -> ByteBuffer {

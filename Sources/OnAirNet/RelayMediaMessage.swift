@@ -84,6 +84,11 @@ struct RelayMediaMessage: Sendable {
         }
     }
 
+    /// The timestamp players get: `onMetaData` goes out at 0, as nginx-rtmp sends it (GitHub issue 18
+    /// item 6: GStreamer publishes it at 2410 ms, and ffmpeg then read it as an extra "Subtitle: text"
+    /// stream); everything else keeps the publisher's. Recordings keep the publisher's timestamp.
+    var playerTimestamp: UInt32 { kind == .metadata ? 0 : timestamp }
+
     /// Where a player may start decoding: a video keyframe, or any audio frame of a stream without video.
     func isRandomAccessPoint(streamHasVideo: Bool) -> Bool {
         switch kind {

@@ -13,7 +13,13 @@ import NIOCore
 /// stream has no video), which restarts decoding cleanly. Control items (status, user control, command
 /// answers) are never dropped: the chunk encoder's header state and the player's view of the stream
 /// depend on them. Sequence headers and data messages are kept too unless the queue is past twice its
-/// limit — a publisher cannot use them to make it grow without bound.
+/// limit — a publisher cannot use them to make it grow without bound. The owner closes a connection whose
+/// unread control items pass its own cap (``queuedControlBytes``).
+///
+/// Sizes stand for the memory an item holds, not just its bytes: a fan-out slice shares the storage of a
+/// whole burst, so a slice much smaller than its storage is copied out before it is queued, and no queued
+/// item keeps more than twice its bytes plus 1 KiB alive (GitHub issue 14: a queue counting 2 MB of slices
+/// pinned gigabytes of batches).
 struct RelayPlayerQueue: Sendable {
     enum Kind: Sendable, Equatable {
         /// Protocol and status messages; never dropped.
@@ -40,6 +46,8 @@ struct RelayPlayerQueue: Sendable {
     let limit: Int
     private var items = CircularBuffer<Item>(initialCapacity: 64)
     private(set) var queuedBytes = 0
+    /// The part of ``queuedBytes`` that is control items.
+    private(set) var queuedControlBytes = 0
     private(set) var waitingForRandomAccess = false
     private(set) var droppedMessages: UInt64 = 0
     private(set) var droppedBytes: UInt64 = 0
@@ -87,13 +95,25 @@ struct RelayPlayerQueue: Sendable {
     mutating func dequeue() -> Item? {
         guard let item = items.popFirst() else { return nil }
         queuedBytes -= item.bytes.readableBytes
+        if item.kind == .control { queuedControlBytes -= item.bytes.readableBytes }
         return item
     }
 
     private mutating func append(_ item: Item) {
+        var item = item
+        let size = item.bytes.readableBytes
+        if item.bytes.storageCapacity > Self.maxPinned(size) {
+            var copy = ByteBufferAllocator().buffer(capacity: size)
+            copy.writeImmutableBuffer(item.bytes)
+            item.bytes = copy
+        }
         queuedBytes += item.bytes.readableBytes
+        if item.kind == .control { queuedControlBytes += item.bytes.readableBytes }
         items.append(item)
     }
+
+    /// The most storage a queued item of `size` bytes may keep alive before it is copied out.
+    static func maxPinned(_ size: Int) -> Int { 2 * size + 1024 }
 
     private mutating func drop(_ size: Int) -> Outcome {
         droppedMessages += 1

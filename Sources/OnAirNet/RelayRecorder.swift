@@ -22,43 +22,43 @@ final class RelayRecorder {
         case notFLV(path: String, reason: String)
         case file(RelayRecordingFile.Error)
         case directory(path: String, reason: String)
+        /// The file's last tag leaves less than ``RelayRecorderResume/appendHeadroom`` of FLV's timestamps.
+        case timestampLimit(path: String, lastTimestamp: UInt32)
 
         var description: String {
             switch self {
             case .notFLV(let path, let reason): "cannot append to \(path): \(reason)"
             case .file(let error): "\(error)"
             case .directory(let path, let reason): "cannot create record directory \(path): \(reason)"
+            case .timestampLimit(let path, let last):
+                "cannot append to \(path): its timestamps reach \(last) ms, too close to FLV's 32-bit limit (49.7 days); publish with type record to start a new file"
             }
         }
     }
 
     /// Buffered bytes that trigger a write.
     static let flushThreshold = 256 << 10
-    /// Gap between an appended session and the file's last tag when the file gives no frame interval.
-    static let defaultGap: UInt32 = 33
-
     let path: String
     let isAppend: Bool
     private let file: RelayRecordingFile
     private var writer: FLVFileWriter
-    private let base: UInt32
-    private var sessionStart: UInt32?
+    private var clock: RelayRecordingClock
     /// Holds each track's newest tags until the other track catches up, so the file is in timestamp order.
     private var interleaver = RelayTagInterleaver()
-    /// Per track: each is kept monotonic before the two are merged.
-    private var lastWritten: [FLVTag.TagType: UInt32] = [:]
     private var lastVideoHeader: ByteBuffer?
     private var lastAudioHeader: ByteBuffer?
     private var wroteMetadata = false
 
     /// Opens the recording of `name` in `directory` for a publish of `type` (`record` or `append`).
     init(directory: URL, name: RelayStreamName, type: PublishType) throws(Error) {
+        let url = name.recordingURL(in: directory)
+        let fileDirectory = url.deletingLastPathComponent()
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: fileDirectory, withIntermediateDirectories: true)
         } catch {
-            throw .directory(path: directory.path, reason: error.localizedDescription)
+            throw .directory(path: fileDirectory.path, reason: error.localizedDescription)
         }
-        path = directory.appendingPathComponent(name.value + ".flv").path
+        path = url.path
         var resume: RelayRecorderResume?
         if type == .append {
             do {
@@ -70,6 +70,9 @@ final class RelayRecorder {
             }
         }
         isAppend = resume != nil
+        if let resume, !resume.hasTimestampHeadroom {
+            throw .timestampLimit(path: path, lastTimestamp: resume.nextTimestamp)
+        }
         do {
             if let resume {
                 try RelayRecordingFile.truncate(path: path, to: resume.validLength)
@@ -81,12 +84,12 @@ final class RelayRecorder {
         writer = FLVFileWriter(hasAudio: true, hasVideo: true)
         if let resume {
             _ = writer.takeBytes()                      // the file already has its header
-            base = resume.nextTimestamp
+            clock = RelayRecordingClock(base: resume.nextTimestamp)
             lastVideoHeader = resume.videoSequenceHeader
             lastAudioHeader = resume.audioSequenceHeader
             wroteMetadata = resume.hasMetadata
         } else {
-            base = 0
+            clock = RelayRecordingClock(base: 0)
         }
     }
 
@@ -114,7 +117,7 @@ final class RelayRecorder {
             return
         }
         let data = type == .scriptData ? Self.withoutSessionFields(message.payload) : message.payload
-        let timestamp = fileTimestamp(message.timestamp, track: type, isSample: type != .scriptData && !message.isSequenceHeader)
+        let timestamp = clock.fileTimestamp(message.timestamp, track: type, isSample: type != .scriptData && !message.isSequenceHeader)
         for tag in interleaver.add(FLVTag(type: type, timestamp: timestamp, data: data)) {
             writer.append(tag)
         }
@@ -125,6 +128,16 @@ final class RelayRecorder {
     func flush() throws(RelayRecordingFile.Error) {
         guard writer.bytes.readableBytes > 0 else { return }
         try file.write(writer.takeBytes())
+    }
+
+    /// Closes the file without writing what is buffered (after a failed write or a vanished file).
+    func abandon() {
+        file.close()
+    }
+
+    /// Throws when the file was deleted or replaced while recording (see ``RelayRecordingFile/checkInPlace()``).
+    func checkInPlace() throws(RelayRecordingFile.Error) {
+        try file.checkInPlace()
     }
 
     /// Flushes and closes; returns the bytes this session wrote.
@@ -149,23 +162,5 @@ final class RelayRecorder {
             }
         }
         return AMF0Encoder.encode(cleaned)
-    }
-
-    /// The session timestamp mapped into the file: rebased, and after the track's last sample.
-    ///
-    /// Samples of one track get strictly increasing timestamps: a sample that would not move its track on
-    /// (one sent before the session's first message, clamped to the session's start, or a repeat across a
-    /// reconnect) is placed 1 ms after the last, because readers refuse two samples at one instant
-    /// (ffmpeg: "non monotonically increasing dts"). Sequence headers and metadata describe the samples
-    /// after them and keep their time without moving the track on.
-    private func fileTimestamp(_ timestamp: UInt32, track: FLVTag.TagType, isSample: Bool) -> UInt32 {
-        let start = sessionStart ?? timestamp
-        sessionStart = start
-        let offset = Int64(Int32(bitPattern: timestamp &- start))   // wrap-aware (RTMP spec §5.3.1.2)
-        let mapped = UInt32(truncatingIfNeeded: max(Int64(base), Int64(base) + offset))
-        guard isSample else { return max(lastWritten[track].map { $0 &+ 1 } ?? 0, mapped) }
-        let written = lastWritten[track].map { max($0 &+ 1, mapped) } ?? mapped
-        lastWritten[track] = written
-        return written
     }
 }

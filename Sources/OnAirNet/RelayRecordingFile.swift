@@ -9,10 +9,16 @@ import NIOCore
 final class RelayRecordingFile {
     enum Error: Swift.Error, Equatable, CustomStringConvertible {
         case system(call: String, path: String, errno: Int32)
+        /// The file (or its directory) was deleted while recording.
+        case vanished(path: String)
+        /// Another file now sits at the recording's path (the directory was replaced, or the file moved).
+        case replaced(path: String)
 
         var description: String {
             switch self {
             case .system(let call, let path, let code): "\(call) \(path): \(String(cString: strerror(code)))"
+            case .vanished(let path): "\(path) was deleted (or its directory removed) while recording"
+            case .replaced(let path): "\(path) was replaced by another file (or its directory by another) while recording"
             }
         }
     }
@@ -20,6 +26,8 @@ final class RelayRecordingFile {
     let path: String
     private var descriptor: Int32
     private(set) var bytesWritten: UInt64 = 0
+    /// The file's length when it was opened (an `append` continues after it).
+    private var startLength: Int64 = 0
 
     /// Opens `path` for writing: truncated (`record`) or positioned at its end (`append`).
     init(path: String, truncate: Bool) throws(Error) {
@@ -27,7 +35,9 @@ final class RelayRecordingFile {
         let flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (truncate ? O_TRUNC : 0)
         descriptor = try Self.call("open", path) { open(path, flags, 0o644) }
         if !truncate {
-            _ = try Self.call("lseek", path) { Int32(truncatingIfNeeded: lseek(descriptor, 0, SEEK_END)) }
+            let end = lseek(descriptor, 0, SEEK_END)
+            if end < 0 { throw .system(call: "lseek", path: path, errno: errno) }
+            startLength = Int64(end)
         }
     }
 
@@ -35,19 +45,42 @@ final class RelayRecordingFile {
         if descriptor >= 0 { _ = Glibc.close(descriptor) }
     }
 
-    /// Writes all of `buffer` (whole FLV tags, so a crash leaves whole tags behind).
+    /// Writes all of `buffer` (whole FLV tags, so a crash leaves whole tags behind). When the write fails
+    /// part way (a full disk), the file is cut back to where this write began — the end of the last whole
+    /// tag — so it never ends in a torn tag (GitHub issue 14 item 8).
     func write(_ buffer: ByteBuffer) throws(Error) {
         var offset = 0
         let total = buffer.readableBytes
         while offset < total {
-            let written = try Self.call("write", path) {
-                buffer.withUnsafeReadableBytes { bytes in
-                    Int32(truncatingIfNeeded: Glibc.write(descriptor, bytes.baseAddress! + offset, total - offset))
+            do {
+                let written = try Self.call("write", path) {
+                    buffer.withUnsafeReadableBytes { bytes in
+                        Int32(truncatingIfNeeded: Glibc.write(descriptor, bytes.baseAddress! + offset, total - offset))
+                    }
                 }
+                offset += Int(written)
+            } catch {
+                let wholeTags = off_t(startLength + Int64(bytesWritten))
+                _ = ftruncate(descriptor, wholeTags)
+                _ = lseek(descriptor, wholeTags, SEEK_SET)
+                throw error
             }
-            offset += Int(written)
         }
         bytesWritten += UInt64(total)
+    }
+
+    /// Throws when the recording's path no longer leads to the file being written: deleted, or replaced
+    /// (another inode there), as when the record directory is removed or swapped while recording.
+    func checkInPlace() throws(Error) {
+        guard descriptor >= 0 else { return }
+        var open = stat()
+        var named = stat()
+        guard fstat(descriptor, &open) == 0 else { throw .system(call: "fstat", path: path, errno: errno) }
+        guard lstat(path, &named) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw .vanished(path: path) }
+            throw .system(call: "stat", path: path, errno: errno)
+        }
+        guard open.st_dev == named.st_dev, open.st_ino == named.st_ino else { throw .replaced(path: path) }
     }
 
     func close() {

@@ -83,6 +83,12 @@ public final class RelayServer: Sendable {
         if let size = configuration.socketSendBufferSize {
             bootstrap = bootstrap.childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(size))
         }
+        bootstrap = bootstrap.serverChannelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(
+                    shouldForwardIOErrorCaught: false, backoffProvider: { registry.value.acceptFailed($0) }))
+            }
+        }
         bootstrap = bootstrap.childChannelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandler(RelayConnectionHandler(registry: registry.value))

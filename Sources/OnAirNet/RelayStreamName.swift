@@ -1,3 +1,5 @@
+import Foundation
+
 /// A stream name the relay accepts, checked before it is used for anything: a registry key, a log line,
 /// and — for `record`/`append` — a file name inside the record directory (DESIGN.md §3).
 ///
@@ -5,6 +7,10 @@
 /// and not `.` or `..`. So `../x`, `/etc/passwd`, `a/b`, empty names, spaces and control characters can
 /// never become a path. RTMP clients put a query after the name (`stream?key=…`, RTMP spec §7.2.2.6 leaves
 /// the name opaque); ``parse(_:)`` splits it off first and only the part before `?` is checked.
+///
+/// The application (`connect`'s `app`, the `live` of `rtmp://host/live/x`) is part of a stream's identity,
+/// as in nginx-rtmp: `app1/x` and `app2/x` are two streams (GitHub issue 18 item 8). It follows the same
+/// rule; events and logs show `app/name` for any application but the default `live`.
 public struct RelayStreamName: Sendable, Hashable, CustomStringConvertible {
     /// Why a name is refused; the relay answers `NetStream.Publish.BadName` with this text.
     public enum Error: Swift.Error, Equatable, CustomStringConvertible {
@@ -33,10 +39,50 @@ public struct RelayStreamName: Sendable, Hashable, CustomStringConvertible {
     /// Longest name accepted (nginx-rtmp has no limit; 128 keeps file names and log lines sane).
     public static let maxLength = 128
 
-    public let value: String
+    /// The application every stock tool uses by default; its streams show (and record) without a prefix.
+    public static let defaultApplication = "live"
 
-    /// Checks `value` (already without a query).
+    public let value: String
+    /// The application this stream belongs to.
+    public let application: String
+
+    /// Checks `value` (already without a query), in the default application.
     public init(_ value: String) throws(Error) {
+        try self.init(value, application: Self.defaultApplication)
+    }
+
+    /// Checks `value` and `application` (both already without a query).
+    public init(_ value: String, application: String) throws(Error) {
+        try Self.check(value)
+        // An application may have several parts (`live/sub`, which some servers' URLs carry); each is a name.
+        for part in application.split(separator: "/", omittingEmptySubsequences: false) { try Self.check(String(part)) }
+        self.value = value
+        self.application = application
+    }
+
+    /// The same stream name in `application`.
+    public func inApplication(_ application: String) throws(Error) -> RelayStreamName {
+        try RelayStreamName(value, application: application)
+    }
+
+    /// The application named by `connect`'s `app` field: its query (`live?key=…`) and surrounding slashes
+    /// removed, the default when empty.
+    public static func application(fromConnect app: String) -> String {
+        let withoutQuery = app.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let trimmed = withoutQuery.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        return trimmed.isEmpty ? defaultApplication : trimmed
+    }
+
+    /// `name` in the default application, `app/name` in any other: what events, logs and statuses show.
+    public var qualified: String { application == Self.defaultApplication ? value : application + "/" + value }
+
+    /// `<directory>/<name>.flv` in the default application, `<directory>/<app>/<name>.flv` in any other.
+    public func recordingURL(in directory: URL) -> URL {
+        let base = application == Self.defaultApplication ? directory : directory.appendingPathComponent(application)
+        return base.appendingPathComponent(value + ".flv")
+    }
+
+    private static func check(_ value: String) throws(Error) {
         let scalars = value.unicodeScalars
         guard !scalars.isEmpty else { throw .empty }
         guard scalars.count <= Self.maxLength else { throw .tooLong(scalars.count) }
@@ -44,7 +90,6 @@ public struct RelayStreamName: Sendable, Hashable, CustomStringConvertible {
         for scalar in scalars where !Self.isAllowed(scalar) {
             throw .forbiddenCharacter(scalar)
         }
-        self.value = value
     }
 
     /// Splits `raw` at the first `?` into the checked name and its `key=value&…` query.
@@ -64,7 +109,7 @@ public struct RelayStreamName: Sendable, Hashable, CustomStringConvertible {
         return result
     }
 
-    public var description: String { value }
+    public var description: String { qualified }
 
     private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar {

@@ -2,7 +2,8 @@ import NIOCore
 
 /// Fan-out: how relayed messages reach players (GitHub issue 5).
 ///
-/// Each message is chunked once per message stream ID into the stream's ``RelayFanoutBatch``; at the end of
+/// Each message is chunked once into the first group's ``RelayFanoutBatch`` and copied, message stream ID
+/// rewritten, into any other group's; at the end of
 /// the publisher's read burst (``RelayStreamRegistry/flushDirty()``) each player gets the batch as one write
 /// when it keeps up, or message by message through its ``RelayPlayerQueue`` when it is behind. A batch of
 /// nothing but audio frames may wait up to ``RelayConfiguration/audioMergeWindow`` for the next video
@@ -14,8 +15,10 @@ extension RelayStreamRegistry {
     func fanOut(_ message: RelayMediaMessage, in stream: RelayStream) {
         guard !stream.groups.isEmpty, message.kind != .clearMetadata else { return }
         let kind = queueKind(message, hasVideo: stream.cache.hasVideo)
-        for group in stream.groups {
-            group.batch.append(message, kind: kind, chunkSize: configuration.chunkSize)
+        let first = stream.groups[0]
+        first.batch.append(message, kind: kind, chunkSize: configuration.chunkSize)
+        if stream.groups.count > 1, let item = first.batch.lastItem {
+            for group in stream.groups.dropFirst() { group.batch.append(copyOf: item, from: first.batch) }
         }
         stream.hasPendingBatch = true
         if message.kind != .audio || message.isSequenceHeader { stream.pendingBatchIsUrgent = true }
@@ -79,7 +82,7 @@ extension RelayStreamRegistry {
             stream.bytesOut += UInt64(bytes.readableBytes)
             player.bytesOut += UInt64(bytes.readableBytes)
         case .startedDropping:
-            emit(.playerDropping(stream: stream.name.value, connection: player.key.connection,
+            emit(.playerDropping(stream: stream.name.qualified, connection: player.key.connection,
                                  droppedMessages: player.handler.droppedMessages))
         case .dropped:
             break
@@ -88,7 +91,7 @@ extension RelayStreamRegistry {
 
     func chunks(_ message: RelayMediaMessage, streamID: UInt32) -> ByteBuffer {
         RelayChunkWriter.chunks(
-            typeID: message.typeID, timestamp: message.timestamp, payload: message.payload, messageStreamID: streamID,
+            typeID: message.typeID, timestamp: message.playerTimestamp, payload: message.payload, messageStreamID: streamID,
             chunkSize: configuration.chunkSize, allocator: ByteBufferAllocator())
     }
 

@@ -6,7 +6,7 @@ import OnAirRTMP
 /// loop) call it directly, and everything else reaches it by hopping onto that loop. No other place holds
 /// stream state, so publish, play, fan-out, recording and idle checks never race.
 ///
-/// Fan-out (`RelayStreamRegistry+Fanout.swift`) chunks a read burst's messages once per message stream ID
+/// Fan-out (`RelayStreamRegistry+Fanout.swift`) chunks a read burst's messages once (copied per message stream ID)
 /// into one batch (``RelayFanoutBatch``) and hands it to every player at the end of the burst
 /// (``flushDirty()``), so 100 players cost 100 writes per burst, not per message.
 final class RelayStreamRegistry {
@@ -32,13 +32,16 @@ final class RelayStreamRegistry {
     private var tick: Scheduled<Void>?
     private var isShutDown = false
     private var lastStats = NIODeadline.now()
+    /// Whether `accept` is backing off for lack of descriptors (logged once per episode).
+    private var acceptPaused = false
 
     init(eventLoop: any EventLoop, configuration: RelayConfiguration, emit: @escaping @Sendable (RelayEvent) -> Void) {
         self.eventLoop = eventLoop
         self.configuration = configuration
         self.emit = emit
         self.addresses = RelayAddressLimiter(limit: configuration.maxConnectionsPerAddress,
-                                             limitsLoopback: configuration.limitsLoopback)
+                                             limitsLoopback: configuration.limitsLoopback,
+                                             loopbackExemptionLimit: configuration.loopbackExemptionLimit)
     }
 
     /// Starts the half-second tick: idle publishers, recorder flushes, periodic stats.
@@ -68,6 +71,7 @@ final class RelayStreamRegistry {
             return false
         }
         connections[handler.id] = handler
+        acceptPaused = false
         emit(.connectionOpened(connection: handler.id, remote: remote))
         return true
     }
@@ -87,6 +91,18 @@ final class RelayStreamRegistry {
         flushDirty()
     }
 
+    /// NIO's AcceptBackoffHandler asks how long to stop accepting after `accept` failed: out of
+    /// descriptors or memory, ``RelayConfiguration/acceptBackoff`` (reported once until a connection is
+    /// accepted again) instead of retrying at once, which spun the loop at 100 % CPU (GitHub issue 14).
+    func acceptFailed(_ error: IOError) -> TimeAmount? {
+        if !acceptPaused {
+            acceptPaused = true
+            emit(.acceptPaused(reason: error.description, retryMilliseconds: Int(configuration.acceptBackoff.nanoseconds / 1_000_000),
+                               openConnections: connections.count))
+        }
+        return configuration.acceptBackoff
+    }
+
     func markDirty(_ handler: RelayConnectionHandler) {
         dirty.append(handler)
     }
@@ -103,7 +119,9 @@ final class RelayStreamRegistry {
     // MARK: Publish
 
     /// Makes `handler` the publisher of `name`, or says why not (the name is live already).
-    func publish(_ name: RelayStreamName, type: PublishType, handler: RelayConnectionHandler, streamID: UInt32) -> Result<String?, Refusal> {
+    /// `recording` is how it is recorded (``RelayConfiguration/RecordMode``), `nil` for not at all.
+    func publish(_ name: RelayStreamName, type: PublishType, recording recordingType: PublishType?, handler: RelayConnectionHandler,
+                 streamID: UInt32) -> Result<String?, Refusal> {
         let stream = streams[name] ?? RelayStream(name: name, gopLimit: configuration.gopCacheLimit)
         if stream.isPublished {
             return .failure(Refusal(code: .publishBadName, description: "\(name) is already being published"))
@@ -115,22 +133,22 @@ final class RelayStreamRegistry {
         stream.lastInput = .now()
         stream.bytesIn = 0
         var recording: String?
-        if type != .live, let directory = configuration.recordDirectory {
+        if let recordingType, let directory = configuration.recordDirectory {
             do {
-                let recorder = try RelayRecorder(directory: directory, name: name, type: type)
+                let recorder = try RelayRecorder(directory: directory, name: name, type: recordingType)
                 stream.recorder = recorder
                 recording = recorder.path
-                emit(.recordingStarted(stream: name.value, path: recorder.path, append: recorder.isAppend))
+                emit(.recordingStarted(stream: name.qualified, path: recorder.path, append: recorder.isAppend))
             } catch {
-                let path = directory.appendingPathComponent(name.value + ".flv").path
-                emit(.recordingFailed(stream: name.value, path: path, reason: error.description))
+                let path = name.recordingURL(in: directory).path
+                emit(.recordingFailed(stream: name.qualified, path: path, reason: error.description))
             }
         }
         for player in stream.players.values {
             player.handler.sendUserControl(.streamBegin(streamID: player.streamID))
             player.handler.sendStatus(RelayStatus.publishNotify(name), streamID: player.streamID)
         }
-        emit(.publishStarted(stream: name.value, type: type, connection: handler.id, recording: recording))
+        emit(.publishStarted(stream: name.qualified, type: type, connection: handler.id, recording: recording))
         return .success(recording)
     }
 
@@ -149,7 +167,7 @@ final class RelayStreamRegistry {
             player.handler.sendStatus(RelayStatus.unpublishNotify(stream.name), streamID: player.streamID)
             player.handler.sendUserControl(.streamEOF(streamID: player.streamID))
         }
-        emit(.publishStopped(stream: stream.name.value, connection: publisher.handler.id, reason: reason, bytesIn: stream.bytesIn))
+        emit(.publishStopped(stream: stream.name.qualified, connection: publisher.handler.id, reason: reason, bytesIn: stream.bytesIn))
         emitStats(stream)
         stream.cache = RelayStreamCache(gopLimit: configuration.gopCacheLimit)
         if stream.players.isEmpty { streams[stream.name] = nil }
@@ -166,8 +184,7 @@ final class RelayStreamRegistry {
             do {
                 try recorder.write(message)
             } catch {
-                emit(.recordingFailed(stream: name.value, path: recorder.path, reason: error.description))
-                stream.recorder = nil
+                recordingStopped(stream, recorder, error)
             }
         }
         fanOut(message, in: stream)
@@ -191,7 +208,7 @@ final class RelayStreamRegistry {
                         to: player, in: stream)
             }
         }
-        emit(.playStarted(stream: name.value, connection: handler.id, waiting: !stream.isPublished))
+        emit(.playStarted(stream: name.qualified, connection: handler.id, waiting: !stream.isPublished))
     }
 
     func stopPlaying(_ name: RelayStreamName, handler: RelayConnectionHandler, streamID: UInt32) {
@@ -202,7 +219,7 @@ final class RelayStreamRegistry {
 
     private func removePlayer(_ stream: RelayStream, player: RelayStream.Player) {
         stream.remove(player.key)
-        emit(.playStopped(stream: stream.name.value, connection: player.key.connection, bytesOut: player.bytesOut,
+        emit(.playStopped(stream: stream.name.qualified, connection: player.key.connection, bytesOut: player.bytesOut,
                           droppedMessages: player.handler.droppedMessages))
         if stream.players.isEmpty && !stream.isPublished { streams[stream.name] = nil }
     }
@@ -210,9 +227,9 @@ final class RelayStreamRegistry {
     // MARK: Snapshots, ticks, shutdown
 
     func snapshot() -> [RelayStreamSnapshot] {
-        streams.values.sorted { $0.name.value < $1.name.value }.map { stream in
+        streams.values.sorted { $0.name.qualified < $1.name.qualified }.map { stream in
             RelayStreamSnapshot(
-                name: stream.name.value, isPublished: stream.isPublished,
+                name: stream.name.qualified, isPublished: stream.isPublished,
                 publishType: stream.isPublished ? stream.publishType : nil,
                 bytesIn: stream.bytesIn, bytesOut: stream.bytesOut,
                 players: stream.players.values.sorted { $0.handler.id < $1.handler.id }.map {
@@ -237,13 +254,14 @@ final class RelayStreamRegistry {
 
     private func onTick() {
         let now = NIODeadline.now()
+        for handler in Array(connections.values) { handler.checkDeadlines(now: now) }
         for stream in Array(streams.values) {
             if let recorder = stream.recorder {
                 do {
+                    try recorder.checkInPlace()
                     try recorder.flush()
                 } catch {
-                    emit(.recordingFailed(stream: stream.name.value, path: recorder.path, reason: error.description))
-                    stream.recorder = nil
+                    recordingStopped(stream, recorder, error)
                 }
             }
             if let idle = configuration.idleTimeout, let publisher = stream.publisher, now - stream.lastInput > idle {
@@ -257,9 +275,17 @@ final class RelayStreamRegistry {
         }
     }
 
+    /// A recording that cannot go on: an error event saying it stopped and why; the file keeps its whole tags.
+    private func recordingStopped(_ stream: RelayStream, _ recorder: RelayRecorder, _ error: RelayRecordingFile.Error) {
+        stream.recorder = nil
+        recorder.abandon()
+        emit(.recordingFailed(stream: stream.name.qualified, path: recorder.path,
+                              reason: "recording stopped: \(error); the file ends at its last whole tag"))
+    }
+
     private func emitStats(_ stream: RelayStream) {
         let drops = stream.players.values.reduce(UInt64(0)) { $0 + $1.handler.droppedMessages }
-        emit(.streamStats(stream: stream.name.value, bytesIn: stream.bytesIn, bytesOut: stream.bytesOut,
+        emit(.streamStats(stream: stream.name.qualified, bytesIn: stream.bytesIn, bytesOut: stream.bytesOut,
                           players: stream.players.count, droppedMessages: drops))
     }
 
@@ -267,10 +293,12 @@ final class RelayStreamRegistry {
         guard let recorder = stream.recorder else { return }
         stream.recorder = nil
         do {
+            try recorder.checkInPlace()
             let bytes = try recorder.close()
-            emit(.recordingStopped(stream: stream.name.value, path: recorder.path, bytes: bytes))
+            emit(.recordingStopped(stream: stream.name.qualified, path: recorder.path, bytes: bytes))
         } catch {
-            emit(.recordingFailed(stream: stream.name.value, path: recorder.path, reason: error.description))
+            recorder.abandon()
+            emit(.recordingFailed(stream: stream.name.qualified, path: recorder.path, reason: "recording stopped: \(error)"))
         }
     }
 }

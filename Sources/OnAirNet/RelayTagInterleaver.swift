@@ -63,7 +63,7 @@ struct RelayTagInterleaver {
         // Only a lifted tag can meet its own track's last one (the recorder keeps each track's samples
         // increasing; a sequence header may share its keyframe's instant and keeps it).
         if lifted != tag.timestamp, tag.type != .scriptData, let previous = lastOfTrack[tag.type], lifted <= previous {
-            tag.timestamp = previous &+ 1
+            tag.timestamp = previous == .max ? previous : previous + 1     // saturating: never wraps to 0
         } else {
             tag.timestamp = lifted
         }

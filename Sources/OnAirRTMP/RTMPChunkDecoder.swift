@@ -20,11 +20,16 @@ public struct RTMPChunkDecoder: Sendable {
         public var maxMessageLength: Int
         /// Most chunk streams with state at once (nginx-rtmp's default `max_streams` is 32).
         public var maxChunkStreams: Int
+        /// Most bytes announced by the messages in progress across all chunk streams at once (GitHub issue
+        /// 14: 60 chunk streams each holding most of an 8 MiB message pinned 512 MB per connection).
+        public var maxPartialBytes: Int
 
-        public init(maxChunkSize: Int = 0xFF_FFFF, maxMessageLength: Int = 8 << 20, maxChunkStreams: Int = 64) {
+        public init(maxChunkSize: Int = 0xFF_FFFF, maxMessageLength: Int = 8 << 20, maxChunkStreams: Int = 64,
+                    maxPartialBytes: Int = 16 << 20) {
             self.maxChunkSize = maxChunkSize
             self.maxMessageLength = maxMessageLength
             self.maxChunkStreams = maxChunkStreams
+            self.maxPartialBytes = maxPartialBytes
         }
     }
 
@@ -36,6 +41,7 @@ public struct RTMPChunkDecoder: Sendable {
         case noPreviousHeader(chunkStreamID: UInt32, format: UInt8)
         case headerInterruptsMessage(chunkStreamID: UInt32)
         case malformedControlMessage(RTMPMessageType)
+        case partialMessagesTooLarge(bytes: Int, limit: Int)
 
         public var description: String {
             switch self {
@@ -51,6 +57,8 @@ public struct RTMPChunkDecoder: Sendable {
                 "chunk stream \(id) starts a new message before the previous one ended (RTMP spec §5.3.1)"
             case .malformedControlMessage(let type):
                 "\(type) message has the wrong length (RTMP spec §5.4)"
+            case .partialMessagesTooLarge(let bytes, let limit):
+                "peer has \(bytes) bytes of unfinished messages open across its chunk streams, over the \(limit)-byte limit; closing the connection"
             }
         }
     }
@@ -66,6 +74,8 @@ public struct RTMPChunkDecoder: Sendable {
         var messageStreamID: UInt32 = 0
         var extended = false
         var payload: ByteBuffer?
+        /// Which message this chunk stream is assembling, counted from 1 (``oldestPartialMessage``).
+        var serial: UInt64 = 0
     }
 
     public var limits: Limits
@@ -77,6 +87,9 @@ public struct RTMPChunkDecoder: Sendable {
     private var warned = false
     /// The chunk stream whose chunk payload is being read, and how many bytes of this chunk remain.
     private var openChunk: (chunkStreamID: UInt32, remaining: Int)?
+    /// Announced lengths of the messages in progress, summed (bounded by ``Limits/maxPartialBytes``).
+    public private(set) var partialBytes = 0
+    private var messagesStarted: UInt64 = 0
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
@@ -103,6 +116,7 @@ public struct RTMPChunkDecoder: Sendable {
                         chunkStreamID: id, timestamp: state.timestamp, typeID: state.typeID,
                         messageStreamID: state.messageStreamID, payload: state.payload!)
                     state.payload = nil
+                    partialBytes -= state.length
                     streams[id] = state
                     try apply(message)
                     return message
@@ -214,8 +228,16 @@ public struct RTMPChunkDecoder: Sendable {
             }
         }
         let received = state.payload?.readableBytes ?? 0
-        if !continuing && state.length > chunkSize {
-            state.payload = ByteBufferAllocator().buffer(capacity: min(state.length, 1 << 16))
+        if !continuing {
+            guard partialBytes + state.length <= limits.maxPartialBytes else {
+                throw .partialMessagesTooLarge(bytes: partialBytes + state.length, limit: limits.maxPartialBytes)
+            }
+            partialBytes += state.length
+            messagesStarted += 1
+            state.serial = messagesStarted
+            if state.length > chunkSize {
+                state.payload = ByteBufferAllocator().buffer(capacity: min(state.length, 1 << 16))
+            }
         }
         streams[id] = state
         openChunk = (id, min(chunkSize, state.length - received))
@@ -237,10 +259,20 @@ public struct RTMPChunkDecoder: Sendable {
             guard let id = message.payload.getInteger(at: message.payload.readerIndex, as: UInt32.self) else {
                 throw .malformedControlMessage(type)
             }
-            streams[id]?.payload = nil
+            if let state = streams[id], state.payload != nil {
+                partialBytes -= state.length
+                streams[id]?.payload = nil
+            }
         default:
             break
         }
+    }
+
+    /// Which message, counted from 1 in the order they started, is the oldest one still unfinished; `nil`
+    /// when none is. The owner puts a deadline on it: a serial that stays the oldest too long is a message
+    /// that never completes.
+    public var oldestPartialMessage: UInt64? {
+        streams.values.lazy.filter { $0.payload != nil }.map(\.serial).min()
     }
 
     static func getUInt24(_ buffer: ByteBuffer, at offset: Int) -> UInt32 {

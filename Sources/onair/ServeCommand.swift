@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import OnAirApp
 
 struct ServeCommand: AsyncParsableCommand {
@@ -12,11 +13,19 @@ struct ServeCommand: AsyncParsableCommand {
             GOP. A player of a name nobody publishes yet waits and gets NetStream.Play.PublishNotify when a \
             publisher arrives, and UnpublishNotify when it leaves (also when its socket dies or it stays silent for \
             --idle-timeout); players stay connected across republishes. Publish type record writes \
-            RECORD-DIR/NAME.flv anew, append continues it, live writes nothing. With --publish-key, publishers add \
+            RECORD-DIR/NAME.flv anew, append continues it, live writes nothing — unless the publisher adds \
+            ?record=record (or append) after the stream name, or --record all records every publish (stock encoders \
+            such as ffmpeg, GStreamer and OBS always publish live); --record none records nothing. Streams of an \
+            application other than live are APP/NAME, recorded as RECORD-DIR/APP/NAME.flv. With --publish-key, publishers add \
             ?key=KEY to the stream name (or to the application: /live?key=KEY/NAME); players need no key. \
             A client address may hold --max-connections-per-address connections at once (loopback clients are \
             exempt unless --limit-loopback), and a client that has not completed the RTMP handshake and connect \
-            within --handshake-timeout seconds is closed; both are logged with the reason. \
+            within --handshake-timeout seconds is closed; both are logged with the reason. The publish key may \
+            also come from --publish-key-file or the ONAIR_PUBLISH_KEY environment variable, so it need not be \
+            in argv. Per connection the relay allows 16 message streams, 8 plays at once, 1 MiB of unread \
+            protocol answers, 100 commands or pings a second after a burst of 500, 16 MiB of unfinished messages (each finished within 10 s), and \
+            --connect-idle-timeout seconds without publishing or playing; past a limit the connection is \
+            closed with a "rejected" event saying which. \
             SIGINT or SIGTERM stops cleanly and closes recordings.
             """
     )
@@ -24,11 +33,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on as HOST:PORT; non-loopback addresses need --publish-key.")
     var listen = "127.0.0.1:1935"
 
-    @Option(help: "Key publishers must present as ?key=KEY after the stream name (required beyond loopback).")
+    @Option(help: "Key publishers must present as ?key=KEY after the stream name (required beyond loopback). Visible in ps: prefer --publish-key-file or ONAIR_PUBLISH_KEY.")
     var publishKey: String?
+
+    @Option(help: "File holding the publish key (its first line), so the key is not in argv.")
+    var publishKeyFile: String?
 
     @Option(help: "Directory for record/append recordings.")
     var recordDir = "recordings"
+
+    @Option(help: "Which publishes are recorded: by-type (record/append publishes, or ?record=record|append after the name), all (live ones too, as record), none.")
+    var record = "by-type"
 
     @Option(help: "Seconds without data from a publisher, socket open, before it is treated as gone (0: never).")
     var idleTimeout: Double = 15
@@ -42,6 +57,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a client has to complete the RTMP handshake and connect before it is closed.")
     var handshakeTimeout: Double = 5
 
+    @Option(help: "Seconds a connected client may neither publish nor play before it is closed (0: never).")
+    var connectIdleTimeout: Double = 15
+
+    @Option(help: "Open connections from which loopback clients too are held to --max-connections-per-address (0: never).")
+    var loopbackExemptionLimit = 256
+
     @Option(help: "Milliseconds an audio-only batch may wait for the next video frame so both go to players in one write (0: never).")
     var audioMergeMs = 40
 
@@ -49,10 +70,15 @@ struct ServeCommand: AsyncParsableCommand {
     var headless = false
 
     func run() async throws {
-        let options = ServeFrontEnd.Options(
+        var options = ServeFrontEnd.Options(
             listen: listen, publishKey: publishKey, recordDirectory: recordDir, idleTimeout: idleTimeout, headless: headless,
             maxConnectionsPerAddress: maxConnectionsPerAddress, limitLoopback: limitLoopback, handshakeTimeout: handshakeTimeout,
             audioMergeMilliseconds: audioMergeMs)
+        options.publishKeyFile = publishKeyFile
+        options.environmentPublishKey = ProcessInfo.processInfo.environment[ServeFrontEnd.publishKeyVariable]
+        options.connectIdleTimeout = connectIdleTimeout
+        options.loopbackExemptionLimit = loopbackExemptionLimit
+        options.recordMode = record
         try await runFrontEnd { try await ServeFrontEnd(options: options).run() }
     }
 }

@@ -58,4 +58,26 @@ struct RelayPlayerQueueTests {
         #expect(other.enqueue(item(60, .essential)) == .dropped)
         #expect(other.droppedMessages == 1)
     }
+
+    @Test("a small slice of a large batch is copied out before it is queued, so it does not pin the batch")
+    func slicesDoNotPinTheirBatch() {
+        var queue = RelayPlayerQueue(limit: 1 << 20)
+        let batch = ByteBuffer(repeating: 7, count: 4 << 20)
+        let slice = batch.getSlice(at: 1000, length: 100)!
+        #expect(slice.storageCapacity >= 4 << 20)
+        #expect(queue.enqueue(RelayPlayerQueue.Item(bytes: slice, kind: .media(randomAccess: true))) == .queued)
+        let queued = queue.dequeue()
+        #expect(queued?.bytes == slice)
+        #expect((queued?.bytes.storageCapacity ?? .max) <= RelayPlayerQueue.maxPinned(100))
+    }
+
+    @Test("control bytes are counted apart, so the owner can close a peer that never reads its answers")
+    func countsControlBytes() {
+        var queue = RelayPlayerQueue(limit: 100)
+        for _ in 0..<50 { _ = queue.enqueue(item(18, .control)) }
+        _ = queue.enqueue(item(20, .media(randomAccess: true)))
+        #expect(queue.queuedControlBytes == 900)
+        _ = queue.dequeue()
+        #expect(queue.queuedControlBytes == 882)
+    }
 }

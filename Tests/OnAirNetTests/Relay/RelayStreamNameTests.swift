@@ -1,3 +1,4 @@
+import Foundation
 @testable import OnAirNet
 import Testing
 
@@ -34,5 +35,24 @@ struct RelayStreamNameTests {
         #expect(name.value == "stream1")
         #expect(query == ["key": "s3cret", "x": ""])
         #expect(throws: RelayStreamName.Error.forbiddenCharacter("/")) { try RelayStreamName.parse("../etc?key=1") }
+    }
+
+    @Test("the application is part of the identity; live keeps bare names and files, others get app/ prefixes")
+    func applications() throws {
+        let live = try RelayStreamName("x")
+        let one = try RelayStreamName("x", application: "app1")
+        #expect(live != one)
+        #expect(try RelayStreamName("x", application: "app2") != one)
+        #expect(live.qualified == "x" && one.qualified == "app1/x")
+        #expect(try RelayStreamName("x", application: "live/sub").qualified == "live/sub/x")
+        let directory = URL(fileURLWithPath: "/rec")
+        #expect(live.recordingURL(in: directory).path == "/rec/x.flv")
+        #expect(one.recordingURL(in: directory).path == "/rec/app1/x.flv")
+        #expect(RelayStreamName.application(fromConnect: "live?key=K") == "live")
+        #expect(RelayStreamName.application(fromConnect: "/app1/") == "app1")
+        #expect(RelayStreamName.application(fromConnect: "") == "live")
+        for bad in ["..", "a/../b", "a//b", "\u{1B}x"] {
+            #expect(throws: RelayStreamName.Error.self) { try RelayStreamName("x", application: bad) }
+        }
     }
 }
