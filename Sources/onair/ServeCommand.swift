@@ -30,7 +30,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Directory for record/append recordings.")
     var recordDir = "recordings"
 
-    @Option(help: "Seconds without data from a publisher, socket open, before it is treated as gone (0: never).")
+    @Option(help: "How long without data from a publisher, socket open, before it is treated as gone (seconds, or 30s, 2m; 0: never; at most a day).",
+            transform: NumberArgument.seconds(in: .zero...NumberArgument.aDay))
     var idleTimeout: Double = 15
 
     @Option(help: "Most connections one client address may have open at once (0: no limit); loopback is exempt unless --limit-loopback.")
@@ -39,7 +40,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Apply --max-connections-per-address to loopback clients too.")
     var limitLoopback = false
 
-    @Option(help: "Seconds a client has to complete the RTMP handshake and connect before it is closed.")
+    @Option(help: "How long a client has to complete the RTMP handshake and connect before it is closed (seconds, or 500ms, 1m; at most an hour).",
+            transform: NumberArgument.seconds(in: NumberArgument.aMillisecond...Duration.seconds(3600)))
     var handshakeTimeout: Double = 5
 
     @Option(help: "Milliseconds an audio-only batch may wait for the next video frame so both go to players in one write (0: never).")

@@ -69,4 +69,26 @@ struct NoColorTests {
         #expect(TerminalColorMode.override(environment: ["NO_COLOR": ""]) == nil)
         #expect(TerminalColorMode.override(environment: [:]) == nil)
     }
+
+    @Test("8 colours: the unfocused border and a cleared flag are not black on black, and ● differs from ○")
+    func basicGreysStayVisible() throws {
+        let palette = TerminalPalette(mode: .basic8)
+        let theme = Theme.builtInDefault
+        let border = palette.cursesStyle(for: theme[.border])
+        #expect(border.foreground != 0 && border.foreground != -1, "border drawn in \(border.foreground)")
+        #expect(border.attributes.contains(.dim))
+        let on = palette.cursesStyle(for: theme[.flagOn])
+        let off = palette.cursesStyle(for: theme[.flagOff])
+        #expect(off.foreground != 0)
+        #expect(on != off, "● and ○ share one style on 8 colours")
+    }
+
+    @Test("--color never and a colourless theme force monochrome; NO_COLOR only under auto")
+    func colorChoice() {
+        #expect(ColorChoice.never.forcedMode(environment: [:], themeDrawsColour: true) == .monochrome)
+        #expect(ColorChoice.auto.forcedMode(environment: ["NO_COLOR": "1"], themeDrawsColour: true) == .monochrome)
+        #expect(ColorChoice.auto.forcedMode(environment: ["NO_COLOR": ""], themeDrawsColour: true) == nil)
+        #expect(ColorChoice.auto.forcedMode(environment: [:], themeDrawsColour: false) == .monochrome)
+        #expect(ColorChoice.always.forcedMode(environment: ["NO_COLOR": "1"], themeDrawsColour: true) == nil)
+    }
 }
