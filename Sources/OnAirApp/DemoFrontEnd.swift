@@ -169,9 +169,9 @@ public enum DemoFrontEnd {
 
     /// The embedded relay on a free loopback port; recordings go to `recordDirectory`.
     ///
-    /// Its idle timeout outlasts the publisher's suspend timeout: a background-audio publisher sends
-    /// nothing while a call suspends it, and the demo must show *its* timer ending the session
-    /// (vonage-ios-background-state.txt), not the relay's.
+    /// Its idle timeout outlasts the publisher's suspend timeout: a background-audio publisher sends no
+    /// video and only AAC silence (~2 kb/s) while a call suspends it, and the demo must show *its* timer
+    /// ending the session (vonage-ios-background-state.txt), not the relay's.
     static func startRelay(recordDirectory: String, suspendTimeout: Double) async throws -> RelayServer {
         var configuration = RelayConfiguration()
         configuration.idleTimeout = .milliseconds(Int64((max(5, suspendTimeout) + 5) * 1000))

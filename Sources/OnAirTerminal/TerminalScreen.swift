@@ -37,7 +37,7 @@ public final class TerminalScreen {
             case .unknownTerminal(let name):
                 "unknown terminal type '\(name)' (TERM); set TERM (e.g. xterm-256color) or use --headless"
             case .cannotAddressCursor(let name):
-                "TERM=\(name) cannot draw a dashboard (no cursor addressing); use --headless for JSON Lines, or a terminal such as xterm-256color"
+                "TERM=\(name) cannot place text on the screen; use --headless (JSON Lines), or TERM=xterm-256color"
             case .cannotOpen(let what): "cannot open the terminal: \(what)"
             }
         }

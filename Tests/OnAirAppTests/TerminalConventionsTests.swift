@@ -55,7 +55,7 @@ struct TerminalConventionsTests {
     @Test("TERM=dumb: refused in one line pointing at --headless, exit 2")
     func dumbTerminal() async throws {
         let directory = try TemporaryDirectory()
-        let tmux = try TmuxSession(command: Self.demo("TERM=dumb", in: directory), width: 120, height: 24, directory: directory.url)
+        let tmux = try TmuxSession(command: Self.demo("TERM=dumb", in: directory), width: 160, height: 24, directory: directory.url)
         let exited = try await tmux.waitForScreen { $0.contains("ONAIR-EXIT=") }
         #expect(exited.screen.contains("ONAIR-EXIT=2"), "\(exited.screen)")
         let lines = exited.screen.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("ONAIR-EXIT") }
