@@ -33,13 +33,19 @@ struct CommandLineNumberTests {
         #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
     }
 
+    /// `onair serve` on `port` with `options`, accepting connections.
+    static func serve(port: Int, _ options: [String]) throws -> (PeerProcess, TemporaryDirectory) {
+        let directory = try TemporaryDirectory()
+        let serve = try PeerProcess(OnAirBinary.url.path, ["serve", "--listen", "127.0.0.1:\(port)"] + options, in: directory.url)
+        try FreePort.waitUntilAccepting(port, timeout: .seconds(30), what: "onair serve")
+        return (serve, directory)
+    }
+
     @Test("durations take units as scenario files write them: --duration 1500ms ends the run")
     func durationWithUnit() throws {
         let port = try FreePort.loopback()
-        let directory = try TemporaryDirectory()
-        let serve = try PeerProcess(OnAirBinary.url.path, ["serve", "--listen", "127.0.0.1:\(port)", "--idle-timeout", "2m", "--headless"], in: directory.url)
-        defer { _ = serve.stop() }
-        try FreePort.waitUntilAccepting(port, timeout: .seconds(30), what: "onair serve")
+        let (serve, workDirectory) = try Self.serve(port: port, ["--idle-timeout", "2m", "--headless"])
+        defer { _ = serve.stop(); withExtendedLifetime(workDirectory) {} }
         let result = try OnAirBinary.run(
             ["publish", "rtmp://127.0.0.1:\(port)/live/unit", "--headless", "--size", "320x180", "--duration", "1500ms"], timeout: .seconds(30))
         #expect(result.status == 0, "\(result.standardError)")
@@ -50,10 +56,8 @@ struct CommandLineNumberTests {
     func keyFromEnvironmentAndFile() throws {
         let port = try FreePort.loopback()
         let key = "K3y9secretValue77"
-        let directory = try TemporaryDirectory()
-        let serve = try PeerProcess(OnAirBinary.url.path, ["serve", "--listen", "127.0.0.1:\(port)", "--publish-key", key, "--headless"], in: directory.url)
+        let (serve, directory) = try Self.serve(port: port, ["--publish-key", key, "--headless"])
         defer { _ = serve.stop() }
-        try FreePort.waitUntilAccepting(port, timeout: .seconds(30), what: "onair serve")
         let name = "live_123456789_AbCdEfGh"
         let fromEnvironment = try OnAirBinary.run(
             ["publish", "rtmp://127.0.0.1:\(port)/live/\(name)", "--headless", "--size", "320x180", "--duration", "2s"],
@@ -79,10 +83,8 @@ struct CommandLineNumberTests {
     func appFormURL() throws {
         let port = try FreePort.loopback()
         let key = "AppF0rmSecret99"
-        let directory = try TemporaryDirectory()
-        let serve = try PeerProcess(OnAirBinary.url.path, ["serve", "--listen", "127.0.0.1:\(port)", "--publish-key", key, "--headless"], in: directory.url)
-        defer { _ = serve.stop() }
-        try FreePort.waitUntilAccepting(port, timeout: .seconds(30), what: "onair serve")
+        let (serve, workDirectory) = try Self.serve(port: port, ["--publish-key", key, "--headless"])
+        defer { _ = serve.stop(); withExtendedLifetime(workDirectory) {} }
         let result = try OnAirBinary.run(
             ["publish", "rtmp://127.0.0.1:\(port)/live?key=\(key)/appform", "--headless", "--size", "320x180", "--duration", "2s"])
         #expect(result.status == 0, "\(result.standardError)")

@@ -28,14 +28,22 @@ struct TerminalConventionsTests {
         return found
     }
 
-    @Test("NO_COLOR=1: the screen has no colour escapes in capture-pane -e")
-    func noColor() async throws {
+    /// A running 80×24 demo under `environment` with `extra` options, once it publishes and plays.
+    static func startedDemo(_ environment: String, _ extra: String = "") async throws -> (TmuxSession, TemporaryDirectory) {
         let directory = try TemporaryDirectory()
-        let tmux = try TmuxSession(command: Self.demo("NO_COLOR=1", in: directory), width: 80, height: 24, directory: directory.url)
+        let tmux = try TmuxSession(command: demo(environment, extra, in: directory), width: 80, height: 24, directory: directory.url)
         let started = try await tmux.waitForScreen { $0.contains("PUBLISHING") && $0.contains("PLAYING") }
         #expect(started.matched, "demo did not start:\n\(started.screen)")
+        return (tmux, directory)
+    }
+
+    @Test("no colour escapes in capture-pane -e with NO_COLOR=1, --color never or --theme monochrome", arguments: [
+        ("NO_COLOR=1", ""), ("", "--color never"), ("", "--theme monochrome"),
+    ])
+    func noColor(environment: String, extra: String) async throws {
+        let (tmux, _) = try await Self.startedDemo(environment, extra)
         let coloured = try tmux.capture(escapes: true)
-        #expect(Self.colourEscapes(in: coloured).isEmpty, "colour escapes with NO_COLOR: \(Self.colourEscapes(in: coloured).prefix(5))")
+        #expect(Self.colourEscapes(in: coloured).isEmpty, "colour escapes: \(Self.colourEscapes(in: coloured).prefix(5))")
         #expect(coloured.contains("\u{1B}["), "capture-pane -e shows attributes, so the check can see escapes at all")
         try tmux.send("q")
         try tmux.send("y")
@@ -43,10 +51,7 @@ struct TerminalConventionsTests {
 
     @Test("--color always draws colour even with NO_COLOR set (the check above can fail)")
     func colorAlways() async throws {
-        let directory = try TemporaryDirectory()
-        let tmux = try TmuxSession(command: Self.demo("NO_COLOR=1", "--color always", in: directory), width: 80, height: 24, directory: directory.url)
-        let started = try await tmux.waitForScreen { $0.contains("PUBLISHING") && $0.contains("PLAYING") }
-        #expect(started.matched, "demo did not start:\n\(started.screen)")
+        let (tmux, _) = try await Self.startedDemo("NO_COLOR=1", "--color always")
         #expect(!Self.colourEscapes(in: try tmux.capture(escapes: true)).isEmpty)
         try tmux.send("q")
         try tmux.send("y")
@@ -65,10 +70,7 @@ struct TerminalConventionsTests {
 
     @Test("LANG=C: no character outside ASCII on the screen")
     func asciiLocale() async throws {
-        let directory = try TemporaryDirectory()
-        let tmux = try TmuxSession(command: Self.demo("LANG=C LC_ALL=C", in: directory), width: 80, height: 24, directory: directory.url)
-        let started = try await tmux.waitForScreen { $0.contains("PUBLISHING") && $0.contains("PLAYING") }
-        #expect(started.matched, "demo did not start:\n\(started.screen)")
+        let (tmux, _) = try await Self.startedDemo("LANG=C LC_ALL=C")
         try await Task.sleep(for: .seconds(2))
         let screen = try tmux.capture()
         let foreign = screen.unicodeScalars.filter { !$0.isASCII }

@@ -150,6 +150,14 @@ unset COLS ROWS
 verdict() { awk -v v="$1" -v t="$2" -v op="$3" 'BEGIN { ok = (op == "<=") ? v <= t : v < t; print ok ? "MET" : "MISSED" }'; }
 rate() { awk -v b="$1" 'BEGIN {printf "%.1f kB/s (%.0f kbit/s)", b / 1000, b * 8 / 1000}'; }
 row() { printf '%-50s %-26s %-10s %s\n' "$@"; }
+# output_row WHAT BYTES_PER_SECOND [TARGET_BYTES]: a terminal-output row, judged when a target is given.
+output_row() {
+  local name="terminal output, onair demo $1" target="reported" result="REPORTED"
+  if [ -n "${3:-}" ]; then target="<= $(($3 / 1000)) kB/s"; fi
+  if [ -z "$2" ]; then row "$name" "-" "$target" "FAILED TO RUN"; return; fi
+  if [ -n "${3:-}" ]; then result=$(verdict "$2" "$3" '<='); fi
+  row "$name" "$(rate "$2")" "$target" "$result"
+}
 
 mkdir -p bench-results
 {
@@ -174,26 +182,10 @@ mkdir -p bench-results
   else
     row "idle CPU, onair subscribe" "-" "< 1 %" "FAILED TO RUN"
   fi
-  if [ -n "$PREVIEW_ON" ]; then
-    row "terminal output, onair demo 160x48, preview on" "$(rate "$PREVIEW_ON")" "reported" "REPORTED"
-  else
-    row "terminal output, onair demo 160x48, preview on" "-" "reported" "FAILED TO RUN"
-  fi
-  if [ -n "$PREVIEW_OFF" ]; then
-    row "terminal output, onair demo 160x48, preview off" "$(rate "$PREVIEW_OFF")" "reported" "REPORTED"
-  else
-    row "terminal output, onair demo 160x48, preview off" "-" "reported" "FAILED TO RUN"
-  fi
-  if [ -n "$SMALL_ON" ]; then
-    row "terminal output, onair demo 80x24, preview on" "$(rate "$SMALL_ON")" "<= 10 kB/s" "$(verdict "$SMALL_ON" 10000 '<=')"
-  else
-    row "terminal output, onair demo 80x24, preview on" "-" "<= 10 kB/s" "FAILED TO RUN"
-  fi
-  if [ -n "$SMALL_OFF" ]; then
-    row "terminal output, onair demo 80x24, preview off" "$(rate "$SMALL_OFF")" "reported" "REPORTED"
-  else
-    row "terminal output, onair demo 80x24, preview off" "-" "reported" "FAILED TO RUN"
-  fi
+  output_row "160x48, preview on" "$PREVIEW_ON"
+  output_row "160x48, preview off" "$PREVIEW_OFF"
+  output_row "80x24, preview on" "$SMALL_ON" 10000
+  output_row "80x24, preview off" "$SMALL_OFF"
   if [ -n "$REDRAW_JSON" ]; then
     echo "redraw detail: wall p50 $(field totalP50Ms) ms; CPU = the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), wall includes" \
       "preemption by whatever else runs; load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -54,7 +54,7 @@ public struct PublisherDashboard: Widget {
         let layout = DashboardLayout(inner: inner, showPreview: showPreview)
         renderInfo(in: layout.info, headline: layout.headline, into: &buffer, theme: theme)
         if let preview = layout.preview {
-            PreviewView(telemetry.preview, placeholder: "camera preview: no frame yet").render(in: preview, into: &buffer, theme: theme)
+            PreviewView(telemetry.preview, placeholder: ConsoleFormat.longestFitting(["camera preview: no frame yet", "no frame yet"], width: preview.width)).render(in: preview, into: &buffer, theme: theme)
         }
         if let title = layout.logTitle {
             buffer.write("events", in: title, style: theme[.muted])

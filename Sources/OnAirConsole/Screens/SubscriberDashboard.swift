@@ -43,7 +43,9 @@ public struct SubscriberDashboard: Widget {
         let layout = DashboardLayout(inner: inner, showPreview: showPreview)
         renderInfo(in: layout.info, headline: layout.headline, into: &buffer, theme: theme)
         if let preview = layout.preview {
-            let placeholder = state.renderActive ? "decoded video: no frame yet" : "render paused (pauseRender)"
+            let placeholder = ConsoleFormat.longestFitting(
+                state.renderActive ? ["decoded video: no frame yet", "no frame yet"] : ["render paused (pauseRender)", "render paused"],
+                width: preview.width)
             PreviewView(state.renderActive ? telemetry.preview : nil, placeholder: placeholder).render(in: preview, into: &buffer, theme: theme)
         }
         if let title = layout.logTitle {
