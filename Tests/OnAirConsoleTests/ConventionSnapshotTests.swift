@@ -101,4 +101,17 @@ struct ConventionSnapshotTests {
         #expect(buffer.text.contains("key  accept"))
         #expect(!buffer.text.contains("key key"))
     }
+
+    @Test("a key-like stream name is *** on screen: pane titles, the full-screen log title")
+    func redactedOnScreen() {
+        let name = "live_123456789_AbCdEfGh"
+        var screen = ConsoleFixtures.demo()
+        screen.publisher?.streamName = name
+        screen.subscriber?.streamName = name
+        #expect(!screen.render(width: 160, height: 48, theme: .builtInDefault).text.contains("live_123"))
+        screen.ui.showFullLog = true
+        let full = screen.render(width: 80, height: 24, theme: .builtInDefault).text
+        #expect(full.contains("event log · ***"))
+        #expect(!full.contains("live_123"))
+    }
 }
