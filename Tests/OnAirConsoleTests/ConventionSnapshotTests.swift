@@ -70,6 +70,14 @@ struct ConventionSnapshotTests {
         Snapshot.assert(Snapshot.screen(scrolled), named: "log-full-scrolled-80x24")
         _ = ui.handle(.pageDown, publisher: publisher, subscriber: screen.subscriber, now: ConsoleFixtures.now)
         #expect(ui.logScroll == 0)
+
+        // A log that fits on the screen has nothing to scroll back to: PgUp is refused, with the reason.
+        var short = ConsoleFixtures.publisher()
+        short.log = EventLog()
+        for index in 0..<8 { short.log.append(SessionTime(milliseconds: Int64(index)), .engine, "short \(index)") }
+        _ = ui.handle(.pageUp, publisher: short, subscriber: screen.subscriber, now: ConsoleFixtures.now)
+        #expect(ui.logScroll == 0)
+        #expect(ui.notice?.text == "PgUp: the whole log is on screen")
     }
 
     @Test("after x the footer offers b start; PAUSED A+V when both are paused")

@@ -75,7 +75,7 @@ public struct KeyMap: Sendable {
             return onPublisher && (status == .idle || status == .preview)
         case .scrollLog(let up):
             // Back while there is older history to see; forward only once scrolled back.
-            return up ? context.logLines > context.logScroll + 1 : context.logScroll > 0
+            return up ? context.logScroll < context.logScrollLimit : context.logScroll > 0
         case .switchPane:
             return context.paneCount > 1
         case .togglePreview, .toggleHelp, .quit, .toggleLog:

@@ -41,6 +41,10 @@ public struct ConsoleUIState: Sendable, Equatable {
     /// The terminal's height as last reported: a PgUp/PgDn moves about a page of the log on screen.
     public var screenHeight = 24
 
+    /// About how many log rows are on screen: the whole screen less borders, footer and scroll line with
+    /// `l`; a pane's log (a quarter to a third of the height, less at 80x24) otherwise.
+    var visibleLogRows: Int { max(1, showFullLog ? screenHeight - 5 : screenHeight / 8) }
+
     public init(focus: ConsolePane = .publisher, showPreview: Bool = true) {
         self.focus = focus
         self.showPreview = showPreview
@@ -60,10 +64,11 @@ public struct ConsoleUIState: Sendable, Equatable {
         let focused = effectiveFocus(publisher: publisher, subscriber: subscriber)
         let lifecycle = (focused == .publisher ? publisher?.lifecycle : subscriber?.lifecycle) ?? .active
         let logLines = (focused == .publisher ? publisher?.log.entries.count : subscriber?.log.entries.count) ?? 0
+        let limit = max(0, logLines - visibleLogRows)
         return KeyContext(
             mode: mode, focus: focused, paneCount: paneCount, lifecycle: lifecycle,
             publisherStatus: focused == .publisher ? publisher?.status : nil,
-            logLines: logLines, logScroll: min(logScroll, max(0, logLines - 1))
+            logScroll: min(logScroll, limit), logScrollLimit: limit
         )
     }
 
@@ -105,8 +110,8 @@ public struct ConsoleUIState: Sendable, Equatable {
         case .toggleHelp: showHelp.toggle()
         case .toggleLog: showFullLog.toggle()
         case .scrollLog(let up):
-            let page = max(1, showFullLog ? screenHeight - 5 : screenHeight / 8)
-            logScroll = up ? min(context.logLines - 1, context.logScroll + page) : max(0, context.logScroll - page)
+            let page = max(1, visibleLogRows - 1)
+            logScroll = up ? min(context.logScrollLimit, context.logScroll + page) : max(0, context.logScroll - page)
         case .switchPane:
             focus = context.focus == .publisher ? .subscriber : .publisher
             logScroll = 0

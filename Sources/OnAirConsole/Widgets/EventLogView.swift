@@ -59,7 +59,8 @@ public struct EventLogView: Widget {
             buffer.write("(no events yet)", in: area.row(0), style: theme[.muted])
             return
         }
-        let hidden = min(max(0, scrollBack), entries.count - 1)
+        // Never scrolled so far that the view is not full: the oldest entry stops at the top row.
+        let hidden = min(max(0, scrollBack), max(0, entries.count - (area.height - 1)))
         var rows = area
         if hidden > 0, area.height > 1 {
             rows = area.droppingBottom(1)
