@@ -44,7 +44,7 @@ struct SessionSummary {
             session += ", on air \(ConsoleFormat.clock(onAir)), \(Self.bytes(bytesSent)) of media sent"
             session += ", \(publisherReconnects) publisher reconnect\(publisherReconnects == 1 ? "" : "s")"
         }
-        session += subscriberReconnects > 0 ? ", subscriber played again \(subscriberReconnects)×" : ""
+        session += subscriberReconnects > 0 ? ", subscriber played again \(subscriberReconnects) time\(subscriberReconnects == 1 ? "" : "s")" : ""
         lines.append(session)
         if let recordDirectory {
             let files = recordings(in: recordDirectory)

@@ -108,4 +108,22 @@ struct TerminalConventionsTests {
         let exited = try await tmux.waitForScreen { $0.contains("ONAIR-EXIT=0") }
         #expect(exited.matched, "\(exited.screen)")
     }
+
+    @Test("80×24, background-audio: the call's countdown (`drops in 9.8 s`) is whole, gone after decline; v m → PAUSED A+V")
+    func eightyColumnsCountdown() async throws {
+        let (tmux, _) = try await Self.startedDemo("", "--policy background-audio --suspend-timeout 30s")
+        try tmux.send("c")
+        let counting = try await tmux.waitForScreen { $0.range(of: #"drops in [0-9]+\.[0-9] s"#, options: .regularExpression) != nil }
+        #expect(counting.matched, "no whole countdown:\n\(counting.screen)")
+        #expect(!counting.screen.contains("…"), "\(counting.screen)")
+        try tmux.send("d")
+        let back = try await tmux.waitForScreen { $0.contains(" PUBLISHING ") && !$0.contains("drops in") }
+        #expect(back.matched, "\(back.screen)")
+        try tmux.send("v")
+        try tmux.send("m")
+        let paused = try await tmux.waitForScreen { $0.contains(" PAUSED A+V ") }
+        #expect(paused.matched, "both paused is not PAUSED VIDEO:\n\(paused.screen)")
+        try tmux.send("q")
+        try tmux.send("y")
+    }
 }
