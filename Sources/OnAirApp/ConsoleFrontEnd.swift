@@ -40,6 +40,8 @@ final class ConsoleFrontEnd {
     private var scenarioSides: HeadlessDemo?
     /// What the summary printed on exit reports.
     var summary = SessionSummary()
+    /// `--duration`: the console stops cleanly after this long, as the headless front ends do.
+    var duration: Duration?
 
     init(clock: SessionClock, theme: Theme, previewFramesPerSecond: Double, color: ColorChoice = .auto) {
         (stream, continuation) = AsyncStream<Input>.makeStream()
@@ -138,6 +140,13 @@ final class ConsoleFrontEnd {
             }
         }
         defer { ticker.cancel() }
+        let timeout = duration.map { duration in
+            Task {
+                try? await Task.sleep(for: duration)
+                if !Task.isCancelled { continuation.yield(.quit) }
+            }
+        }
+        defer { timeout?.cancel() }
         terminal.show(screen())
         var lastSubscriberTick = clock.now
         loop: for await input in stream {

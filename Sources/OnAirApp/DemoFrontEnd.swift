@@ -47,6 +47,7 @@ public enum DemoFrontEnd {
         if let log = try FrontEndSetup.eventLog(options.publisher.logFile, command: "demo") { console.writeEvents(to: log) }
         if options.server == nil { console.summary.recordDirectory = options.recordDirectory }
         notices.forEach(console.showNotice)
+        console.duration = options.publisher.duration.map { .milliseconds(Int64($0 * 1000)) }
         var driving: Task<ScenarioDriver.Failure?, Never>?
         do {
             try publisher.start()

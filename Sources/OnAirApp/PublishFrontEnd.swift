@@ -20,6 +20,7 @@ public enum PublishFrontEnd {
         console.attach(publisher: controller, subscriber: nil)
         if let log = try FrontEndSetup.eventLog(options.logFile, command: "publish") { console.writeEvents(to: log) }
         notices.forEach(console.showNotice)
+        console.duration = options.duration.map { .milliseconds(Int64($0 * 1000)) }
         do {
             try controller.start()
         } catch {

@@ -21,6 +21,7 @@ public enum SubscribeFrontEnd {
         console.attach(publisher: nil, subscriber: controller)
         if let log = try FrontEndSetup.eventLog(options.logFile, command: "subscribe") { console.writeEvents(to: log) }
         notices.forEach(console.showNotice)
+        console.duration = options.duration.map { .milliseconds(Int64($0 * 1000)) }
         console.subscriberPost(.event(.control(.play)))
         try await console.run()
     }

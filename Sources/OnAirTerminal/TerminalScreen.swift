@@ -107,8 +107,6 @@ public final class TerminalScreen {
         guard isatty(options.input) == 1, isatty(options.output) == 1 else { throw .notATerminal }
         // Without the locale, ncurses draws every box-drawing and block character blank.
         _ = setlocale(LC_ALL, "")
-        let terminalName = options.terminalName ?? getenv("TERM").map { String(cString: $0) } ?? ""
-        if ["dumb", "unknown"].contains(terminalName) { throw .cannotAddressCursor(terminalName) }
         TerminalSignals.install()
         return try TerminalScreen(options: options)
     }
@@ -126,10 +124,19 @@ public final class TerminalScreen {
             fclose(input)
             throw .unknownTerminal(name ?? getenv("TERM").map { String(cString: $0) } ?? "")
         }
+        _ = set_term(created)
+        // A terminal without cursor addressing (`cup`: dumb, a printing terminal) cannot show a dashboard;
+        // refuse before anything is drawn, whatever its name.
+        if !Self.canAddressCursor {
+            _ = endwin()
+            delscreen(created)
+            fclose(output)
+            fclose(input)
+            throw .cannotAddressCursor(name ?? getenv("TERM").map { String(cString: $0) } ?? "")
+        }
         screen = created
         outputFile = output
         inputFile = input
-        _ = set_term(created)
         let window = onair_stdscr()
         self.window = window
 
@@ -198,6 +205,13 @@ public final class TerminalScreen {
     public func invalidate() {
         previous = nil
         if let window { _ = clearok(window, true) }
+    }
+
+    /// Whether the current terminal's terminfo entry has `cup` (tigetstr answers nil when it is absent,
+    /// and -1 when the name is not a string capability).
+    static var canAddressCursor: Bool {
+        guard let cup = tigetstr("cup") else { return false }
+        return Int(bitPattern: cup) != -1
     }
 
     /// Whether the character set of the locale `setlocale(LC_ALL, "")` chose is UTF-8.

@@ -57,4 +57,14 @@ struct SessionOutputTests {
         #expect(objects.contains { ($0["kind"] as? String) == "status" && (($0["details"] as? [String: Any])?["text"] as? String) == "NetStream.Publish.Start" })
         #expect(objects.contains { ($0["kind"] as? String) == "stats" && ($0["side"] as? String) == "subscriber" })
     }
+
+    @Test("--duration ends the console too, cleanly, with its summary")
+    func consoleDuration() async throws {
+        let directory = try TemporaryDirectory()
+        let command = "\(OnAirBinary.url.path) publish rtmp://127.0.0.1:1/live/x --size 320x180 --duration 2s; echo ONAIR-EXIT=$?; sleep 60"
+        let tmux = try TmuxSession(command: command, width: 120, height: 30, directory: directory.url)
+        let exited = try await tmux.waitForScreen(timeout: .seconds(30)) { $0.contains("ONAIR-EXIT=") }
+        #expect(exited.matched, "the console did not stop by itself:\n\(exited.screen)")
+        #expect(exited.screen.contains("onair: session 00:00:0"), "\(exited.screen)")
+    }
 }
