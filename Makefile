@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/onair
 DEBUG_BIN := .build/debug/onair
 
-.PHONY: demo test build release bench fuzz fuzz-themes fuzz-scenarios fuzz-rtmp fuzz-smoke fuzz-rtmp-build deps-run deps-test deps-bench clean
+.PHONY: demo test build release install uninstall bench fuzz fuzz-themes fuzz-scenarios fuzz-rtmp fuzz-smoke fuzz-rtmp-build deps-run deps-test deps-bench clean
 
 demo: deps-run release
 	$(RELEASE_BIN) demo $(ARGS)
@@ -32,6 +32,26 @@ build: deps-run
 
 release: deps-run
 	$(SWIFT) build -c release --product onair
+
+# `make install` (PREFIX=/usr/local, DESTDIR for packaging): the binary, the man page beside it, and the
+# shell completions ArgumentParser writes for bash, zsh and fish, where each shell looks for them.
+PREFIX ?= /usr/local
+BINDIR := $(DESTDIR)$(PREFIX)/bin
+MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
+BASH_COMPLETIONS := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONS := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISH_COMPLETIONS := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+
+install: release
+	install -d $(BINDIR) $(MANDIR) $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS)
+	install -m 755 $(RELEASE_BIN) $(BINDIR)/onair
+	install -m 644 docs/onair.1 $(MANDIR)/onair.1
+	$(RELEASE_BIN) --generate-completion-script bash > $(BASH_COMPLETIONS)/onair
+	$(RELEASE_BIN) --generate-completion-script zsh > $(ZSH_COMPLETIONS)/_onair
+	$(RELEASE_BIN) --generate-completion-script fish > $(FISH_COMPLETIONS)/onair.fish
+
+uninstall:
+	rm -f $(BINDIR)/onair $(MANDIR)/onair.1 $(BASH_COMPLETIONS)/onair $(ZSH_COMPLETIONS)/_onair $(FISH_COMPLETIONS)/onair.fish
 
 bench: deps-bench release
 	scripts/bench.sh

@@ -1,3 +1,4 @@
+import Foundation
 import OnAirConsole
 import OnAirCore
 import OnAirMedia
@@ -28,16 +29,25 @@ final class ConsoleFrontEnd {
     private var ui: ConsoleUIState
     private var publisherHistory = BitrateHistory()
     private let theme: Theme
+    /// `--color`, `NO_COLOR` and a colourless theme, decided once: see `ColorChoice.forcedMode`.
+    private let colorMode: TerminalColorMode?
     private let tick: Duration
-    /// With `--script`: both sides as the headless output would print them, handed to `scenarioObserver`
-    /// after every turn so expectations see exactly what a headless run sees.
+    /// The sides as the headless output would print them, for `--log FILE` and a scenario's expectations:
+    /// after every turn their new events go to every sink, so both see exactly what a headless run sees.
+    private var reportingSides: [any HeadlessSide] = []
+    private var eventSinks: [@Sendable (HeadlessEvent) -> Void] = []
+    /// With `--script`: where a scenario's `press` commands go.
     private var scenarioSides: HeadlessDemo?
-    private var scenarioObserver: (@Sendable (HeadlessEvent) -> Void)?
+    /// What the summary printed on exit reports.
+    var summary = SessionSummary()
+    /// `--duration`: the console stops cleanly after this long, as the headless front ends do.
+    var duration: Duration?
 
-    init(clock: SessionClock, theme: Theme, previewFramesPerSecond: Double) {
+    init(clock: SessionClock, theme: Theme, previewFramesPerSecond: Double, color: ColorChoice = .auto) {
         (stream, continuation) = AsyncStream<Input>.makeStream()
         self.clock = clock
         self.theme = theme
+        colorMode = color.forcedMode(environment: ProcessInfo.processInfo.environment, themeDrawsColour: theme.drawsColour)
         ui = ConsoleUIState(showPreview: previewFramesPerSecond > 0)
         // The screen refreshes at the preview rate (capped for slow SSH links), at least twice a second
         // so the session timer and rates move.
@@ -69,9 +79,33 @@ final class ConsoleFrontEnd {
 
     /// Plays a scenario on this console: what both sides show is reported to `observer` (demo only).
     func observeForScenario(_ observer: @escaping @Sendable (HeadlessEvent) -> Void) {
-        guard let publisher, let subscriber else { return }
-        scenarioSides = HeadlessDemo(publisher: publisher, subscriber: subscriber)
-        scenarioObserver = observer
+        guard publisher != nil, subscriber != nil else { return }
+        startReporting()
+        eventSinks.append(observer)
+    }
+
+    /// `--log FILE`: every event, in the headless schema, to `writer` as the console runs.
+    func writeEvents(to writer: JSONLinesWriter) {
+        startReporting()
+        eventSinks.append { writer.write($0) }
+    }
+
+    /// Creates the reporting sides once (each consumes what it reports, so there must be one set).
+    private func startReporting() {
+        guard reportingSides.isEmpty else { return }
+        if let publisher, let subscriber {
+            let sides = HeadlessDemo(publisher: publisher, subscriber: subscriber)
+            scenarioSides = sides
+            reportingSides = [sides]
+        } else if let publisher {
+            reportingSides = [HeadlessPublisher(publisher)]
+        } else if let subscriber {
+            reportingSides = [HeadlessSubscriber(subscriber)]
+        }
+    }
+
+    private func emit(_ events: [HeadlessEvent]) {
+        for event in events { eventSinks.forEach { $0(event) } }
     }
 
     func attach(publisher: PublisherController?, subscriber: SubscriberController?) {
@@ -82,12 +116,19 @@ final class ConsoleFrontEnd {
         if publisher == nil { ui.focus = .subscriber }
     }
 
-    /// Runs until the operator quits or a signal arrives; the terminal is restored on every way out.
+    /// Runs until the operator quits or a signal arrives; the terminal is restored on every way out, and
+    /// then the session summary is printed on stdout (time on air, bytes, reconnects, recordings).
     func run() async throws {
+        try await runOnTerminal()
+        let lines = summary.lines(at: clock.now)
+        if !lines.isEmpty { FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8)) }
+    }
+
+    private func runOnTerminal() async throws {
         let continuation = continuation
         let terminal: TerminalThread
         do {
-            terminal = try TerminalThread(theme: theme) { continuation.yield(.terminal($0)) }
+            terminal = try TerminalThread(theme: theme, options: TerminalScreen.Options(colorMode: colorMode)) { continuation.yield(.terminal($0)) }
         } catch {
             await publisher?.shutdown()
             await subscriber?.shutdown()
@@ -101,6 +142,13 @@ final class ConsoleFrontEnd {
             }
         }
         defer { ticker.cancel() }
+        let timeout = duration.map { duration in
+            Task {
+                try? await Task.sleep(for: duration)
+                if !Task.isCancelled { continuation.yield(.quit) }
+            }
+        }
+        defer { timeout?.cancel() }
         terminal.show(screen())
         var lastSubscriberTick = clock.now
         loop: for await input in stream {
@@ -111,17 +159,18 @@ final class ConsoleFrontEnd {
                 await subscriber?.handle(event)
             case .terminal(.key(let key)):
                 if await apply(key) == .quit { break loop }
-            case .terminal(.resize):
-                break
+            case .terminal(.resize(_, let height)):
+                ui.screenHeight = height
             case .terminal(.stopRequested):
                 break loop
             case .tick:
                 let now = clock.now
                 if let publisher { publisherHistory.record(publisher.engine.stats.bitrate1s, at: now) }
+                summary.observe(publisher: publisher?.state, subscriber: subscriber?.state, bytesSent: publisher?.mediaBytesSent, at: now)
                 if now.since(lastSubscriberTick) >= .seconds(1) {
                     lastSubscriberTick = now
                     await subscriber?.handle(.tick)
-                    if let scenarioSides, let scenarioObserver { scenarioSides.statsEvents(at: now).forEach(scenarioObserver) }
+                    emit(reportingSides.flatMap { $0.statsEvents(at: now) })
                 }
             case .command(let command):
                 _ = await scenarioSides?.perform(command)
@@ -130,7 +179,7 @@ final class ConsoleFrontEnd {
             case .quit:
                 break loop
             }
-            if let scenarioSides, let scenarioObserver { scenarioSides.report(at: clock.now).forEach(scenarioObserver) }
+            emit(reportingSides.flatMap { $0.report(at: clock.now) })
             terminal.show(screen())
         }
         await publisher?.shutdown()
@@ -155,6 +204,8 @@ final class ConsoleFrontEnd {
                 await publisher?.handle(.event(.control(.nextPolicy)))
             case .stopBroadcast:
                 await publisher?.handle(.event(.control(.stop)))
+            case .startBroadcast:
+                await publisher?.handle(.event(.control(.start(nil))))
             case .quit:
                 return .quit
             }

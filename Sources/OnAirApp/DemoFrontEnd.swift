@@ -10,7 +10,7 @@ public enum DemoFrontEnd {
     public static func run(_ options: DemoOptions) async throws {
         let (relay, url) = try await server(for: options)
         do {
-            _ = try await runConsole(options, url: url, clock: SessionClock(), script: nil)
+            _ = try await runConsole(options, url: url, clock: SessionClock(), script: nil, notices: recordingNotice(options))
         } catch {
             await relay?.stop()
             throw error
@@ -22,7 +22,8 @@ public enum DemoFrontEnd {
     public static func runHeadless(_ options: DemoOptions) async throws {
         let (relay, url) = try await server(for: options)
         do {
-            _ = try await runHeadless(options, url: url, writer: JSONLinesWriter(), clock: SessionClock(), script: nil)
+            let writer = try FrontEndSetup.headlessWriter(logFile: options.publisher.logFile, command: "demo")
+            _ = try await runHeadless(options, url: url, writer: writer, clock: SessionClock(), script: nil)
         } catch {
             await relay?.stop()
             throw error
@@ -37,13 +38,16 @@ public enum DemoFrontEnd {
         let (theme, warnings) = try FrontEndSetup.theme(options.publisher.theme, command: "demo")
         var notices = warnings + extra
         let engine = try FrontEndSetup.engine(options.publisher.engine, command: "demo") { notices.append($0) }
-        let console = ConsoleFrontEnd(clock: clock, theme: theme, previewFramesPerSecond: options.publisher.engine.previewFramesPerSecond)
+        let console = ConsoleFrontEnd(clock: clock, theme: theme, previewFramesPerSecond: options.publisher.engine.previewFramesPerSecond, color: options.publisher.color)
         let (publisher, subscriber) = try controllers(
             options, url: url, engine: engine, clock: clock,
             publisherPost: console.publisherPost, subscriberPost: console.subscriberPost, notice: { notices.append($0) }
         )
         console.attach(publisher: publisher, subscriber: subscriber)
+        if let log = try FrontEndSetup.eventLog(options.publisher.logFile, command: "demo") { console.writeEvents(to: log) }
+        if options.server == nil { console.summary.recordDirectory = options.recordDirectory }
         notices.forEach(console.showNotice)
+        console.duration = options.publisher.duration.map { .milliseconds(Int64($0 * 1000)) }
         var driving: Task<ScenarioDriver.Failure?, Never>?
         do {
             try publisher.start()
@@ -87,6 +91,9 @@ public enum DemoFrontEnd {
             "command": "demo", "url": .string(url.redacted), "policy": .string(options.publisher.policy.rawValue),
             "relay": .bool(options.server == nil),
         ]))
+        for text in recordingNotice(options) {
+            writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "notice", details: ["text": .string(text)]))
+        }
         var driving: Task<ScenarioDriver.Failure?, Never>?
         do {
             try publisher.start()
@@ -109,6 +116,11 @@ public enum DemoFrontEnd {
         }
         driving?.cancel()
         return await driving?.value
+    }
+
+    /// Where the embedded relay records, said once at the start (nothing when `--server` records elsewhere).
+    static func recordingNotice(_ options: DemoOptions) -> [String] {
+        options.server == nil ? ["recordings (publish type record/append) go to \(options.recordDirectory)"] : []
     }
 
     /// The embedded relay and its URL, or the operator's `--server`.
@@ -158,9 +170,9 @@ public enum DemoFrontEnd {
 
     /// The embedded relay on a free loopback port; recordings go to `recordDirectory`.
     ///
-    /// Its idle timeout outlasts the publisher's suspend timeout: a background-audio publisher sends
-    /// nothing while a call suspends it, and the demo must show *its* timer ending the session
-    /// (vonage-ios-background-state.txt), not the relay's.
+    /// Its idle timeout outlasts the publisher's suspend timeout: a background-audio publisher sends no
+    /// video and only AAC silence (~2 kb/s) while a call suspends it, and the demo must show *its* timer
+    /// ending the session (vonage-ios-background-state.txt), not the relay's.
     static func startRelay(recordDirectory: String, suspendTimeout: Double) async throws -> RelayServer {
         var configuration = RelayConfiguration()
         configuration.idleTimeout = .milliseconds(Int64((max(5, suspendTimeout) + 5) * 1000))

@@ -1,3 +1,4 @@
+import Foundation
 import OnAirConsole
 import OnAirCore
 import OnAirMedia
@@ -57,6 +58,24 @@ enum FrontEndSetup {
             return try MediaEngine(configuration)
         } catch {
             throw FrontEndExit(code: 1, message: "onair \(command): \(error)")
+        }
+    }
+
+    /// `--log FILE` opened for writing (created or truncated); one that cannot be is a usage error (exit 2).
+    static func eventLog(_ path: String?, command: String) throws -> JSONLinesWriter? {
+        guard let path else { return nil }
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw FrontEndExit(code: 2, message: "onair \(command): --log \(path): cannot create it; give a path in a writable directory")
+        }
+        return JSONLinesWriter(handle: handle)
+    }
+
+    /// The headless writer on stdout, copying every event to `--log FILE` when given.
+    static func headlessWriter(logFile: String?, command: String, observer: (@Sendable (HeadlessEvent) -> Void)? = nil) throws -> JSONLinesWriter {
+        guard let log = try eventLog(logFile, command: command) else { return JSONLinesWriter(observer: observer) }
+        return JSONLinesWriter { event in
+            observer?(event)
+            log.write(event)
         }
     }
 

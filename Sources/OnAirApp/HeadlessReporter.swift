@@ -43,14 +43,14 @@ extension PublisherAppState {
     /// The publisher's `state` event details.
     public var headlessSummary: [String: JSONValue] {
         [
-            "status": .string(status.badge),
+            "status": .string(badge),
             "lifecycle": .string(lifecycle.label),
             "policy": .string(policy.rawValue),
             "publishType": .string(publishType.rawValue),
             "pauseVideo": .bool(pauseVideo),
             "pauseAudio": .bool(pauseAudio),
             "tapArmed": .bool(tapArmed),
-            "stream": .string(streamName),
+            "stream": .string(Redaction.streamName(streamName)),
         ]
     }
 }
@@ -65,7 +65,7 @@ extension SubscriberAppState {
             "publisherIsDisconnected": .bool(publisherIsDisconnected),
             "renderActive": .bool(renderActive),
             "reconnectAttempts": .integer(Int64(reconnectAttempts)),
-            "stream": .string(streamName),
+            "stream": .string(Redaction.streamName(streamName)),
         ]
     }
 }

@@ -17,6 +17,10 @@ final class MediaPump: Sendable {
 
     private let target = Mutex<Target?>(nil)
     private let task = Mutex<Task<Void, Never>?>(nil)
+    private let sent = Atomic<Int>(0)
+
+    /// Media payload bytes the RTMP connections accepted (FLV tag bodies, without chunk headers).
+    var bytesSent: Int { sent.load(ordering: .relaxed) }
 
     /// Starts draining `packets`: each batch the queue releases goes out in one write.
     func start(_ packets: PacketStream) {
@@ -25,7 +29,10 @@ final class MediaPump: Sendable {
                 guard let self else { return }
                 guard let (publisher, accepted) = self.route(batch) else { continue }
                 // A failed send means the connection is going away; its own events report that.
-                try? await publisher.send(accepted)
+                do {
+                    try await publisher.send(accepted)
+                    self.sent.add(accepted.reduce(0) { $0 + $1.payload.count }, ordering: .relaxed)
+                } catch {}
             }
         }
         task.withLock { $0 = pump }

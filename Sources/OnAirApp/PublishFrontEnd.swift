@@ -12,13 +12,15 @@ public enum PublishFrontEnd {
         var notices = warnings
         let rtmp = try FrontEndSetup.rtmpConfiguration(url: url, caFile: options.caFile, command: "publish") { notices.append($0) }
         let engine = try FrontEndSetup.engine(options.engine, command: "publish") { notices.append($0) }
-        let console = ConsoleFrontEnd(clock: clock, theme: theme, previewFramesPerSecond: options.engine.previewFramesPerSecond)
+        let console = ConsoleFrontEnd(clock: clock, theme: theme, previewFramesPerSecond: options.engine.previewFramesPerSecond, color: options.color)
         let controller = PublisherController(
             session: PublisherSession(configuration: options.sessionConfiguration(url: url)),
             engine: engine, url: url, clock: clock, rtmp: rtmp, post: console.publisherPost
         )
         console.attach(publisher: controller, subscriber: nil)
+        if let log = try FrontEndSetup.eventLog(options.logFile, command: "publish") { console.writeEvents(to: log) }
         notices.forEach(console.showNotice)
+        console.duration = options.duration.map { .milliseconds(Int64($0 * 1000)) }
         do {
             try controller.start()
         } catch {
@@ -30,7 +32,7 @@ public enum PublishFrontEnd {
 
     /// Runs the headless publisher until `--duration`, `quit`, SIGINT/SIGTERM or an unrecoverable error.
     public static func runHeadless(_ options: PublishOptions) async throws {
-        let writer = JSONLinesWriter()
+        let writer = try FrontEndSetup.headlessWriter(logFile: options.logFile, command: "publish")
         let clock = SessionClock()
         let url = try FrontEndSetup.streamURL(options.url, command: "publish")
         let notice = { (text: String) in

@@ -1,4 +1,5 @@
 import OnAirCore
+import OnAirTerminal
 
 /// What `onair publish` was asked to do.
 public struct PublishOptions: Sendable {
@@ -9,6 +10,10 @@ public struct PublishOptions: Sendable {
     public var engine: EngineSettings
     public var duration: Double?
     public var theme: String
+    /// `--color`: whether the console may use colour.
+    public var color: ColorChoice
+    /// `--log FILE`: every event as JSON Lines (the headless schema) also goes to this file.
+    public var logFile: String?
     /// PEM certificate authorities to trust for `rtmps://` instead of the system's roots (`--ca-file`).
     public var caFile: String?
 
@@ -20,6 +25,8 @@ public struct PublishOptions: Sendable {
         engine: EngineSettings = EngineSettings(),
         duration: Double? = nil,
         theme: String = "default",
+        color: ColorChoice = .auto,
+        logFile: String? = nil,
         caFile: String? = nil
     ) {
         self.url = url
@@ -29,6 +36,8 @@ public struct PublishOptions: Sendable {
         self.engine = engine
         self.duration = duration
         self.theme = theme
+        self.color = color
+        self.logFile = logFile
         self.caFile = caFile
     }
 

@@ -46,6 +46,9 @@ public final class PublisherController {
 
     public var state: PublisherAppState { session.state }
 
+    /// Media bytes the server's connections accepted since the start: the summary's "bytes sent".
+    public var mediaBytesSent: Int { pump.bytesSent }
+
     /// Applies one input and performs what the session asks.
     public func handle(_ input: PublisherInput) async {
         let event: PublisherEvent

@@ -11,12 +11,19 @@ struct ScenarioFile: Sendable {
     /// Reads `path`; a missing, unreadable or malformed file is a usage error (exit 2) naming the file and line.
     static func load(_ path: String) throws -> ScenarioFile {
         let data: Data
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw FrontEndExit(code: 2, message: "onair demo: --script \(path): no such file; give a scenario file (see Scenarios/README.md)")
+        }
+        guard !isDirectory.boolValue else {
+            throw FrontEndExit(code: 2, message: "onair demo: --script \(path): is a directory; give a scenario file (see Scenarios/README.md)")
+        }
         do {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             defer { try? handle.close() }
             data = try handle.read(upToCount: ScenarioParser.maximumBytes + 1) ?? Data()
         } catch {
-            throw FrontEndExit(code: 2, message: "onair demo: cannot read the scenario file \(path): \((error as NSError).localizedDescription)")
+            throw FrontEndExit(code: 2, message: "onair demo: --script \(path): cannot read it (permission denied?); give a readable scenario file")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw FrontEndExit(code: 2, message: "onair demo: \(path) is not UTF-8 text; is it really a scenario file?")

@@ -13,20 +13,22 @@ public enum SubscribeFrontEnd {
         let stallTimeout = try FrontEndSetup.seconds(options.stallTimeout, option: "--stall-timeout", command: "subscribe")
         var notices = warnings
         let rtmp = try FrontEndSetup.rtmpConfiguration(url: url, caFile: options.caFile, command: "subscribe") { notices.append($0) }
-        let console = ConsoleFrontEnd(clock: clock, theme: theme, previewFramesPerSecond: options.previewFramesPerSecond)
+        let console = ConsoleFrontEnd(clock: clock, theme: theme, previewFramesPerSecond: options.previewFramesPerSecond, color: options.color)
         let controller = SubscriberController(
             session: SubscriberSession(streamName: url.bareStreamName, redactedURL: url.redacted, reconnectDelay: reconnectDelay),
             url: url, clock: clock, stallTimeout: stallTimeout, rtmp: rtmp, post: console.subscriberPost
         )
         console.attach(publisher: nil, subscriber: controller)
+        if let log = try FrontEndSetup.eventLog(options.logFile, command: "subscribe") { console.writeEvents(to: log) }
         notices.forEach(console.showNotice)
+        console.duration = options.duration.map { .milliseconds(Int64($0 * 1000)) }
         console.subscriberPost(.event(.control(.play)))
         try await console.run()
     }
 
     /// Runs the headless subscriber until `--duration`, `quit`, SIGINT/SIGTERM or a failed first play.
     public static func runHeadless(_ options: SubscribeOptions) async throws {
-        let writer = JSONLinesWriter()
+        let writer = try FrontEndSetup.headlessWriter(logFile: options.logFile, command: "subscribe")
         let clock = SessionClock()
         let url = try FrontEndSetup.streamURL(options.url, command: "subscribe")
         let reconnectDelay = try FrontEndSetup.seconds(options.reconnectDelay, option: "--reconnect-delay", command: "subscribe")

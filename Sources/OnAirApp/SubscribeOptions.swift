@@ -1,3 +1,5 @@
+import OnAirTerminal
+
 /// What `onair subscribe` was asked to do.
 public struct SubscribeOptions: Sendable {
     public var url: String
@@ -5,6 +7,10 @@ public struct SubscribeOptions: Sendable {
     public var stallTimeout: Double
     public var duration: Double?
     public var theme: String
+    /// `--color`: whether the console may use colour.
+    public var color: ColorChoice
+    /// `--log FILE`: every event as JSON Lines (the headless schema) also goes to this file.
+    public var logFile: String?
     public var previewFramesPerSecond: Double
     /// PEM certificate authorities to trust for `rtmps://` instead of the system's roots (`--ca-file`).
     public var caFile: String?
@@ -15,6 +21,8 @@ public struct SubscribeOptions: Sendable {
         stallTimeout: Double = 3,
         duration: Double? = nil,
         theme: String = "default",
+        color: ColorChoice = .auto,
+        logFile: String? = nil,
         previewFramesPerSecond: Double = 8,
         caFile: String? = nil
     ) {
@@ -23,6 +31,8 @@ public struct SubscribeOptions: Sendable {
         self.stallTimeout = stallTimeout
         self.duration = duration
         self.theme = theme
+        self.color = color
+        self.logFile = logFile
         self.previewFramesPerSecond = previewFramesPerSecond
         self.caFile = caFile
     }

@@ -77,7 +77,8 @@ public final class SubscriberController {
             droppedFrames: (decoded?.videoPacketsDropped ?? 0) + (decoded?.counters.videoSkippedWhilePaused ?? 0),
             queueDepth: decoded?.backlog ?? 0,
             congestion: 0,
-            preview: decoded?.preview
+            preview: decoded?.preview,
+            audioLevelDBFS: decoded?.audioLevel?.rmsDBFS
         )
     }
 

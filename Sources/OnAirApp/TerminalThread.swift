@@ -21,14 +21,14 @@ final class TerminalThread: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     /// Opens the terminal on a new thread; throws (with the terminal untouched) when it cannot.
-    init(theme: Theme, onEvent: @escaping @Sendable (TerminalScreen.Event) -> Void) throws {
+    init(theme: Theme, options: TerminalScreen.Options = TerminalScreen.Options(), onEvent: @escaping @Sendable (TerminalScreen.Event) -> Void) throws {
         let opened = DispatchSemaphore(value: 0)
         let failure = Mutex<(any Error)?>(nil)
         let thread = Thread { [self] in
             defer { finished.signal() }
             let screen: TerminalScreen
             do {
-                screen = try TerminalScreen.open()
+                screen = try TerminalScreen.open(options)
             } catch {
                 failure.withLock { $0 = error }
                 opened.signal()

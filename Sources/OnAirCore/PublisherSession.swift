@@ -185,7 +185,8 @@ public struct PublisherSession: Sendable, Equatable {
         }
     }
 
+    /// Every line goes through `Redaction`: a key-like stream name never reaches the log (or its events).
     mutating func log(_ time: SessionTime, _ source: EventSource, _ text: String) {
-        state.log.append(time, source, text)
+        state.log.append(time, source, Redaction.text(text, hiding: state.streamName))
     }
 }

@@ -16,6 +16,8 @@ public struct StreamTelemetry: Sendable, Equatable {
     public var congestion: Double
     /// The newest preview picture, if the preview is on.
     public var preview: PreviewImage?
+    /// RMS level of the newest decoded audio, in dB below full scale (subscriber); nil before any audio.
+    public var audioLevelDBFS: Double?
 
     public init(
         bitrate: Int = 0,
@@ -24,7 +26,8 @@ public struct StreamTelemetry: Sendable, Equatable {
         droppedFrames: Int = 0,
         queueDepth: Int = 0,
         congestion: Double = 0,
-        preview: PreviewImage? = nil
+        preview: PreviewImage? = nil,
+        audioLevelDBFS: Double? = nil
     ) {
         self.bitrate = bitrate
         self.bitrateHistory = bitrateHistory
@@ -33,6 +36,7 @@ public struct StreamTelemetry: Sendable, Equatable {
         self.queueDepth = queueDepth
         self.congestion = congestion
         self.preview = preview
+        self.audioLevelDBFS = audioLevelDBFS
     }
 
     public static let none = StreamTelemetry()

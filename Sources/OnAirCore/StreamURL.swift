@@ -98,12 +98,14 @@ public struct StreamURL: Sendable, Equatable, CustomStringConvertible {
             port = scheme.defaultPort
         }
         var query: Substring = ""
-        if let mark = rest.firstIndex(of: "?") {
+        // `live?key=K/stream` (the app form, as ffmpeg and OBS accept it): the query belongs to the
+        // application and travels in `connect`; otherwise it belongs to the stream name.
+        if let mark = rest.firstIndex(of: "?"), !rest[mark...].contains("/") {
             query = rest[mark...]
             rest = rest[..<mark]
         }
         let segments = rest.split(separator: "/", omittingEmptySubsequences: true)
-        guard !segments.isEmpty else { throw .missingApplication(Self.redact(string)) }
+        guard !segments.isEmpty, !segments[0].hasPrefix("?") else { throw .missingApplication(Self.redact(string)) }
         guard segments.count >= 2 else { throw .missingStreamName(Self.redact(string)) }
         app = segments.dropLast().joined(separator: "/")
         streamName = String(segments[segments.count - 1]) + query
@@ -119,35 +121,18 @@ public struct StreamURL: Sendable, Equatable, CustomStringConvertible {
 
     /// The address with credentials, query values and key-like stream names hidden; safe for logs.
     public var redacted: String {
-        let name = Self.redactStreamName(streamName)
+        let name = Redaction.streamName(streamName)
         let credentials = user == nil ? "" : "***@"
-        return "\(scheme.rawValue)://\(credentials)\(bracketedHost):\(port)/\(app)/\(name)"
+        return "\(scheme.rawValue)://\(credentials)\(bracketedHost):\(port)/\(Redaction.streamName(app))/\(name)"
     }
 
     public var description: String { redacted }
 
     private var bracketedHost: String { host.contains(":") ? "[\(host)]" : host }
 
-    /// Hides query values and a last segment that looks like a generated key.
-    static func redactStreamName(_ name: String) -> String {
-        var base = Substring(name)
-        var query = ""
-        if let mark = name.firstIndex(of: "?") {
-            base = name[..<mark]
-            let pairs = name[name.index(after: mark)...].split(separator: "&").map { pair -> String in
-                if let equals = pair.firstIndex(of: "=") { return pair[..<equals] + "=***" }
-                return "***"
-            }
-            query = "?" + pairs.joined(separator: "&")
-        }
-        return (looksLikeKey(base) ? "***" : String(base)) + query
-    }
-
-    /// A stream key is long and random: at least 16 characters mixing letters and digits, or 24+ of anything.
-    static func looksLikeKey(_ segment: Substring) -> Bool {
-        let hasLetter = segment.contains { $0.isLetter }
-        let hasDigit = segment.contains { $0.isNumber }
-        return segment.count >= 24 || (segment.count >= 16 && hasLetter && hasDigit)
+    /// `head` (`/live?key=K/`) with the values of any query in it hidden.
+    private static func redactQueries(_ head: Substring) -> String {
+        head.split(separator: "/", omittingEmptySubsequences: false).map { Redaction.streamName(String($0)) }.joined(separator: "/")
     }
 
     /// Best-effort redaction of a string that did not parse, for error messages.
@@ -161,7 +146,7 @@ public struct StreamURL: Sendable, Equatable, CustomStringConvertible {
         }
         if let slash = rest.lastIndex(of: "/") {
             let head = rest[...slash]
-            return prefix + head + redactStreamName(String(rest[rest.index(after: slash)...]))
+            return prefix + redactQueries(head) + Redaction.streamName(String(rest[rest.index(after: slash)...]))
         }
         return prefix + rest
     }

@@ -218,7 +218,8 @@ public struct SubscriberSession: Sendable, Equatable {
         return actions
     }
 
+    /// Every line goes through `Redaction`: a key-like stream name never reaches the log (or its events).
     private mutating func log(_ time: SessionTime, _ source: EventSource, _ text: String) {
-        state.log.append(time, source, text)
+        state.log.append(time, source, Redaction.text(text, hiding: state.streamName))
     }
 }

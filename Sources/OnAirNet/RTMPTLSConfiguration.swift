@@ -24,6 +24,8 @@ public struct RTMPTLSConfiguration: Sendable {
         case fileUnreadable(path: String, reason: String)
         case notPEM(path: String)
         case malformedPEM(path: String)
+        /// Readable but empty (`/dev/null`, a truncated download).
+        case noCertificate(path: String)
 
         public var description: String {
             switch self {
@@ -34,6 +36,8 @@ public struct RTMPTLSConfiguration: Sendable {
             case .notPEM(let path):
                 "--ca-file \(path): not a PEM file of certificates (no -----BEGIN CERTIFICATE----- block); "
                     + "convert a DER file with `openssl x509 -inform der -in FILE -out ca.pem`"
+            case .noCertificate(let path):
+                "--ca-file \(path): the file holds no certificate; give the PEM file of the CA that signed the server's certificate"
             case .malformedPEM(let path):
                 "--ca-file \(path): a certificate in it is malformed; check the file's -----BEGIN CERTIFICATE----- blocks"
             }
@@ -54,9 +58,19 @@ public struct RTMPTLSConfiguration: Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .fileMissing(path: path) }
         guard !isDirectory.boolValue else { throw .fileUnreadable(path: path, reason: "it is a directory") }
-        guard FileManager.default.isReadableFile(atPath: path), let contents = FileManager.default.contents(atPath: path) else {
+        guard FileManager.default.isReadableFile(atPath: path) else {
             throw .fileUnreadable(path: path, reason: "permission denied")
         }
+        // FileHandle, not `contents(atPath:)`: that answers nil for a readable device such as /dev/null.
+        let contents: Data
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            contents = try handle.read(upToCount: 4 << 20) ?? Data()
+        } catch {
+            throw .fileUnreadable(path: path, reason: (error as NSError).localizedDescription)
+        }
+        guard !contents.isEmpty else { throw .noCertificate(path: path) }
         guard let text = String(bytes: contents, encoding: .utf8), text.contains("-----BEGIN CERTIFICATE-----") else {
             throw .notPEM(path: path)
         }

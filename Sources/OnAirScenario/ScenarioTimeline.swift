@@ -94,7 +94,7 @@ public struct ScenarioTimeline: Sendable {
         if status.hasPrefix("RECONNECTING"), let attempt = Int(status.split(separator: " ").last?.split(separator: "/").first ?? "") {
             metrics.publisherReconnectAttempts = max(metrics.publisherReconnectAttempts, attempt)
         }
-        let live = status == "PUBLISHING" || status == "PAUSED VIDEO"
+        let live = status == "PUBLISHING" || status == "PAUSED VIDEO" || status == "PAUSED A+V"
         if live {
             if wasLive, let since = notLiveSince {
                 let press = presses.last { $0.milliseconds >= since }

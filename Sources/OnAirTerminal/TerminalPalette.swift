@@ -22,10 +22,18 @@ public struct TerminalPalette: Sendable {
             return CursesStyle(attributes: attributes, foreground: -1, background: -1)
         case .basic8:
             if case .ansi(let n) = style.foreground, n >= 8 { attributes.insert(.bold) }
+            var foreground = style.foreground.basicIndex
+            let background = style.background.basicIndex
+            // A mid grey (an unfocused border, muted text, a cleared flag) is nearest to black, which
+            // vanishes on the usual black background: show it as dim white, still apart from the colours.
+            if foreground == 0, (background ?? 0) == 0, style.foreground.isGrey {
+                foreground = 7
+                attributes.insert(.dim)
+            }
             return CursesStyle(
                 attributes: attributes,
-                foreground: number(style.foreground.basicIndex, isForeground: true),
-                background: number(style.background.basicIndex, isForeground: false)
+                foreground: number(foreground, isForeground: true),
+                background: number(background, isForeground: false)
             )
         case .indexed256:
             return CursesStyle(

@@ -26,6 +26,8 @@ public final class TerminalScreen {
     public enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
         case notATerminal
         case unknownTerminal(String)
+        /// A terminal type that cannot place text at a position (`TERM=dumb`): a dashboard is impossible.
+        case cannotAddressCursor(String)
         case cannotOpen(String)
 
         public var description: String {
@@ -34,6 +36,8 @@ public final class TerminalScreen {
                 "the console needs a terminal on stdin and stdout; use --headless for JSON Lines instead"
             case .unknownTerminal(let name):
                 "unknown terminal type '\(name)' (TERM); set TERM (e.g. xterm-256color) or use --headless"
+            case .cannotAddressCursor(let name):
+                "TERM=\(name) cannot place text on the screen; use --headless (JSON Lines), or TERM=xterm-256color"
             case .cannotOpen(let what): "cannot open the terminal: \(what)"
             }
         }
@@ -56,6 +60,9 @@ public final class TerminalScreen {
         public var terminalName: String?
         /// Forces a colour mode (`NO_COLOR`, `--theme monochrome`); nil uses what the terminal reports.
         public var colorMode: TerminalColorMode?
+        /// Draw ASCII only (true), or whatever Unicode the console uses (false); nil decides from the
+        /// locale's character set (`LANG=C` → ASCII).
+        public var asciiOnly: Bool?
         /// How long a lone Esc waits for the rest of an escape sequence.
         public var escapeDelayMilliseconds: Int32 = 25
         /// At most this many colour pairs (nil: all the terminal has). Tests use it to exercise exhaustion.
@@ -87,6 +94,8 @@ public final class TerminalScreen {
     private var previous: CellBuffer?
     private var pairs: ColorPairAllocator
     public let palette: TerminalPalette
+    /// True when the locale is not UTF-8 (or ASCII was asked for): frames are drawn with `asciiOnly`.
+    public let drawsASCIIOnly: Bool
     public private(set) var lastFrame = FrameStatistics()
 
     /// The colour mode in use.
@@ -107,6 +116,7 @@ public final class TerminalScreen {
             throw .cannotOpen("fdopen failed (errno \(errno))")
         }
         onair_crash_guard_save_modes(options.input)
+        drawsASCIIOnly = options.asciiOnly ?? !Self.localeIsUTF8
         let name = options.terminalName
         let created: OpaquePointer? = name.map { newterm($0, output, input) } ?? newterm(nil, output, input)
         guard let created else {
@@ -114,10 +124,19 @@ public final class TerminalScreen {
             fclose(input)
             throw .unknownTerminal(name ?? getenv("TERM").map { String(cString: $0) } ?? "")
         }
+        _ = set_term(created)
+        // A terminal without cursor addressing (`cup`: dumb, a printing terminal) cannot show a dashboard;
+        // refuse before anything is drawn, whatever its name.
+        if !Self.canAddressCursor {
+            _ = endwin()
+            delscreen(created)
+            fclose(output)
+            fclose(input)
+            throw .cannotAddressCursor(name ?? getenv("TERM").map { String(cString: $0) } ?? "")
+        }
         screen = created
         outputFile = output
         inputFile = input
-        _ = set_term(created)
         let window = onair_stdscr()
         self.window = window
 
@@ -188,9 +207,24 @@ public final class TerminalScreen {
         if let window { _ = clearok(window, true) }
     }
 
+    /// Whether the current terminal's terminfo entry has `cup` (tigetstr answers nil when it is absent,
+    /// and -1 when the name is not a string capability).
+    static var canAddressCursor: Bool {
+        guard let cup = tigetstr("cup") else { return false }
+        return Int(bitPattern: cup) != -1
+    }
+
+    /// Whether the character set of the locale `setlocale(LC_ALL, "")` chose is UTF-8.
+    static var localeIsUTF8: Bool {
+        guard let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
+        let name = String(cString: codeset).uppercased()
+        return name == "UTF-8" || name == "UTF8"
+    }
+
     /// Writes the cells of `buffer` that differ from the previous frame, then updates the terminal once.
     public func draw(_ buffer: CellBuffer) {
         guard let window, let screen else { return }
+        let buffer = drawsASCIIOnly ? buffer.asciiOnly(monochrome: palette.mode == .monochrome) : buffer
         _ = set_term(screen)
         if let previous, previous.width != buffer.width || previous.height != buffer.height { invalidate() }
         var stats = FrameStatistics()
@@ -278,6 +312,8 @@ public final class TerminalScreen {
                 return .resize(width: width, height: height)
             case KEY_BTAB: return .key(.backTab)
             case KEY_ENTER: return .key(.enter)
+            case KEY_PPAGE: return .key(.pageUp)
+            case KEY_NPAGE: return .key(.pageDown)
             default: return nil
             }
         case OK where character == Self.controlL:

@@ -35,11 +35,16 @@ public final class TmuxSession: Sendable {
         guard status == 0 else { throw PeerError.failed("tmux resize-window exited with \(status)") }
     }
 
-    /// The screen as text lines.
-    public func capture() throws -> String {
-        let result = try PeerProcess.run("tmux", ["-L", socket, "capture-pane", "-p", "-t", name], in: FileManager.default.temporaryDirectory)
+    /// The screen as text lines; with `escapes`, with the colours and attributes as SGR escapes
+    /// (`capture-pane -e`), to check what the program drew and not only the characters.
+    public func capture(escapes: Bool = false) throws -> String {
+        let flags = escapes ? ["-p", "-e"] : ["-p"]
+        let result = try PeerProcess.run("tmux", ["-L", socket, "capture-pane"] + flags + ["-t", name], in: FileManager.default.temporaryDirectory)
         return result.output
     }
+
+    /// The tmux server socket name (`-L`), for tools that read the pane themselves (tmux2png).
+    public var socketName: String { socket }
 
     /// Waits until the screen satisfies `predicate`; returns the last screen either way.
     @discardableResult

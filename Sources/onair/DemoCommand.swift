@@ -13,8 +13,8 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Stream name to publish and play.")
     var stream = "stream1"
 
-    @Option(help: "Where the embedded relay writes record/append recordings.")
-    var recordDir = "recordings"
+    @Option(help: "Where the embedded relay writes record/append recordings (default: $XDG_STATE_HOME/onair/recordings, else ~/.local/state/onair/recordings).")
+    var recordDir: String?
 
     @Option(help: ArgumentHelp(
         "Play a scenario file (timed keys and expectations, see Scenarios/README.md); repeat to play several in turn.",
@@ -29,6 +29,7 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var engine: EngineOptions
     @OptionGroup var subscriber: SubscriberOptions
     @OptionGroup var tls: TLSOptions
+    @OptionGroup var streamKey: StreamKeyOptions
     @OptionGroup var presentation: PresentationOptions
 
     func validate() throws {
@@ -38,10 +39,12 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // The key goes only to a server the operator names; the embedded relay asks for none.
+        let server = try server.map { try streamKey.url($0) }
         let options = DemoOptions(
             server: server,
             stream: stream,
-            recordDirectory: recordDir,
+            recordDirectory: recordDir ?? RecordingDirectory.standard(),
             publisher: PublishOptions(
                 url: server ?? "rtmp://127.0.0.1/live/\(stream)",
                 policy: policy.kind,
@@ -49,6 +52,8 @@ struct DemoCommand: AsyncParsableCommand {
                 engine: engine.settings(previewFramesPerSecond: presentation.previewFps),
                 duration: presentation.duration,
                 theme: presentation.theme,
+                color: presentation.color,
+                logFile: presentation.log,
                 caFile: tls.caFile
             ),
             reconnectDelay: subscriber.reconnectDelay,

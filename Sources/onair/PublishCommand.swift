@@ -28,9 +28,11 @@ struct PublishCommand: AsyncParsableCommand {
     @OptionGroup var policy: PolicyOptions
     @OptionGroup var engine: EngineOptions
     @OptionGroup var tls: TLSOptions
+    @OptionGroup var streamKey: StreamKeyOptions
     @OptionGroup var presentation: PresentationOptions
 
     func run() async throws {
+        let url = try streamKey.url(self.url)
         let options = PublishOptions(
             url: url,
             initialType: type,
@@ -39,6 +41,8 @@ struct PublishCommand: AsyncParsableCommand {
             engine: engine.settings(previewFramesPerSecond: presentation.previewFps),
             duration: presentation.duration,
             theme: presentation.theme,
+            color: presentation.color,
+            logFile: presentation.log,
             caFile: tls.caFile
         )
         try await runFrontEnd {

@@ -45,7 +45,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Which publishes are recorded: by-type (record/append publishes, or ?record=record|append after the name), all (live ones too, as record), none.")
     var record = "by-type"
 
-    @Option(help: "Seconds without data from a publisher, socket open, before it is treated as gone (0: never).")
+    @Option(help: "How long without data from a publisher, socket open, before it is treated as gone (seconds, or 30s, 2m; 0: never; at most a day).",
+            transform: NumberArgument.seconds(in: .zero...NumberArgument.aDay))
     var idleTimeout: Double = 15
 
     @Option(help: "Most connections one client address may have open at once (0: no limit); loopback is exempt unless --limit-loopback.")
@@ -54,10 +55,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Apply --max-connections-per-address to loopback clients too.")
     var limitLoopback = false
 
-    @Option(help: "Seconds a client has to complete the RTMP handshake and connect before it is closed.")
+    @Option(help: "How long a client has to complete the RTMP handshake and connect before it is closed (seconds, or 500ms, 1m; at most an hour).",
+            transform: NumberArgument.seconds(in: NumberArgument.aMillisecond...Duration.seconds(3600)))
     var handshakeTimeout: Double = 5
 
-    @Option(help: "Seconds a connected client may neither publish nor play before it is closed (0: never).")
+    @Option(help: "How long a connected client may neither publish nor play before it is closed (seconds, or 30s, 2m; 0: never; at most a day).",
+            transform: NumberArgument.seconds(in: .zero...NumberArgument.aDay))
     var connectIdleTimeout: Double = 15
 
     @Option(help: "Open connections from which loopback clients too are held to --max-connections-per-address (0: never).")

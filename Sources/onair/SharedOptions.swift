@@ -1,24 +1,35 @@
 import ArgumentParser
 import OnAirApp
 import OnAirCore
+import OnAirTerminal
 
 /// The publisher's interrupt policy (DESIGN.md §1.2).
 extension PublisherPolicyKind: ExpressibleByArgument {}
 
 extension PublishType: ExpressibleByArgument {}
 
+extension ColorChoice: ExpressibleByArgument {}
+
 /// Options every front end shares: how it presents itself.
 struct PresentationOptions: ParsableArguments {
     @Flag(help: "No terminal UI: print every event as one JSON object per line on stdout and read commands from stdin.")
     var headless = false
 
-    @Option(help: "Colour theme for the console (see `onair themes`).")
+    @Option(help: "Colour theme for the console (see `onair themes`); monochrome draws no colour anywhere.")
     var theme = "default"
 
-    @Option(help: "Highest preview refresh rate in frames per second; 0 turns the preview off.")
+    @Option(help: ArgumentHelp("Also write every event to this file as JSON Lines (the headless schema), as the console runs.", valueName: "file"))
+    var log: String?
+
+    @Option(help: "Colour: auto (unless NO_COLOR is set or the theme has none), always, or never.")
+    var color: ColorChoice = .auto
+
+    @Option(help: "Highest preview refresh rate in frames per second, 0 to 30; 0 turns the preview off.",
+            transform: NumberArgument.rate(in: 0...30))
     var previewFps: Double = 8
 
-    @Option(help: "Stop cleanly after this many seconds.")
+    @Option(help: "Stop cleanly after this long (seconds, or with a unit: 90s, 5m, 2h; at most a year).",
+            transform: NumberArgument.seconds(in: NumberArgument.aMillisecond...NumberArgument.aYear))
     var duration: Double?
 }
 
@@ -33,7 +44,7 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "Video size as WIDTHxHEIGHT.")
     var size = "1280x720"
 
-    @Option(help: "Video frames per second.")
+    @Option(help: "Video frames per second, 1 to 120.", transform: NumberArgument.rate(in: 1...120))
     var fps: Double = 30
 
     @Option(help: "Video bitrate, e.g. 2500k or 2.5M.")
@@ -61,7 +72,8 @@ struct PolicyOptions: ParsableArguments {
     @Option(help: "Interrupt policy: tap-republish, resume-append or background-audio.")
     var policy: PublisherPolicyKind = .tapRepublish
 
-    @Option(help: "background-audio: seconds suspended (phone call) before the connection is dropped.")
+    @Option(help: "background-audio: how long suspended (phone call) before the connection is dropped (seconds, or 90s, 2m; at most a day).",
+            transform: NumberArgument.seconds(in: NumberArgument.aMillisecond...NumberArgument.aDay))
     var suspendTimeout: Double = 10
 
     var kind: PublisherPolicyKind { policy }
@@ -69,10 +81,12 @@ struct PolicyOptions: ParsableArguments {
 
 /// Options for the subscriber (DESIGN.md §1.3).
 struct SubscriberOptions: ParsableArguments {
-    @Option(help: "Seconds to wait after UnpublishNotify before playing again.")
+    @Option(help: "How long to wait after UnpublishNotify before playing again (seconds, or 500ms, 1m; at most a day).",
+            transform: NumberArgument.seconds(in: NumberArgument.aMillisecond...NumberArgument.aDay))
     var reconnectDelay: Double = 2
 
-    @Option(help: "Seconds without media, socket open, before the publisher is treated as gone.")
+    @Option(help: "How long without media, socket open, before the publisher is treated as gone (seconds, or 500ms, 1m; at most a day).",
+            transform: NumberArgument.seconds(in: NumberArgument.aMillisecond...NumberArgument.aDay))
     var stallTimeout: Double = 3
 }
 

@@ -12,15 +12,18 @@ struct SubscribeCommand: AsyncParsableCommand {
 
     @OptionGroup var subscriber: SubscriberOptions
     @OptionGroup var tls: TLSOptions
+    @OptionGroup var streamKey: StreamKeyOptions
     @OptionGroup var presentation: PresentationOptions
 
     func run() async throws {
         let options = SubscribeOptions(
-            url: url,
+            url: try streamKey.url(url),
             reconnectDelay: subscriber.reconnectDelay,
             stallTimeout: subscriber.stallTimeout,
             duration: presentation.duration,
             theme: presentation.theme,
+            color: presentation.color,
+            logFile: presentation.log,
             previewFramesPerSecond: presentation.previewFps,
             caFile: tls.caFile
         )

@@ -17,10 +17,13 @@ struct OnAirBinary {
         return directory.appendingPathComponent("onair")
     }
 
-    static func run(_ arguments: [String], timeout: Duration = .seconds(30)) throws -> Result {
+    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(30)) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -124,7 +124,7 @@ struct ScenarioRunTests {
 
         let missing = try OnAirBinary.run(["demo", "--headless", "--script", directory.file("absent.scenario").path])
         #expect(missing.status == 2)
-        #expect(missing.standardError.contains("cannot read the scenario file"))
+        #expect(missing.standardError.contains("--script \(directory.file("absent.scenario").path): no such file"), "\(missing.standardError)")
 
         let reportAlone = try OnAirBinary.run(["demo", "--report"])
         #expect(reportAlone.status != 0)

@@ -145,6 +145,12 @@ struct RTMPTLSConfigurationTests {
         }
     }
 
+    @Test("a readable empty file (/dev/null) holds no certificate; it is not \"permission denied\"")
+    func empty() throws {
+        #expect(throws: RTMPTLSConfiguration.Error.noCertificate(path: "/dev/null")) { try RTMPTLSConfiguration(caFile: "/dev/null") }
+        #expect(RTMPTLSConfiguration.Error.noCertificate(path: "/dev/null").description.contains("holds no certificate"))
+    }
+
     @Test("a file without PEM certificates is refused, and so is a malformed certificate")
     func notPEM() throws {
         let directory = try TemporaryDirectory()

@@ -1,4 +1,5 @@
 import OnAirConsole
+import OnAirCore
 import OnAirTerminal
 import Testing
 
@@ -68,5 +69,52 @@ struct NoColorTests {
         #expect(TerminalColorMode.override(environment: ["NO_COLOR": "1"]) == .monochrome)
         #expect(TerminalColorMode.override(environment: ["NO_COLOR": ""]) == nil)
         #expect(TerminalColorMode.override(environment: [:]) == nil)
+    }
+
+    @Test("8 colours: the unfocused border and a cleared flag are not black on black, and ● differs from ○")
+    func basicGreysStayVisible() throws {
+        let palette = TerminalPalette(mode: .basic8)
+        let theme = Theme.builtInDefault
+        let border = palette.cursesStyle(for: theme[.border])
+        #expect(border.foreground != 0 && border.foreground != -1, "border drawn in \(border.foreground)")
+        #expect(border.attributes.contains(.dim))
+        let on = palette.cursesStyle(for: theme[.flagOn])
+        let off = palette.cursesStyle(for: theme[.flagOff])
+        #expect(off.foreground != 0)
+        #expect(on != off, "● and ○ share one style on 8 colours")
+    }
+
+    @Test("--color never and a colourless theme force monochrome; NO_COLOR only under auto")
+    func colorChoice() {
+        #expect(ColorChoice.never.forcedMode(environment: [:], themeDrawsColour: true) == .monochrome)
+        #expect(ColorChoice.auto.forcedMode(environment: ["NO_COLOR": "1"], themeDrawsColour: true) == .monochrome)
+        #expect(ColorChoice.auto.forcedMode(environment: ["NO_COLOR": ""], themeDrawsColour: true) == nil)
+        #expect(ColorChoice.auto.forcedMode(environment: [:], themeDrawsColour: false) == .monochrome)
+        #expect(ColorChoice.always.forcedMode(environment: ["NO_COLOR": "1"], themeDrawsColour: true) == nil)
+    }
+
+    @Test("8 colours: on a whole themed screen no visible character is drawn in its own background colour")
+    func basicScreenLegible() throws {
+        var publisher = PublisherAppState(policy: .tapRepublish, streamName: "stream1", redactedURL: "rtmp://127.0.0.1:1935/live/stream1")
+        publisher.status = .pausedVideo
+        publisher.pauseVideo = true
+        let subscriber = SubscriberAppState(streamName: "stream1", redactedURL: "rtmp://127.0.0.1:1935/live/stream1")
+        let screen = ConsoleScreen(publisher: publisher, subscriber: subscriber, now: SessionTime(milliseconds: 5000))
+        let palette = TerminalPalette(mode: .basic8)
+        for theme in [Theme.builtInDefault] {
+            let buffer = screen.render(width: 80, height: 24, theme: theme)
+            var invisible: [String] = []
+            for y in 0..<buffer.height {
+                for x in 0..<buffer.width where buffer[x, y].character != " " {
+                    let style = palette.cursesStyle(for: buffer[x, y].style)
+                    // -1 is the terminal's default background: black on the usual dark terminal.
+                    let background = style.background == -1 ? 0 : style.background
+                    if style.foreground == background, !style.attributes.contains(.reverse) {
+                        invisible.append("\(buffer[x, y].character)@\(x),\(y)")
+                    }
+                }
+            }
+            #expect(invisible.isEmpty, "invisible on 8 colours: \(invisible.prefix(10))")
+        }
     }
 }

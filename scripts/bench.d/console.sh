@@ -11,7 +11,8 @@
 #  3. terminal bytes per second: `onair demo --size 640x360` (publisher, relay and subscriber in one process;
 #     the preview pictures are 64x36 whatever the video size) in a 160x48 tmux pane, preview on (default
 #     --preview-fps 8) and off (--preview-fps 0), 10 s each, captured with `tmux pipe-pane`. Reported (there
-#     is no target; SSH links are slow), also as kbit/s.
+#     is no target; SSH links are slow), also as kbit/s. Then the same at 80x24, where issue 17 sets the
+#     target: <= 10 kB/s with the preview on.
 # Every tmux server runs on a private -L socket and is killed at exit; loopback only. Results: stdout and
 # bench-results/console.txt. Bounded: about a minute once the release test bundle is built (engine.sh
 # builds the same bundle, so under `make bench` the build is a no-op here).
@@ -55,13 +56,13 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 FAILED=()
 
-# start_console LABEL ARGS... → a detached 160x48 tmux session (socket and session both LABEL) running onair
+# start_console LABEL ARGS... → a detached COLSxROWS (default 160x48) tmux session (socket and session both LABEL) running onair
 # directly (no shell in between), so the pane's pid is onair's. Sets CONSOLE_PID.
 start_console() {
   local label=$1; shift
   local socket="onair-bench-$label-$$"
   SOCKETS+=("$socket")
-  tmux -L "$socket" -f "$WORK/tmux.conf" new-session -d -s "$label" -x 160 -y 48 -c "$WORK" \
+  tmux -L "$socket" -f "$WORK/tmux.conf" new-session -d -s "$label" -x "${COLS:-160}" -y "${ROWS:-48}" -c "$WORK" \
     -e TERM=tmux-256color -e LANG="${LANG:-C.UTF-8}" -- "$ONAIR" "$@"
   CONSOLE_PID=$(tmux -L "$socket" display-message -p -t "$label" '#{pane_pid}')
   PIDS+=("$CONSOLE_PID")
@@ -140,10 +141,23 @@ demo_bytes() {
 PREVIEW_ON=""; PREVIEW_OFF=""
 if demo_bytes preview-on; then PREVIEW_ON=$DEMO_RATE; else FAILED+=("bytes, preview on"); fi
 if demo_bytes preview-off --preview-fps 0; then PREVIEW_OFF=$DEMO_RATE; else FAILED+=("bytes, preview off"); fi
+SMALL_ON=""; SMALL_OFF=""
+export COLS=80 ROWS=24
+if demo_bytes small-preview-on; then SMALL_ON=$DEMO_RATE; else FAILED+=("bytes 80x24, preview on"); fi
+if demo_bytes small-preview-off --preview-fps 0; then SMALL_OFF=$DEMO_RATE; else FAILED+=("bytes 80x24, preview off"); fi
+unset COLS ROWS
 
 verdict() { awk -v v="$1" -v t="$2" -v op="$3" 'BEGIN { ok = (op == "<=") ? v <= t : v < t; print ok ? "MET" : "MISSED" }'; }
 rate() { awk -v b="$1" 'BEGIN {printf "%.1f kB/s (%.0f kbit/s)", b / 1000, b * 8 / 1000}'; }
 row() { printf '%-50s %-26s %-10s %s\n' "$@"; }
+# output_row WHAT BYTES_PER_SECOND [TARGET_BYTES]: a terminal-output row, judged when a target is given.
+output_row() {
+  local name="terminal output, onair demo $1" target="reported" result="REPORTED"
+  if [ -n "${3:-}" ]; then target="<= $(($3 / 1000)) kB/s"; fi
+  if [ -z "$2" ]; then row "$name" "-" "$target" "FAILED TO RUN"; return; fi
+  if [ -n "${3:-}" ]; then result=$(verdict "$2" "$3" '<='); fi
+  row "$name" "$(rate "$2")" "$target" "$result"
+}
 
 mkdir -p bench-results
 {
@@ -168,16 +182,10 @@ mkdir -p bench-results
   else
     row "idle CPU, onair subscribe" "-" "< 1 %" "FAILED TO RUN"
   fi
-  if [ -n "$PREVIEW_ON" ]; then
-    row "terminal output, onair demo 160x48, preview on" "$(rate "$PREVIEW_ON")" "reported" "REPORTED"
-  else
-    row "terminal output, onair demo 160x48, preview on" "-" "reported" "FAILED TO RUN"
-  fi
-  if [ -n "$PREVIEW_OFF" ]; then
-    row "terminal output, onair demo 160x48, preview off" "$(rate "$PREVIEW_OFF")" "reported" "REPORTED"
-  else
-    row "terminal output, onair demo 160x48, preview off" "-" "reported" "FAILED TO RUN"
-  fi
+  output_row "160x48, preview on" "$PREVIEW_ON"
+  output_row "160x48, preview off" "$PREVIEW_OFF"
+  output_row "80x24, preview on" "$SMALL_ON" 10000
+  output_row "80x24, preview off" "$SMALL_OFF"
   if [ -n "$REDRAW_JSON" ]; then
     echo "redraw detail: wall p50 $(field totalP50Ms) ms; CPU = the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), wall includes" \
       "preemption by whatever else runs; load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -51,6 +51,17 @@ public enum TerminalColor: Sendable, Equatable, Hashable, CustomStringConvertibl
         }
     }
 
+    /// True for a colour of the grey ramp (or a grey RGB) lighter than black: on 8 colours it has no
+    /// nearest colour that stays visible on a black background.
+    public var isGrey: Bool {
+        switch self {
+        case .indexed(let n): return n >= 232 || n == 8
+        case .ansi(let n): return n == 8
+        case .rgb(let r, let g, let b): return r == g && g == b && r > 24
+        case .default: return false
+        }
+    }
+
     /// The approximate RGB value of the colour, used for swatches and for mapping down.
     public var approximateRGB: (red: Int, green: Int, blue: Int)? {
         guard let index = paletteIndex else { return nil }

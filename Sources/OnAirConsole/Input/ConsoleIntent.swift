@@ -13,6 +13,12 @@ public enum ConsoleIntent: Sendable, Hashable {
     case nextPolicy
     /// `x`: stop the broadcast.
     case stopBroadcast
+    /// `b`: start broadcasting again after `x` (or a failure that left the publisher idle).
+    case startBroadcast
+    /// `l`: the focused pane's event log on the whole screen, or back.
+    case toggleLog
+    /// PgUp / PgDn: scroll the focused pane's event log back or forward by a page.
+    case scrollLog(up: Bool)
     /// `o`: show or hide the half-block preview.
     case togglePreview
     /// `?`: show or hide the help overlay.

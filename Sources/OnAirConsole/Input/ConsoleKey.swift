@@ -5,6 +5,8 @@ public enum ConsoleKey: Sendable, Hashable, CustomStringConvertible {
     case backTab
     case enter
     case escape
+    case pageUp
+    case pageDown
 
     /// How the footer and help overlay spell the key.
     public var description: String {
@@ -15,6 +17,8 @@ public enum ConsoleKey: Sendable, Hashable, CustomStringConvertible {
         case .backTab: "S-Tab"
         case .enter: "Enter"
         case .escape: "Esc"
+        case .pageUp: "PgUp"
+        case .pageDown: "PgDn"
         }
     }
 }

@@ -22,8 +22,12 @@ public struct KeyMap: Sendable {
         KeyBinding(keys: [.character("m")], intent: .togglePauseAudio, label: "pauseAudio", help: "toggle pauseAudio (silence is sent)"),
         KeyBinding(keys: [.character("p")], intent: .nextPolicy, label: "policy", help: "switch to the next interrupt policy"),
         KeyBinding(keys: [.character("x")], intent: .stopBroadcast, label: "stop", help: "stop the broadcast"),
+        KeyBinding(keys: [.character("b")], intent: .startBroadcast, label: "start", help: "start broadcasting again (after x)"),
         KeyBinding(keys: [.character("o")], intent: .togglePreview, label: "preview", help: "show or hide the colour preview"),
         KeyBinding(keys: [.tab, .backTab], intent: .switchPane, label: "pane", help: "give the keys to the other pane"),
+        KeyBinding(keys: [.character("l")], intent: .toggleLog, label: "log", help: "the event log on the whole screen, or back"),
+        KeyBinding(keys: [.pageUp], intent: .scrollLog(up: true), label: "older", help: "scroll the event log back a page"),
+        KeyBinding(keys: [.pageDown], intent: .scrollLog(up: false), label: "newer", help: "scroll the event log forward a page"),
         KeyBinding(keys: [.character("?")], intent: .toggleHelp, label: "help", help: "show or hide this help"),
         KeyBinding(keys: [.character("q")], intent: .quit, label: "quit", help: "quit (asks first while broadcasting)"),
         KeyBinding(keys: [.character("y")], intent: .confirm, label: "yes", help: "confirm"),
@@ -67,9 +71,14 @@ public struct KeyMap: Sendable {
             return onPublisher
         case .stopBroadcast:
             return onPublisher && status != .idle && status != .preview
+        case .startBroadcast:
+            return onPublisher && (status == .idle || status == .preview)
+        case .scrollLog(let up):
+            // Back while there is older history to see; forward only once scrolled back.
+            return up ? context.logScroll < context.logScrollLimit : context.logScroll > 0
         case .switchPane:
             return context.paneCount > 1
-        case .togglePreview, .toggleHelp, .quit:
+        case .togglePreview, .toggleHelp, .quit, .toggleLog:
             return true
         case .confirm, .cancel:
             return false

@@ -43,4 +43,10 @@ public enum ConsoleFormat {
     }
 
     private static func pad(_ value: Int64) -> String { value < 10 ? "0\(value)" : String(value) }
+
+    /// The first of `forms` (longest first) that fits `width` columns, else the last: a text abbreviated by
+    /// rule instead of cut with an ellipsis.
+    public static func longestFitting(_ forms: [String], width: Int) -> String {
+        forms.first { DisplayWidth.of($0) <= width } ?? forms.last ?? ""
+    }
 }

@@ -52,31 +52,49 @@ public struct ConsoleScreen: Sendable {
         guard area.width >= Self.minimumSize.width, area.height >= Self.minimumSize.height else {
             buffer.fill(area, style: theme[.text])
             let message = "terminal too small (\(area.width)×\(area.height)); need \(Self.minimumSize.width)×\(Self.minimumSize.height)"
-            buffer.write(message, in: area.row(0), style: theme[.notice])
+            WrappedText(message, role: .notice).render(in: area, into: &buffer, theme: theme)
             return
         }
         let context = ui.keyContext(publisher: publisher, subscriber: subscriber)
-        let body = area.droppingBottom(1)
+        // A notice (why a key was refused) gets status rows of its own above the footer, whole, so the
+        // footer keeps every key that does something now.
+        let notice = ui.visibleNotice(at: now).flatMap { $0.isEmpty ? nil : $0 }
+        let noticeLines = min(notice.map { WrappedText.lines(" " + $0, width: area.width).count } ?? 0, 3)
+        let keys = keyMap.available(in: context)
+        let footerRows = Footer.rows(for: keys, width: area.width)
+        let body = area.droppingBottom(footerRows + noticeLines)
         let areas = Self.paneAreas(in: body, count: context.paneCount)
         var next = areas.makeIterator()
         let many = context.paneCount > 1
-        if let publisher, let paneArea = next.next() {
-            PublisherDashboard(
-                state: publisher, telemetry: publisherTelemetry, now: now,
-                isFocused: many && context.focus == .publisher, showPreview: ui.showPreview
-            ).render(in: paneArea, into: &buffer, theme: theme)
-        }
-        if let subscriber, let paneArea = next.next() {
-            SubscriberDashboard(
-                state: subscriber, telemetry: subscriberTelemetry, now: now,
-                isFocused: many && context.focus == .subscriber, showPreview: ui.showPreview
-            ).render(in: paneArea, into: &buffer, theme: theme)
+        if ui.showFullLog {
+            renderFullLog(in: body, context: context, into: &buffer, theme: theme)
+        } else {
+            if let publisher, let paneArea = next.next() {
+                var pane = PublisherDashboard(
+                    state: publisher, telemetry: publisherTelemetry, now: now,
+                    isFocused: many && context.focus == .publisher, showPreview: ui.showPreview
+                )
+                pane.logScroll = context.focus == .publisher ? context.logScroll : 0
+                pane.render(in: paneArea, into: &buffer, theme: theme)
+            }
+            if let subscriber, let paneArea = next.next() {
+                var pane = SubscriberDashboard(
+                    state: subscriber, telemetry: subscriberTelemetry, now: now,
+                    isFocused: many && context.focus == .subscriber, showPreview: ui.showPreview
+                )
+                pane.logScroll = context.focus == .subscriber ? context.logScroll : 0
+                pane.render(in: paneArea, into: &buffer, theme: theme)
+            }
         }
         if publisher == nil, subscriber == nil {
             buffer.write("nothing to show", in: body.centered(width: 15, height: 1), style: theme[.muted])
         }
-        Footer(bindings: keyMap.available(in: context), notice: ui.visibleNotice(at: now))
-            .render(in: area.bottom(1), into: &buffer, theme: theme)
+        if let notice {
+            let rows = area.droppingBottom(footerRows).bottom(noticeLines)
+            buffer.fill(rows, style: theme[.text])
+            WrappedText(" " + notice, role: .notice).render(in: rows, into: &buffer, theme: theme)
+        }
+        Footer(bindings: keys).render(in: area.bottom(footerRows), into: &buffer, theme: theme)
         if ui.showHelp && !ui.confirmingQuit {
             var normal = context
             normal.mode = .normal

@@ -24,6 +24,7 @@ public struct ConsoleUIState: Sendable, Equatable {
         case togglePauseAudio
         case nextPolicy
         case stopBroadcast
+        case startBroadcast
         /// Leave the event loop (after `stopBroadcast`, when confirmed while live).
         case quit
     }
@@ -33,6 +34,16 @@ public struct ConsoleUIState: Sendable, Equatable {
     public var showHelp = false
     public var confirmingQuit = false
     public var notice: Notice?
+    /// `l`: the focused pane's event log fills the screen.
+    public var showFullLog = false
+    /// How many of the newest log entries are scrolled out of view (PgUp/PgDn); 0 follows the newest.
+    public var logScroll = 0
+    /// The terminal's height as last reported: a PgUp/PgDn moves about a page of the log on screen.
+    public var screenHeight = 24
+
+    /// About how many log rows are on screen: the whole screen less borders, footer and scroll line with
+    /// `l`; a pane's log (a quarter to a third of the height, less at 80x24) otherwise.
+    var visibleLogRows: Int { max(1, showFullLog ? screenHeight - 5 : screenHeight / 8) }
 
     public init(focus: ConsolePane = .publisher, showPreview: Bool = true) {
         self.focus = focus
@@ -52,9 +63,12 @@ public struct ConsoleUIState: Sendable, Equatable {
         let paneCount = (publisher == nil ? 0 : 1) + (subscriber == nil ? 0 : 1)
         let focused = effectiveFocus(publisher: publisher, subscriber: subscriber)
         let lifecycle = (focused == .publisher ? publisher?.lifecycle : subscriber?.lifecycle) ?? .active
+        let logLines = (focused == .publisher ? publisher?.log.entries.count : subscriber?.log.entries.count) ?? 0
+        let limit = max(0, logLines - visibleLogRows)
         return KeyContext(
             mode: mode, focus: focused, paneCount: paneCount, lifecycle: lifecycle,
-            publisherStatus: focused == .publisher ? publisher?.status : nil
+            publisherStatus: focused == .publisher ? publisher?.status : nil,
+            logScroll: min(logScroll, limit), logScrollLimit: limit
         )
     }
 
@@ -91,9 +105,16 @@ public struct ConsoleUIState: Sendable, Equatable {
         case .togglePauseAudio: return [.togglePauseAudio]
         case .nextPolicy: return [.nextPolicy]
         case .stopBroadcast: return [.stopBroadcast]
+        case .startBroadcast: return [.startBroadcast]
         case .togglePreview: showPreview.toggle()
         case .toggleHelp: showHelp.toggle()
-        case .switchPane: focus = context.focus == .publisher ? .subscriber : .publisher
+        case .toggleLog: showFullLog.toggle()
+        case .scrollLog(let up):
+            let page = max(1, visibleLogRows - 1)
+            logScroll = up ? min(context.logScrollLimit, context.logScroll + page) : max(0, context.logScroll - page)
+        case .switchPane:
+            focus = context.focus == .publisher ? .subscriber : .publisher
+            logScroll = 0
         case .quit:
             if publisher?.status.isLive == true, !confirmingQuit {
                 showHelp = false
@@ -120,6 +141,8 @@ public struct ConsoleUIState: Sendable, Equatable {
             return context.focus == .publisher ? "\(key): only while publishing" : "\(key): a publisher key (Tab to switch)"
         case .nextPolicy: return "\(key): a publisher key (Tab to switch)"
         case .stopBroadcast: return context.focus == .publisher ? "\(key): nothing is being broadcast" : "\(key): a publisher key (Tab to switch)"
+        case .startBroadcast: return context.focus == .publisher ? "\(key): already broadcasting" : "\(key): a publisher key (Tab to switch)"
+        case .scrollLog(let up): return up ? "\(key): the whole log is on screen" : "\(key): already at the newest event"
         case .switchPane: return "\(key): only one pane"
         default: return "\(key): not now"
         }

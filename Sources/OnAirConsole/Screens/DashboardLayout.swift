@@ -1,6 +1,9 @@
 /// Where a dashboard's parts go inside its pane: the info rows on top, then the preview (below the info
 /// when the pane is tall, beside it when it is only wide, left out when there is no room), then the log.
 public struct DashboardLayout: Sendable, Equatable {
+    /// The first info row (badge, app state, countdown or reason, timer): always the pane's full width, so
+    /// a reason or countdown is never cut by a preview beside the info.
+    public var headline: Rect
     public var info: Rect
     public var preview: Rect?
     public var logTitle: Rect?
@@ -22,7 +25,7 @@ public struct DashboardLayout: Sendable, Equatable {
             } else if inner.width >= 60 {
                 let parts = info.columns([.fill, .length(1), .percentage(34)])
                 info = parts[0]
-                preview = parts[2]
+                preview = parts[2].droppingTop(1)
             }
         }
         if rest.height >= 4 {
@@ -31,6 +34,7 @@ public struct DashboardLayout: Sendable, Equatable {
         } else {
             logTitle = nil
         }
+        headline = inner.top(min(1, inner.height))
         self.info = info
         self.preview = preview
         self.log = rest

@@ -8,6 +8,8 @@ public struct PublisherDashboard: Widget {
     public var now: SessionTime
     public var isFocused: Bool
     public var showPreview: Bool
+    /// Newest log entries scrolled out of view (PgUp), when this pane has the keys.
+    public var logScroll = 0
 
     public init(state: PublisherAppState, telemetry: StreamTelemetry, now: SessionTime, isFocused: Bool = true, showPreview: Bool = true) {
         self.state = state
@@ -46,26 +48,26 @@ public struct PublisherDashboard: Widget {
 
     public func render(in area: Rect, into buffer: inout CellBuffer, theme: Theme) {
         guard !area.isEmpty else { return }
-        Panel(title: "Publisher · \(state.streamName)", isFocused: isFocused).render(in: area, into: &buffer, theme: theme)
+        Panel(title: "Publisher · \(Redaction.streamName(state.streamName))", isFocused: isFocused).render(in: area, into: &buffer, theme: theme)
         let inner = Panel.inner(of: area)
         guard !inner.isEmpty else { return }
         let layout = DashboardLayout(inner: inner, showPreview: showPreview)
-        renderInfo(in: layout.info, into: &buffer, theme: theme)
+        renderInfo(in: layout.info, headline: layout.headline, into: &buffer, theme: theme)
         if let preview = layout.preview {
-            PreviewView(telemetry.preview, placeholder: "camera preview: no frame yet").render(in: preview, into: &buffer, theme: theme)
+            PreviewView(telemetry.preview, placeholder: ConsoleFormat.longestFitting(["camera preview: no frame yet", "no frame yet"], width: preview.width)).render(in: preview, into: &buffer, theme: theme)
         }
         if let title = layout.logTitle {
             buffer.write("events", in: title, style: theme[.muted])
         }
-        EventLogView(state.log).render(in: layout.log, into: &buffer, theme: theme)
+        EventLogView(state.log, scrollBack: logScroll).render(in: layout.log, into: &buffer, theme: theme)
         ToastStack(state.toasts, now: now).render(in: inner, into: &buffer, theme: theme)
     }
 
-    private func renderInfo(in info: Rect, into buffer: inout CellBuffer, theme: Theme) {
-        // Row 0: badge, app state, timer on the right.
-        let top = info.row(0)
-        let badge = StatusBadge(state.status)
-        let timer = "⏱ " + sessionTimer
+    private func renderInfo(in info: Rect, headline top: Rect, into buffer: inout CellBuffer, theme: Theme) {
+        // Row 0 (full width): badge, app state, countdown or reason, timer on the right.
+        let badge = StatusBadge(state)
+        // Text, not ⏱: that glyph is missing from common fonts and two cells wide in emoji fonts.
+        let timer = "on air " + sessionTimer
         let parts = top.columns([.length(badge.width + 1), .fill, .length(DisplayWidth.of(timer))])
         badge.render(in: parts[0], into: &buffer, theme: theme)
         var appText = "app " + state.lifecycle.label

@@ -9,6 +9,8 @@ public struct SubscriberDashboard: Widget {
     public var now: SessionTime
     public var isFocused: Bool
     public var showPreview: Bool
+    /// Newest log entries scrolled out of view (PgUp), when this pane has the keys.
+    public var logScroll = 0
 
     public init(state: SubscriberAppState, telemetry: StreamTelemetry, now: SessionTime, isFocused: Bool = true, showPreview: Bool = true) {
         self.state = state
@@ -35,31 +37,43 @@ public struct SubscriberDashboard: Widget {
 
     public func render(in area: Rect, into buffer: inout CellBuffer, theme: Theme) {
         guard !area.isEmpty else { return }
-        Panel(title: "Subscriber · \(state.streamName)", isFocused: isFocused).render(in: area, into: &buffer, theme: theme)
+        Panel(title: "Subscriber · \(Redaction.streamName(state.streamName))", isFocused: isFocused).render(in: area, into: &buffer, theme: theme)
         let inner = Panel.inner(of: area)
         guard !inner.isEmpty else { return }
         let layout = DashboardLayout(inner: inner, showPreview: showPreview)
-        renderInfo(in: layout.info, into: &buffer, theme: theme)
+        renderInfo(in: layout.info, headline: layout.headline, into: &buffer, theme: theme)
         if let preview = layout.preview {
-            let placeholder = state.renderActive ? "decoded video: no frame yet" : "render paused (pauseRender)"
+            let placeholder = ConsoleFormat.longestFitting(
+                state.renderActive ? ["decoded video: no frame yet", "no frame yet"] : ["render paused (pauseRender)", "render paused"],
+                width: preview.width)
             PreviewView(state.renderActive ? telemetry.preview : nil, placeholder: placeholder).render(in: preview, into: &buffer, theme: theme)
         }
         if let title = layout.logTitle {
             buffer.write("events", in: title, style: theme[.muted])
         }
-        EventLogView(state.log).render(in: layout.log, into: &buffer, theme: theme)
+        EventLogView(state.log, scrollBack: logScroll).render(in: layout.log, into: &buffer, theme: theme)
         ToastStack(state.toasts, now: now).render(in: inner, into: &buffer, theme: theme)
     }
 
-    private func renderInfo(in info: Rect, into buffer: inout CellBuffer, theme: Theme) {
-        let top = info.row(0)
+    /// `audio -23 dB ████████`: label, level, eight cells of bar.
+    static let meterWidth = 6 + 8 + 8
+
+    private func renderInfo(in info: Rect, headline top: Rect, into buffer: inout CellBuffer, theme: Theme) {
         let badge = StatusBadge(state.connection)
-        let parts = top.columns([.length(badge.width + 1), .fill])
-        badge.render(in: parts[0], into: &buffer, theme: theme)
         var detail = "app " + state.lifecycle.label
         if let countdown = reconnectCountdown { detail += "  " + countdown }
         if case .error(let message) = state.connection { detail = message }
+        // The audio meter takes the right of the row only when the reason or countdown still fits whole.
+        let meterWidth = top.width - badge.width - 1 - DisplayWidth.of(detail) - 2 >= Self.meterWidth ? Self.meterWidth : 0
+        let parts = top.columns([.length(badge.width + 1), .fill, .length(meterWidth)])
+        badge.render(in: parts[0], into: &buffer, theme: theme)
         buffer.write(detail, in: parts[1], style: theme[.value])
+        if meterWidth > 0 {
+            // What the subscriber hears, measured from the decoded audio (headless: `audioLevelDb`).
+            let meter = parts[2].columns([.length(6), .fill])
+            buffer.write("audio", in: meter[0], style: theme[.label])
+            LevelMeter(decibels: telemetry.audioLevelDBFS).render(in: meter[1], into: &buffer, theme: theme)
+        }
 
         FlagRow([
             FlagIndicator("publisherIsInBackground", isOn: state.publisherIsInBackground),
@@ -67,15 +81,12 @@ public struct SubscriberDashboard: Widget {
         ]).render(in: info.row(1), into: &buffer, theme: theme)
 
         LabelledField(
-            "render", state.renderActive ? "ACTIVE" : "PAUSED (pauseRender: video counted, not decoded)",
+            "render", state.renderActive ? "ACTIVE" : "PAUSED (pauseRender): not decoded",
             labelWidth: 9, valueRole: state.renderActive ? .value : .flagOn
         ).render(in: info.row(2), into: &buffer, theme: theme)
         LabelledField("url", state.redactedURL, labelWidth: 9).render(in: info.row(3), into: &buffer, theme: theme)
         PublisherDashboard.renderBitrate(telemetry, in: info.row(4), into: &buffer, theme: theme)
-        LabelledField(
-            "fps",
-            "\(ConsoleFormat.decimal(telemetry.framesPerSecond, places: 1))  dropped \(telemetry.droppedFrames)  queue \(telemetry.queueDepth)",
-            labelWidth: 9
-        ).render(in: info.row(5), into: &buffer, theme: theme)
+        let fps = "\(ConsoleFormat.decimal(telemetry.framesPerSecond, places: 1))  dropped \(telemetry.droppedFrames)  queue \(telemetry.queueDepth)"
+        LabelledField("fps", fps, labelWidth: 9).render(in: info.row(5), into: &buffer, theme: theme)
     }
 }

@@ -15,6 +15,11 @@ public struct StatusBadge: Widget {
         self.init(text: status.badge, role: Self.role(for: status))
     }
 
+    /// The publisher's badge as its state shows it (`PAUSED A+V` when audio is paused too).
+    public init(_ state: PublisherAppState) {
+        self.init(text: state.badge, role: Self.role(for: state.status))
+    }
+
     /// The subscriber's connection as a badge.
     public init(_ connection: SubscriberConnection) {
         let role: ThemeRole =

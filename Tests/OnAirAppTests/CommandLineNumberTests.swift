@@ -1,0 +1,117 @@
+import Foundation
+import OnAirTestSupport
+import Testing
+
+/// Numbers and keys on the real binary's command line: never a trap, every usage error one line and exit 2.
+@Suite("command-line numbers, usage errors and keys")
+struct CommandLineNumberTests {
+    @Test("huge, infinite or malformed numbers are one-line usage errors (exit 2), not traps", arguments: [
+        ["serve", "--idle-timeout", "1e19"],
+        ["serve", "--handshake-timeout", "1e300"],
+        ["serve", "--idle-timeout", "inf"],
+        ["publish", "rtmp://127.0.0.1:1/live/x", "--headless", "--duration", "1e19"],
+        ["publish", "rtmp://127.0.0.1:1/live/x", "--headless", "--suspend-timeout", "1e19"],
+        ["demo", "--headless", "--suspend-timeout", "nan"],
+        ["demo", "--headless", "--duration", "-5"],
+        ["subscribe", "rtmp://127.0.0.1:1/live/x", "--headless", "--stall-timeout", "1e308"],
+        ["publish", "rtmp://127.0.0.1:1/live/x", "--headless", "--fps", "1e19"],
+        ["publish", "rtmp://127.0.0.1:1/live/x", "--headless", "--preview-fps", "99"],
+    ])
+    func hugeNumbers(arguments: [String]) throws {
+        let result = try OnAirBinary.run(arguments)
+        #expect(result.status == 2, "\(arguments): \(result.status) \(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("--help"), "\(result.standardError)")
+    }
+
+    @Test("ArgumentParser's own usage errors exit 2 in one line too", arguments: [
+        ["publish"], ["serve", "--no-such-option"], ["demo", "--policy", "nonsense"], ["frobnicate"],
+    ])
+    func parserErrors(arguments: [String]) throws {
+        let result = try OnAirBinary.run(arguments)
+        #expect(result.status == 2, "\(arguments): \(result.status) \(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+    }
+
+    /// `onair serve` on `port` with `options`, accepting connections.
+    static func serve(port: Int, _ options: [String]) throws -> (PeerProcess, TemporaryDirectory) {
+        let directory = try TemporaryDirectory()
+        let serve = try PeerProcess(OnAirBinary.url.path, ["serve", "--listen", "127.0.0.1:\(port)"] + options, in: directory.url)
+        try FreePort.waitUntilAccepting(port, timeout: .seconds(30), what: "onair serve")
+        return (serve, directory)
+    }
+
+    @Test("durations take units as scenario files write them: --duration 1500ms ends the run")
+    func durationWithUnit() throws {
+        let port = try FreePort.loopback()
+        let (serve, workDirectory) = try Self.serve(port: port, ["--idle-timeout", "2m", "--headless"])
+        defer { _ = serve.stop(); withExtendedLifetime(workDirectory) {} }
+        let result = try OnAirBinary.run(
+            ["publish", "rtmp://127.0.0.1:\(port)/live/unit", "--headless", "--size", "320x180", "--duration", "1500ms"], timeout: .seconds(30))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("NetStream.Publish.Start"))
+    }
+
+    @Test("a key from ONAIR_STREAM_KEY or --stream-key-file publishes, and no output shows it or a live_ name")
+    func keyFromEnvironmentAndFile() throws {
+        let port = try FreePort.loopback()
+        let key = "K3y9secretValue77"
+        let (serve, directory) = try Self.serve(port: port, ["--publish-key", key, "--headless"])
+        defer { _ = serve.stop() }
+        let name = "live_123456789_AbCdEfGh"
+        let fromEnvironment = try OnAirBinary.run(
+            ["publish", "rtmp://127.0.0.1:\(port)/live/\(name)", "--headless", "--size", "320x180", "--duration", "2s"],
+            environment: ["ONAIR_STREAM_KEY": key])
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment.standardError)")
+        #expect(fromEnvironment.standardOutput.contains("NetStream.Publish.Start"), "\(fromEnvironment.standardOutput)")
+        let all = fromEnvironment.standardOutput + fromEnvironment.standardError
+        #expect(!all.contains(key))
+        #expect(!all.contains(name), "a key-like stream name leaked:\n\(all.split(separator: "\n").filter { $0.contains(name) }.joined(separator: "\n"))")
+        #expect(all.contains("publish *** type"), "the action line should show the redacted name")
+
+        let file = directory.url.appendingPathComponent("key")
+        try (key + "\n").write(to: file, atomically: true, encoding: .utf8)
+        let fromFile = try OnAirBinary.run(
+            ["publish", "rtmp://127.0.0.1:\(port)/live/fromfile", "--headless", "--size", "320x180", "--duration", "2s",
+             "--stream-key-file", file.path])
+        #expect(fromFile.status == 0, "\(fromFile.standardError)")
+        #expect(fromFile.standardOutput.contains("NetStream.Publish.Start"))
+        #expect(!(fromFile.standardOutput + fromFile.standardError).contains(key))
+    }
+
+    @Test("the app-form key URL is accepted and its key never printed")
+    func appFormURL() throws {
+        let port = try FreePort.loopback()
+        let key = "AppF0rmSecret99"
+        let (serve, workDirectory) = try Self.serve(port: port, ["--publish-key", key, "--headless"])
+        defer { _ = serve.stop(); withExtendedLifetime(workDirectory) {} }
+        let result = try OnAirBinary.run(
+            ["publish", "rtmp://127.0.0.1:\(port)/live?key=\(key)/appform", "--headless", "--size", "320x180", "--duration", "2s"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("NetStream.Publish.Start"), "\(result.standardOutput)")
+        #expect(!(result.standardOutput + result.standardError).contains(key))
+        let broken = try OnAirBinary.run(["publish", "rtmp://127.0.0.1:\(port)/live?key=\(key)/", "--headless"])
+        #expect(broken.status == 2)
+        #expect(!broken.standardError.contains(key), "\(broken.standardError)")
+    }
+
+    @Test("an unreadable or empty key file is one usage line (exit 2)")
+    func badKeyFile() throws {
+        let missing = try OnAirBinary.run(["publish", "rtmp://127.0.0.1:1/live", "--headless", "--stream-key-file", "/nonexistent/key"])
+        #expect(missing.status == 2, "\(missing.standardError)")
+        #expect(missing.standardError.split(separator: "\n").count == 1)
+        let empty = try OnAirBinary.run(["publish", "rtmp://127.0.0.1:1/live", "--headless", "--stream-key-file", "/dev/null"])
+        #expect(empty.status == 2, "\(empty.standardError)")
+        #expect(empty.standardError.contains("holds no key"), "\(empty.standardError)")
+    }
+
+    @Test("small truths: --ca-file /dev/null holds no certificate; --script nonexistent is OnAir's own line")
+    func smallTruths() throws {
+        let ca = try OnAirBinary.run(["publish", "rtmps://127.0.0.1:1/live/x", "--headless", "--ca-file", "/dev/null", "--duration", "1"])
+        #expect(ca.standardError.contains("holds no certificate"), "\(ca.standardError)")
+        #expect(!ca.standardError.contains("permission denied"))
+        let script = try OnAirBinary.run(["demo", "--headless", "--script", "/nonexistent/scenario.txt"])
+        #expect(script.status == 2)
+        #expect(script.standardError == "onair demo: --script /nonexistent/scenario.txt: no such file; give a scenario file (see Scenarios/README.md)\n")
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import OnAirTestSupport
+import Testing
+
+/// What a session leaves behind: `--log FILE`, the summary on exit, and where the demo's recordings go.
+@Suite("session outputs: --log, summary, recordings directory", .serialized)
+struct SessionOutputTests {
+    @Test("--log FILE with --headless holds exactly the events printed on stdout")
+    func logFileHeadless() throws {
+        let port = try FreePort.loopback()
+        let directory = try TemporaryDirectory()
+        let serve = try PeerProcess(OnAirBinary.url.path, ["serve", "--listen", "127.0.0.1:\(port)", "--headless"], in: directory.url)
+        defer { _ = serve.stop() }
+        try FreePort.waitUntilAccepting(port, timeout: .seconds(30), what: "onair serve")
+        let log = directory.url.appendingPathComponent("events.jsonl")
+        let result = try OnAirBinary.run(
+            ["publish", "rtmp://127.0.0.1:\(port)/live/logged", "--headless", "--size", "320x180", "--duration", "2s", "--log", log.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let written = try String(contentsOf: log, encoding: .utf8)
+        #expect(written == result.standardOutput)
+        #expect(written.contains("NetStream.Publish.Start"))
+    }
+
+    @Test("--log FILE in a directory that does not exist is one usage line")
+    func logFileUnwritable() throws {
+        let result = try OnAirBinary.run(["publish", "rtmp://127.0.0.1:1/live/x", "--headless", "--log", "/nonexistent/dir/events.jsonl"])
+        #expect(result.status == 2, "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1)
+        #expect(result.standardError.contains("--log"))
+    }
+
+    @Test("the console demo writes --log as it runs and prints a summary on exit; recordings go under XDG_STATE_HOME")
+    func consoleLogAndSummary() async throws {
+        let directory = try TemporaryDirectory()
+        let state = directory.url.appendingPathComponent("state")
+        let log = directory.url.appendingPathComponent("console.jsonl")
+        let command = "env XDG_STATE_HOME=\(state.path) \(OnAirBinary.url.path) demo --size 320x180 --log \(log.path); echo ONAIR-EXIT=$?; sleep 60"
+        let tmux = try TmuxSession(command: command, width: 120, height: 30, directory: directory.url)
+        let started = try await tmux.waitForScreen { $0.contains(" PUBLISHING ") && $0.contains(" PLAYING ") }
+        #expect(started.matched, "\(started.screen)")
+        try await Task.sleep(for: .seconds(2))
+        try tmux.send("q")
+        try tmux.send("y")
+        let exited = try await tmux.waitForScreen { $0.contains("ONAIR-EXIT=") }
+        #expect(exited.screen.contains("ONAIR-EXIT=0"), "\(exited.screen)")
+        #expect(exited.screen.contains("onair: session"), "\(exited.screen)")
+        #expect(exited.screen.contains("on air 00:00:0"), "\(exited.screen)")
+        #expect(exited.screen.contains("of media sent"), "\(exited.screen)")
+        // The shell wraps the summary at the pane's width: read it as one text.
+        let unwrapped = exited.screen.replacingOccurrences(of: "\n", with: "")
+        #expect(unwrapped.contains(state.path + "/onair/recordings"), "the summary says where recordings go:\n\(exited.screen)")
+        #expect(FileManager.default.fileExists(atPath: state.path + "/onair/recordings"))
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("recordings").path), "nothing in the current directory")
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+        let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.count == lines.count && lines.count > 5, "every line is a JSON object")
+        #expect(objects.contains { ($0["kind"] as? String) == "status" && (($0["details"] as? [String: Any])?["text"] as? String) == "NetStream.Publish.Start" })
+        #expect(objects.contains { ($0["kind"] as? String) == "stats" && ($0["side"] as? String) == "subscriber" })
+    }
+
+    @Test("--duration ends the console too, cleanly, with its summary")
+    func consoleDuration() async throws {
+        let directory = try TemporaryDirectory()
+        let command = "\(OnAirBinary.url.path) publish rtmp://127.0.0.1:1/live/x --size 320x180 --duration 2s; echo ONAIR-EXIT=$?; sleep 60"
+        let tmux = try TmuxSession(command: command, width: 120, height: 30, directory: directory.url)
+        let exited = try await tmux.waitForScreen(timeout: .seconds(30)) { $0.contains("ONAIR-EXIT=") }
+        #expect(exited.matched, "the console did not stop by itself:\n\(exited.screen)")
+        #expect(exited.screen.contains("onair: session 00:00:0"), "\(exited.screen)")
+    }
+}
