@@ -26,7 +26,6 @@ final class ConsoleFrontEnd {
     private var publisher: PublisherController?
     private var subscriber: SubscriberController?
     private var ui: ConsoleUIState
-    private var publisherHistory = BitrateHistory()
     private let theme: Theme
     private let tick: Duration
     /// With `--script`: both sides as the headless output would print them, handed to `scenarioObserver`
@@ -115,7 +114,7 @@ final class ConsoleFrontEnd {
                 break loop
             case .tick:
                 let now = clock.now
-                if let publisher { publisherHistory.record(publisher.engine.stats.bitrate1s, at: now) }
+                await publisher?.tick()
                 if now.since(lastSubscriberTick) >= .seconds(1) {
                     lastSubscriberTick = now
                     await subscriber?.handle(.tick)
@@ -172,15 +171,6 @@ final class ConsoleFrontEnd {
     }
 
     private func publisherTelemetry(_ publisher: PublisherController) -> StreamTelemetry {
-        let stats = publisher.engine.stats
-        return StreamTelemetry(
-            bitrate: stats.bitrate1s,
-            bitrateHistory: publisherHistory.samples,
-            framesPerSecond: stats.encodedFramesPerSecond,
-            droppedFrames: stats.drops.total,
-            queueDepth: stats.output?.depth ?? 0,
-            congestion: stats.congestion,
-            preview: ui.showPreview ? publisher.engine.preview : nil
-        )
+        publisher.telemetry(preview: ui.showPreview ? publisher.engine.preview : nil)
     }
 }

@@ -88,10 +88,10 @@ final class HeadlessPublisher: HeadlessSide {
         return nil
     }
 
-    func tick() async {}
+    func tick() async { await controller.tick() }
 
     func statsEvents(at now: SessionTime) -> [HeadlessEvent] {
-        [HeadlessEvent(time: now, side: .publisher, kind: "stats", details: controller.engine.stats.headlessDetails)]
+        [HeadlessEvent(time: now, side: .publisher, kind: "stats", details: controller.headlessStats)]
     }
 
     func report(at now: SessionTime) -> [HeadlessEvent] {

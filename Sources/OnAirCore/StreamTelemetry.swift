@@ -16,6 +16,10 @@ public struct StreamTelemetry: Sendable, Equatable {
     public var congestion: Double
     /// The newest preview picture, if the preview is on.
     public var preview: PreviewImage?
+    /// Publisher only: what the encoder produced over the last second, beside `bitrate` (what the socket
+    /// took). They differ when packets wait in the queue, are dropped, or nothing is being sent.
+    public var encoderBitrate: Int?
+    public var encoderFramesPerSecond: Double?
 
     public init(
         bitrate: Int = 0,
@@ -24,7 +28,9 @@ public struct StreamTelemetry: Sendable, Equatable {
         droppedFrames: Int = 0,
         queueDepth: Int = 0,
         congestion: Double = 0,
-        preview: PreviewImage? = nil
+        preview: PreviewImage? = nil,
+        encoderBitrate: Int? = nil,
+        encoderFramesPerSecond: Double? = nil
     ) {
         self.bitrate = bitrate
         self.bitrateHistory = bitrateHistory
@@ -33,6 +39,8 @@ public struct StreamTelemetry: Sendable, Equatable {
         self.queueDepth = queueDepth
         self.congestion = congestion
         self.preview = preview
+        self.encoderBitrate = encoderBitrate
+        self.encoderFramesPerSecond = encoderFramesPerSecond
     }
 
     public static let none = StreamTelemetry()
