@@ -152,6 +152,8 @@ final class ConsoleFrontEnd {
                 await publisher?.handle(.event(.control(.nextPolicy)))
             case .stopBroadcast:
                 await publisher?.handle(.event(.control(.stop)))
+            case .startBroadcast:
+                await publisher?.handle(.event(.control(.start(nil))))
             case .quit:
                 return .quit
             }

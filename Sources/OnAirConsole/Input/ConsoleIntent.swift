@@ -13,6 +13,8 @@ public enum ConsoleIntent: Sendable, Hashable {
     case nextPolicy
     /// `x`: stop the broadcast.
     case stopBroadcast
+    /// `r`: start a broadcast — after an error, retry it.
+    case startBroadcast
     /// `o`: show or hide the half-block preview.
     case togglePreview
     /// `?`: show or hide the help overlay.

@@ -24,6 +24,7 @@ public struct ConsoleUIState: Sendable, Equatable {
         case togglePauseAudio
         case nextPolicy
         case stopBroadcast
+        case startBroadcast
         /// Leave the event loop (after `stopBroadcast`, when confirmed while live).
         case quit
     }
@@ -51,11 +52,7 @@ public struct ConsoleUIState: Sendable, Equatable {
     public func keyContext(publisher: PublisherAppState?, subscriber: SubscriberAppState?) -> KeyContext {
         let paneCount = (publisher == nil ? 0 : 1) + (subscriber == nil ? 0 : 1)
         let focused = effectiveFocus(publisher: publisher, subscriber: subscriber)
-        let lifecycle = (focused == .publisher ? publisher?.lifecycle : subscriber?.lifecycle) ?? .active
-        return KeyContext(
-            mode: mode, focus: focused, paneCount: paneCount, lifecycle: lifecycle,
-            publisherStatus: focused == .publisher ? publisher?.status : nil
-        )
+        return KeyContext(mode: mode, focus: focused, paneCount: paneCount, publisher: publisher, subscriber: subscriber)
     }
 
     func effectiveFocus(publisher: PublisherAppState?, subscriber: SubscriberAppState?) -> ConsolePane {
@@ -91,6 +88,7 @@ public struct ConsoleUIState: Sendable, Equatable {
         case .togglePauseAudio: return [.togglePauseAudio]
         case .nextPolicy: return [.nextPolicy]
         case .stopBroadcast: return [.stopBroadcast]
+        case .startBroadcast: return [.startBroadcast]
         case .togglePreview: showPreview.toggle()
         case .toggleHelp: showHelp.toggle()
         case .switchPane: focus = context.focus == .publisher ? .subscriber : .publisher
@@ -111,15 +109,11 @@ public struct ConsoleUIState: Sendable, Equatable {
         return []
     }
 
-    /// Why a known key does nothing now, in one short line.
+    /// Why a known key does nothing now, in one short line: the core's reason for keys that reach a state
+    /// machine, the console's own for the rest.
     static func refusal(of intent: ConsoleIntent, key: ConsoleKey, context: KeyContext) -> String {
+        if let reason = context.refusals[intent] { return "\(key): \(reason)" }
         switch intent {
-        case .phone(.tap): return "\(key): the subscriber has no tap action"
-        case .phone(let action): return "\(key): " + (action.refusal(in: context.lifecycle) ?? "not now")
-        case .togglePauseVideo, .togglePauseAudio:
-            return context.focus == .publisher ? "\(key): only while publishing" : "\(key): a publisher key (Tab to switch)"
-        case .nextPolicy: return "\(key): a publisher key (Tab to switch)"
-        case .stopBroadcast: return context.focus == .publisher ? "\(key): nothing is being broadcast" : "\(key): a publisher key (Tab to switch)"
         case .switchPane: return "\(key): only one pane"
         default: return "\(key): not now"
         }
