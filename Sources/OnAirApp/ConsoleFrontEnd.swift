@@ -132,6 +132,10 @@ final class ConsoleFrontEnd {
         }
         await publisher?.shutdown()
         await subscriber?.shutdown()
+        // Like headless: a run that ends on a failed publish exits 1 with the reason on stderr.
+        if let publisher, case .error(let message) = publisher.state.status {
+            throw FrontEndExit(code: 1, message: "onair \(subscriber == nil ? "publish" : "demo"): \(message)")
+        }
     }
 
     private enum Outcome { case carryOn, quit }

@@ -64,6 +64,9 @@ struct PolicyOptions: ParsableArguments {
     @Option(help: "background-audio: seconds suspended (phone call) before the connection is dropped.")
     var suspendTimeout: Double = 10
 
+    @Option(help: "Seconds the socket may accept nothing before the publisher shows STALLED; twice that, the connection is torn down and reconnected.")
+    var sendTimeout: Double = 5
+
     var kind: PublisherPolicyKind { policy }
 }
 
