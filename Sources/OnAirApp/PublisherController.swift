@@ -80,9 +80,11 @@ public final class PublisherController {
         await handle(.event(.wire(progress)))
     }
 
-    /// The publisher's figures: the wire's, with the encoder's own output beside them.
+    /// The publisher's figures: the wire's, with the encoder's own output beside them while a broadcast
+    /// is under way (when nothing is being sent, an encoder figure beside the badge would only mislead).
     public func telemetry(history: [Int]? = nil, preview: PreviewImage? = nil) -> StreamTelemetry {
         let stats = engine.stats
+        let broadcasting = session.connection.isBroadcasting
         return StreamTelemetry(
             bitrate: wireRate.bitrate,
             bitrateHistory: history ?? wireRate.history,
@@ -91,8 +93,8 @@ public final class PublisherController {
             queueDepth: stats.output?.depth ?? 0,
             congestion: stats.congestion,
             preview: preview,
-            encoderBitrate: stats.bitrate1s,
-            encoderFramesPerSecond: stats.encodedFramesPerSecond
+            encoderBitrate: broadcasting ? stats.bitrate1s : nil,
+            encoderFramesPerSecond: broadcasting ? stats.encodedFramesPerSecond : nil
         )
     }
 

@@ -1,8 +1,9 @@
 /// The bottom line: the keys that do something now (from the key table and the current state), and
 /// before them the latest short notice (why a key was refused). Keys that would do nothing are not shown.
 ///
-/// `?` (help) and `q` (quit) are pinned to the right so they stay visible on an 80-column screen; the other
-/// keys fill the left in table order, as many as fit (the help overlay lists them all).
+/// `r` (start / retry, offered only when nothing is broadcasting), `?` (help) and `q` (quit) are pinned to
+/// the right so they stay visible on an 80-column screen and beside a long notice; the other keys fill the
+/// left in table order, as many as fit (the help overlay lists them all).
 public struct Footer: Widget {
     public var bindings: [KeyBinding]
     public var notice: String?
@@ -12,7 +13,7 @@ public struct Footer: Widget {
         self.notice = notice
     }
 
-    static let pinned: Set<ConsoleIntent> = [.toggleHelp, .quit]
+    static let pinned: Set<ConsoleIntent> = [.startBroadcast, .toggleHelp, .quit]
 
     /// `key label`, the key being the binding's first (`space`, not `space/t`).
     static func item(_ binding: KeyBinding) -> (key: String, label: String) {
