@@ -6,16 +6,7 @@ import Testing
 /// Issue 13 on the real binary in a real terminal (tmux): what the screen says is what the wire carried.
 @Suite("Truth on screen", .serialized)
 struct TruthConsoleTests {
-    /// The left half of a 160-column screen is the publisher's pane, the right half the subscriber's.
-    private func pane(_ screen: String, publisher: Bool) -> String {
-        screen.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { line in
-                let characters = Array(line)
-                let half = min(characters.count, 80)
-                return String(publisher ? characters[..<half] : characters[half...])
-            }
-            .joined(separator: "\n")
-    }
+    private func pane(_ screen: String, publisher: Bool) -> String { DemoScreen.pane(screen, publisher: publisher) }
 
     /// `onair serve` on a free loopback port.
     private func serve(in directory: TemporaryDirectory) throws -> (PeerProcess, Int) {
