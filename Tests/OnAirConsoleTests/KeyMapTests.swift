@@ -65,7 +65,7 @@ struct KeyMapTests {
 
     @Test("the footer offers exactly the commands the core accepts, over random sessions", arguments: PublisherPolicyKind.allCases)
     func footerIsTheCoreRule(policy: PublisherPolicyKind) {
-        var random = SplitMix64(state: UInt64(policy.hashValue & 0xFFFF) | 1)
+        var random = SplitMix64(state: UInt64(PublisherPolicyKind.allCases.firstIndex(of: policy) ?? 0) + 13)
         var session = PublisherSession(configuration: PublisherConfiguration(streamName: "s", redactedURL: "", policy: policy))
         let events: [PublisherEvent] = PublisherCommand.all.map(\.event) + [
             .network(.publishStarted), .network(.connectionLost(reason: "reset")), .timerFired(.reconnect), .timerFired(.suspension),
