@@ -193,34 +193,6 @@ public struct PublisherSession: Sendable, Equatable {
         }
     }
 
-    // MARK: Send stalls
-
-    /// Feeds the watchdog while live: STALLED past `--send-timeout`, then the connection is abandoned and
-    /// lost like any other, so the reconnect policy takes over.
-    private mutating func observeWire(_ progress: WireProgress, at now: SessionTime) -> [PublisherAction] {
-        guard connection == .live else {
-            state.sendStall = nil
-            return []
-        }
-        switch watchdog.observe(bytesWritten: progress.bytesWritten, writePending: progress.writePending, at: now) {
-        case .flowing:
-            if state.sendStall != nil {
-                state.sendStall = nil
-                log(now, .engine, "the socket accepts bytes again")
-            }
-            return []
-        case .stalled(let since, let tearDownAt):
-            if state.sendStall == nil {
-                log(now, .error, "send stalled: the socket accepted nothing for \(now.since(since).wholeMilliseconds) ms")
-            }
-            state.sendStall = SendStall(since: since, tearDownAt: tearDownAt)
-            return []
-        case .tearDown(let quiet):
-            let reason = "send stalled: the socket accepted nothing for \(quiet.wholeMilliseconds / 1000) s"
-            return apply(.abandonConnection, at: now) + handleNetwork(.connectionLost(reason: reason), at: now)
-        }
-    }
-
     // MARK: Status
 
     /// The badge, derived from one place so it can never disagree with the flags it summarises.

@@ -4,7 +4,7 @@ import Testing
 
 /// The model test of issue 13: seeded random sequences of keys, controls, policy switches, network events,
 /// stalls and timer ticks driven through the pure publisher session, with the invariants checked after
-/// every step. A failure names the seed and step, and `PublisherModel.replay(seed:)` prints the sequence.
+/// every step. A failure names the seed and step and prints the sequence that led there.
 @Suite("Publisher model")
 struct PublisherModelTests {
     static let sequences = 10_000
