@@ -9,6 +9,9 @@ extension PublisherController {
         let counts = wire.snapshot
         details["encoderBitrate"] = details["bitrate"]
         details["encoderFps"] = details["fps"]
+        // The engine's per-kind rates are the encoder's too: named so, not passed off as the wire's.
+        details["encoderVideoBitrate"] = details.removeValue(forKey: "videoBitrate")
+        details["encoderAudioBitrate"] = details.removeValue(forKey: "audioBitrate")
         details["bitrate"] = .integer(Int64(wireRate.bitrate))
         details["fps"] = .number((wireRate.framesPerSecond * 10).rounded() / 10)
         details["bytesSent"] = .integer(Int64(clamping: counts.bytesWritten))
