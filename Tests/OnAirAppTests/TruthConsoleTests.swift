@@ -26,7 +26,7 @@ struct TruthConsoleTests {
         let (server, port) = try serve(in: directory)
         defer { _ = server.stop(signal: SIGKILL) }
         let tmux = try TmuxSession(command: shell("subscribe rtmp://127.0.0.1:\(port)/live/nobody"), width: 100, height: 30, directory: directory.url)
-        let waiting = try await tmux.waitForScreen { $0.contains("WAITING FOR PUBLISHER") }
+        let waiting = try await tmux.waitForScreen(timeout: .seconds(30)) { $0.contains("WAITING FOR PUBLISHER") }
         #expect(waiting.matched, "no WAITING FOR PUBLISHER:\n\(waiting.screen)")
         // Past the stall timeout and a few refreshes, still not PLAYING.
         let playing = try await tmux.waitForScreen(timeout: .seconds(5)) { $0.contains(" PLAYING ") }
