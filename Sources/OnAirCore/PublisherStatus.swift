@@ -39,6 +39,14 @@ public enum PublisherStatus: Sendable, Equatable {
         }
     }
 
+    /// True while a broadcast holds a connection or is restoring one: quitting then asks first.
+    public var isBroadcasting: Bool {
+        switch self {
+        case .connecting, .publishing, .pausedVideo, .stalled, .reconnecting: true
+        case .idle, .preview, .interrupted, .awaitingTap, .error: false
+        }
+    }
+
     /// True while media is being sent to a server (video may be paused).
     public var isLive: Bool {
         switch self {

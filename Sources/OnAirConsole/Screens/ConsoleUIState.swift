@@ -93,7 +93,7 @@ public struct ConsoleUIState: Sendable, Equatable {
         case .toggleHelp: showHelp.toggle()
         case .switchPane: focus = context.focus == .publisher ? .subscriber : .publisher
         case .quit:
-            if publisher?.status.isLive == true, !confirmingQuit {
+            if publisher?.status.isBroadcasting == true, !confirmingQuit {
                 showHelp = false
                 confirmingQuit = true
                 return []
@@ -101,7 +101,7 @@ public struct ConsoleUIState: Sendable, Equatable {
             return [.quit]
         case .confirm:
             confirmingQuit = false
-            return publisher?.status.isLive == true ? [.stopBroadcast, .quit] : [.quit]
+            return publisher?.status.isBroadcasting == true ? [.stopBroadcast, .quit] : [.quit]
         case .cancel:
             confirmingQuit = false
             showHelp = false
