@@ -27,7 +27,6 @@ final class ConsoleFrontEnd {
     private var publisher: PublisherController?
     private var subscriber: SubscriberController?
     private var ui: ConsoleUIState
-    private var publisherHistory = BitrateHistory()
     private let theme: Theme
     /// `--color`, `NO_COLOR` and a colourless theme, decided once: see `ColorChoice.forcedMode`.
     private let colorMode: TerminalColorMode?
@@ -165,8 +164,8 @@ final class ConsoleFrontEnd {
                 break loop
             case .tick:
                 let now = clock.now
-                if let publisher { publisherHistory.record(publisher.engine.stats.bitrate1s, at: now) }
-                summary.observe(publisher: publisher?.state, subscriber: subscriber?.state, bytesSent: publisher?.mediaBytesSent, at: now)
+                await publisher?.tick()
+                summary.observe(publisher: publisher?.state, subscriber: subscriber?.state, bytesSent: publisher?.bytesOnWire, at: now)
                 if now.since(lastSubscriberTick) >= .seconds(1) {
                     lastSubscriberTick = now
                     await subscriber?.handle(.tick)
@@ -184,6 +183,10 @@ final class ConsoleFrontEnd {
         }
         await publisher?.shutdown()
         await subscriber?.shutdown()
+        // Like headless: a run that ends on a failed publish exits 1 with the reason on stderr.
+        if let publisher, case .error(let message) = publisher.state.status {
+            throw FrontEndExit(code: 1, message: "onair \(subscriber == nil ? "publish" : "demo"): \(message)")
+        }
     }
 
     private enum Outcome { case carryOn, quit }
@@ -225,15 +228,6 @@ final class ConsoleFrontEnd {
     }
 
     private func publisherTelemetry(_ publisher: PublisherController) -> StreamTelemetry {
-        let stats = publisher.engine.stats
-        return StreamTelemetry(
-            bitrate: stats.bitrate1s,
-            bitrateHistory: publisherHistory.samples,
-            framesPerSecond: stats.encodedFramesPerSecond,
-            droppedFrames: stats.drops.total,
-            queueDepth: stats.output?.depth ?? 0,
-            congestion: stats.congestion,
-            preview: ui.showPreview ? publisher.engine.preview : nil
-        )
+        publisher.telemetry(preview: ui.showPreview ? publisher.engine.preview : nil)
     }
 }

@@ -158,7 +158,7 @@ public enum DemoFrontEnd {
         let stallTimeout = try FrontEndSetup.seconds(options.stallTimeout, option: "--stall-timeout", command: "demo")
         let rtmp = try rtmpConfiguration(options, url: url, notice: notice)
         let publisher = PublisherController(
-            session: PublisherSession(configuration: options.publisher.sessionConfiguration(url: url)),
+            session: PublisherSession(configuration: try options.publisher.sessionConfiguration(url: url, command: "demo")),
             engine: engine, url: url, clock: clock, rtmp: rtmp, post: publisherPost
         )
         let subscriber = SubscriberController(

@@ -78,20 +78,24 @@ final class HeadlessPublisher: HeadlessSide {
 
     func handle(_ input: PublisherInput) async { await controller.handle(input) }
 
+    /// Refused commands (the core's one rule, as for the console's keys) come back with the reason.
     func perform(_ command: OperatorCommand) async -> String? {
+        let core: PublisherCommand
         switch command {
-        case .phone(let action): await controller.handle(.event(.operator(action)))
-        case .publisher(let control): await controller.handle(.event(.control(control)))
+        case .phone(let action): core = .operator(action)
+        case .publisher(let control): core = .control(control)
         case .subscriber, .subscriberPhone: return "that is a subscriber command"
-        case .quit: break
+        case .quit: return nil
         }
-        return nil
+        let refusal = controller.session.refusal(of: core).map { "\(command.name): \($0)" }
+        await controller.handle(.event(core.event))
+        return refusal
     }
 
-    func tick() async {}
+    func tick() async { await controller.tick() }
 
     func statsEvents(at now: SessionTime) -> [HeadlessEvent] {
-        [HeadlessEvent(time: now, side: .publisher, kind: "stats", details: controller.engine.stats.headlessDetails)]
+        [HeadlessEvent(time: now, side: .publisher, kind: "stats", details: controller.headlessStats)]
     }
 
     func report(at now: SessionTime) -> [HeadlessEvent] {
@@ -121,7 +125,10 @@ final class HeadlessSubscriber: HeadlessSide {
 
     func perform(_ command: OperatorCommand) async -> String? {
         switch command {
-        case .phone(let action), .subscriberPhone(let action): await controller.handle(.event(.operator(action)))
+        case .phone(let action), .subscriberPhone(let action):
+            let refusal = controller.session.refusal(of: action).map { "\(command.name): \($0)" }
+            await controller.handle(.event(.operator(action)))
+            return refusal
         case .subscriber(let control): await controller.handle(.event(.control(control)))
         case .publisher: return "that is a publisher command"
         case .quit: break

@@ -17,10 +17,6 @@ final class MediaPump: Sendable {
 
     private let target = Mutex<Target?>(nil)
     private let task = Mutex<Task<Void, Never>?>(nil)
-    private let sent = Atomic<Int>(0)
-
-    /// Media payload bytes the RTMP connections accepted (FLV tag bodies, without chunk headers).
-    var bytesSent: Int { sent.load(ordering: .relaxed) }
 
     /// Starts draining `packets`: each batch the queue releases goes out in one write.
     func start(_ packets: PacketStream) {
@@ -31,7 +27,6 @@ final class MediaPump: Sendable {
                 // A failed send means the connection is going away; its own events report that.
                 do {
                     try await publisher.send(accepted)
-                    self.sent.add(accepted.reduce(0) { $0 + $1.payload.count }, ordering: .relaxed)
                 } catch {}
             }
         }

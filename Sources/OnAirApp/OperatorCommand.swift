@@ -20,6 +20,22 @@ public enum OperatorCommand: Sendable, Equatable {
     public static let names: [String] =
         OperatorAction.allCases.map(\.rawValue) + ["pause-video", "pause-audio", "next-policy", "stop", "start", "play", "stop-play", "sub <gesture>", "quit"]
 
+    /// The command as typed (`call`, `pause-video`, `sub home`), for messages.
+    public var name: String {
+        switch self {
+        case .phone(let action): action.rawValue
+        case .publisher(.togglePauseVideo): "pause-video"
+        case .publisher(.togglePauseAudio): "pause-audio"
+        case .publisher(.nextPolicy): "next-policy"
+        case .publisher(.stop): "stop"
+        case .publisher(.start): "start"
+        case .subscriber(.play): "play"
+        case .subscriber(.stop): "stop-play"
+        case .subscriberPhone(let action): "sub \(action.rawValue)"
+        case .quit: "quit"
+        }
+    }
+
     /// Parses one command name (case-insensitive, surrounding blanks ignored); nil when unknown.
     public init?(_ text: some StringProtocol) {
         var word = text.trimmingCharacters(in: .whitespaces).lowercased()

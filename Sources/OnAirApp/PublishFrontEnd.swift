@@ -14,7 +14,7 @@ public enum PublishFrontEnd {
         let engine = try FrontEndSetup.engine(options.engine, command: "publish") { notices.append($0) }
         let console = ConsoleFrontEnd(clock: clock, theme: theme, previewFramesPerSecond: options.engine.previewFramesPerSecond, color: options.color)
         let controller = PublisherController(
-            session: PublisherSession(configuration: options.sessionConfiguration(url: url)),
+            session: PublisherSession(configuration: try options.sessionConfiguration(url: url, command: "publish")),
             engine: engine, url: url, clock: clock, rtmp: rtmp, post: console.publisherPost
         )
         console.attach(publisher: controller, subscriber: nil)
@@ -41,7 +41,7 @@ public enum PublishFrontEnd {
         let rtmp = try FrontEndSetup.rtmpConfiguration(url: url, caFile: options.caFile, command: "publish", notice: notice)
         let engine = try FrontEndSetup.engine(options.engine.withoutPreview, command: "publish", notice: notice)
         let inputs = HeadlessInputStream<PublisherInput>(duration: options.duration.map { .milliseconds(Int64($0 * 1000)) })
-        let session = PublisherSession(configuration: options.sessionConfiguration(url: url))
+        let session = PublisherSession(configuration: try options.sessionConfiguration(url: url, command: "publish"))
         let controller = PublisherController(session: session, engine: engine, url: url, clock: clock, rtmp: rtmp) { inputs.post($0) }
         do {
             try controller.start()

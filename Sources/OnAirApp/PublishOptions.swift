@@ -7,6 +7,9 @@ public struct PublishOptions: Sendable {
     public var initialType: PublishType?
     public var policy: PublisherPolicyKind
     public var suspendTimeout: Double
+    /// Seconds the socket may accept nothing before STALLED; twice that, the connection is torn down and
+    /// the reconnect policy takes over (`--send-timeout`).
+    public var sendTimeout: Double
     public var engine: EngineSettings
     public var duration: Double?
     public var theme: String
@@ -22,6 +25,7 @@ public struct PublishOptions: Sendable {
         initialType: PublishType? = nil,
         policy: PublisherPolicyKind = .tapRepublish,
         suspendTimeout: Double = 10,
+        sendTimeout: Double = 5,
         engine: EngineSettings = EngineSettings(),
         duration: Double? = nil,
         theme: String = "default",
@@ -33,6 +37,7 @@ public struct PublishOptions: Sendable {
         self.initialType = initialType
         self.policy = policy
         self.suspendTimeout = suspendTimeout
+        self.sendTimeout = sendTimeout
         self.engine = engine
         self.duration = duration
         self.theme = theme
@@ -42,14 +47,15 @@ public struct PublishOptions: Sendable {
     }
 
     /// The core session's configuration: the bare stream name (no key) and the redacted URL for display,
-    /// and OBS-style reconnect jitter drawn once per run.
-    func sessionConfiguration(url: StreamURL) -> PublisherConfiguration {
+    /// and OBS-style reconnect jitter drawn once per run. A bad `--send-timeout` is a usage error.
+    func sessionConfiguration(url: StreamURL, command: String) throws -> PublisherConfiguration {
         PublisherConfiguration(
             streamName: url.bareStreamName,
             redactedURL: url.redacted,
             policy: policy,
             suspendTimeout: .milliseconds(Int64(suspendTimeout * 1000)),
-            reconnect: ReconnectPolicy(jitterUnit: Double.random(in: 0..<1))
+            reconnect: ReconnectPolicy(jitterUnit: Double.random(in: 0..<1)),
+            sendTimeout: try FrontEndSetup.seconds(sendTimeout, option: "--send-timeout", command: command)
         )
     }
 }

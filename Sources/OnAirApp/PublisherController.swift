@@ -13,13 +13,17 @@ public final class PublisherController {
     public private(set) var session: PublisherSession
     public let engine: MediaEngine
     public let url: StreamURL
-    private let clock: SessionClock
+    let clock: SessionClock
     private let rtmp: RTMPClient.Configuration
     private let post: @Sendable (PublisherInput) -> Void
     private let timers: TimerService<PublisherTimer>
     private let pump = MediaPump()
     private var connection: RTMPPublisher?
     private var generation = 0
+    /// What the sockets took, across every connection of this publisher.
+    public let wire = PublisherWireMeter()
+    /// The dashboard's and `stats` events' publisher figures, from `wire`.
+    public private(set) var wireRate = WireRateMeter()
 
     public init(
         session: PublisherSession,
@@ -47,7 +51,8 @@ public final class PublisherController {
     public var state: PublisherAppState { session.state }
 
     /// Media bytes the server's connections accepted since the start: the summary's "bytes sent".
-    public var mediaBytesSent: Int { pump.bytesSent }
+    /// Bytes the socket accepted over the whole session, reconnects included (the summary's figure).
+    public var bytesOnWire: Int { Int(clamping: wire.snapshot.bytesWritten) }
 
     /// Applies one input and performs what the session asks.
     public func handle(_ input: PublisherInput) async {
@@ -67,6 +72,34 @@ public final class PublisherController {
         for action in actions where action.requiresOwner {
             await perform(action)
         }
+    }
+
+    /// On the front end's tick: samples what the socket took for the figures, and lets the session's
+    /// send-stall watchdog look at it.
+    public func tick() async {
+        let counts = wire.snapshot
+        let now = clock.now
+        wireRate.sample(bytes: counts.bytesWritten, frames: counts.videoFramesWritten, at: now)
+        let progress = WireProgress(bytesWritten: counts.bytesWritten, writePending: counts.writesPending > 0)
+        await handle(.event(.wire(progress)))
+    }
+
+    /// The publisher's figures: the wire's, with the encoder's own output beside them while a broadcast
+    /// is under way (when nothing is being sent, an encoder figure beside the badge would only mislead).
+    public func telemetry(history: [Int]? = nil, preview: PreviewImage? = nil) -> StreamTelemetry {
+        let stats = engine.stats
+        let broadcasting = session.connection.isBroadcasting
+        return StreamTelemetry(
+            bitrate: wireRate.bitrate,
+            bitrateHistory: history ?? wireRate.history,
+            framesPerSecond: wireRate.framesPerSecond,
+            droppedFrames: stats.drops.total,
+            queueDepth: stats.output?.depth ?? 0,
+            congestion: stats.congestion,
+            preview: preview,
+            encoderBitrate: broadcasting ? stats.bitrate1s : nil,
+            encoderFramesPerSecond: broadcasting ? stats.encodedFramesPerSecond : nil
+        )
     }
 
     /// Ends the broadcast and the engine, as a quit does: unpublish in order, then stop capturing.
@@ -96,7 +129,7 @@ public final class PublisherController {
             openConnection(publishing: name, type: type)
         case .stop:
             closeConnection()
-        case .dropConnection:
+        case .dropConnection, .abandonConnection:
             closeConnection()
         case .scheduleTimer(let id, let delay):
             timers.schedule(id, after: delay)
@@ -116,7 +149,7 @@ public final class PublisherController {
         // must never appear); the wire needs the full name with any `?key=` query.
         var target = url
         if name != url.bareStreamName { target.streamName = name }
-        let publisher = RTMPPublisher(url: target, configuration: rtmp)
+        let publisher = RTMPPublisher(url: target, configuration: rtmp, wire: wire)
         connection = publisher
         let post = post
         let video = engine.videoTrack

@@ -41,7 +41,7 @@ struct SessionSummary {
         var lines: [String] = []
         var session = "onair: session \(ConsoleFormat.clock(now.since(SessionTime(milliseconds: 0))))"
         if sawPublisher {
-            session += ", on air \(ConsoleFormat.clock(onAir)), \(Self.bytes(bytesSent)) of media sent"
+            session += ", on air \(ConsoleFormat.clock(onAir)), \(Self.bytes(bytesSent)) sent"
             session += ", \(publisherReconnects) publisher reconnect\(publisherReconnects == 1 ? "" : "s")"
         }
         session += subscriberReconnects > 0 ? ", subscriber played again \(subscriberReconnects) time\(subscriberReconnects == 1 ? "" : "s")" : ""

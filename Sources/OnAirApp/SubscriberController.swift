@@ -74,7 +74,8 @@ public final class SubscriberController {
             bitrate: meter.bitrate,
             bitrateHistory: meter.history,
             framesPerSecond: meter.framesPerSecond,
-            droppedFrames: (decoded?.videoPacketsDropped ?? 0) + (decoded?.counters.videoSkippedWhilePaused ?? 0),
+            // Frames lost only: those skipped on purpose by pauseRender are `skippedWhilePaused`.
+            droppedFrames: decoded?.videoPacketsDropped ?? 0,
             queueDepth: decoded?.backlog ?? 0,
             congestion: 0,
             preview: decoded?.preview,
@@ -260,6 +261,8 @@ public final class SubscriberController {
     private func play(_ name: String) async {
         generation += 1
         let current = generation
+        // Only media of this play may say PLAYING.
+        mediaFlowing = false
         if let previous = player { await previous.stop() }
         var target = url
         if name != url.bareStreamName { target.streamName = name }

@@ -28,6 +28,9 @@ public enum PublisherAction: Sendable, Equatable {
     /// Close the socket abruptly, without unpublishing: what a server does to an app suspended too long
     /// (vonage-ios-background-state.txt, "Losing Control"). Subscribers see the publisher go away.
     case dropConnection
+    /// Close a connection whose socket stopped accepting bytes, without waiting to unpublish (nothing
+    /// would get through); the reconnect policy takes over.
+    case abandonConnection
     /// Start (or restart) the timer `id`; answer with `PublisherEvent.timerFired(id)` after `after`.
     case scheduleTimer(PublisherTimer, after: Duration)
     /// Cancel the timer `id` if it is running.
@@ -57,6 +60,7 @@ extension PublisherAction: CustomStringConvertible {
         case .disarmTap: "disarm tap"
         case .requestKeyframe: "request keyframe"
         case .dropConnection: "drop connection"
+        case .abandonConnection: "abandon the stalled connection"
         case .scheduleTimer(let id, let after): "schedule \(id.rawValue) timer in \(after.wholeMilliseconds) ms"
         case .cancelTimer(let id): "cancel \(id.rawValue) timer"
         }

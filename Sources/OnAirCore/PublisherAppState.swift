@@ -15,8 +15,23 @@ public struct PublisherAppState: Sendable, Equatable {
     public var streamName: String
     /// The server URL with stream keys and passwords hidden.
     public var redactedURL: String
-    /// When the current broadcast started, for the session timer.
+    /// When the current connection went live.
     public var liveSince: SessionTime?
+    /// When the broadcast first went live: the session timer. Automatic reconnects keep it; a stop, an
+    /// interruption that ends the stream or a give-up clears it.
+    public var onAirSince: SessionTime?
+    /// The operator paused video (`v`) or audio (`m`) and no policy has resumed it since: a pause the
+    /// session must not lift on its own when the app becomes active.
+    public var operatorPausedVideo = false
+    public var operatorPausedAudio = false
+    /// `p` pressed during an interruption: the policy that takes over once the app is active again and
+    /// nothing interrupts it.
+    public var pendingPolicy: PublisherPolicyKind?
+    /// While STALLED: since when the socket accepted nothing, and when the connection is torn down.
+    public var sendStall: SendStall?
+    /// Why each operator command would do nothing now (`PublisherSession.refusal(of:)`), kept after every
+    /// event so the footer and help overlay read the core's one rule; commands absent here are accepted.
+    public var refusals: [PublisherCommand: String] = [:]
     /// When each running timer runs out: the next reconnect attempt, a background-audio suspension
     /// dropping the connection. For countdowns on the dashboard ("reconnect in 3 s").
     public var timerDeadlines: [PublisherTimer: SessionTime] = [:]
@@ -27,5 +42,16 @@ public struct PublisherAppState: Sendable, Equatable {
         self.policy = policy
         self.streamName = streamName
         self.redactedURL = redactedURL
+    }
+}
+
+/// A live connection whose socket accepts nothing (`SendStallWatchdog`), for the STALLED countdown.
+public struct SendStall: Sendable, Equatable {
+    public var since: SessionTime
+    public var tearDownAt: SessionTime
+
+    public init(since: SessionTime, tearDownAt: SessionTime) {
+        self.since = since
+        self.tearDownAt = tearDownAt
     }
 }

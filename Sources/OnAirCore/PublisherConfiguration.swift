@@ -10,18 +10,23 @@ public struct PublisherConfiguration: Sendable, Equatable {
     /// deterministic; an owner draws it once, as OBS does per output:
     /// `ReconnectPolicy(using: &generator)` with `SystemRandomNumberGenerator`.
     public var reconnect: ReconnectPolicy
+    /// How long the socket may accept nothing before STALLED (`--send-timeout`); twice that, it is torn
+    /// down and the reconnect policy takes over.
+    public var sendTimeout: Duration
 
     public init(
         streamName: String,
         redactedURL: String,
         policy: PublisherPolicyKind = .tapRepublish,
         suspendTimeout: Duration = .seconds(10),
-        reconnect: ReconnectPolicy = ReconnectPolicy(jitterUnit: 0)
+        reconnect: ReconnectPolicy = ReconnectPolicy(jitterUnit: 0),
+        sendTimeout: Duration = .seconds(5)
     ) {
         self.streamName = streamName
         self.redactedURL = redactedURL
         self.policy = policy
         self.suspendTimeout = suspendTimeout
         self.reconnect = reconnect
+        self.sendTimeout = sendTimeout
     }
 }

@@ -1,5 +1,5 @@
 /// The operator's console controls (DESIGN.md §1.2: "switchable at run time").
-public enum PublisherControl: Sendable, Equatable {
+public enum PublisherControl: Sendable, Hashable {
     /// Flip `pauseVideo`.
     case togglePauseVideo
     /// Flip `pauseAudio`.

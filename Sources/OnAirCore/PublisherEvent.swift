@@ -8,4 +8,6 @@ public enum PublisherEvent: Sendable, Equatable {
     case network(PublisherNetworkEvent)
     /// A timer the session scheduled with `PublisherAction.scheduleTimer` has run out.
     case timerFired(PublisherTimer)
+    /// The owner's sample of the socket's progress, once a tick while a connection is live.
+    case wire(WireProgress)
 }

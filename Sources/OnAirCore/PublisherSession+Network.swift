@@ -17,7 +17,9 @@ extension PublisherSession {
             connection = .live
             reconnectAttempt = nil
             reconnect.reset()
+            watchdog.reset()
             state.liveSince = now
+            if state.onAirSince == nil { state.onAirSince = now }
             return []
         case .publishFailed(let reason):
             guard connection == .connecting else {

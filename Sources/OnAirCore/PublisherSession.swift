@@ -21,6 +21,7 @@ public struct PublisherSession: Sendable, Equatable {
     public internal(set) var connection = PublisherConnectionPhase.none
     public internal(set) var previewOn = false
     var reconnect: ReconnectPolicy
+    var watchdog: SendStallWatchdog
     /// The attempt number while the `publish` under way is an automatic reconnect.
     var reconnectAttempt: Int?
     let suspendTimeout: Duration
@@ -37,17 +38,24 @@ public struct PublisherSession: Sendable, Equatable {
         policy = PublisherPolicy(configuration.policy, suspendTimeout: configuration.suspendTimeout)
         reconnect = configuration.reconnect
         suspendTimeout = configuration.suspendTimeout
+        watchdog = SendStallWatchdog(stallAfter: configuration.sendTimeout)
+        state.refusals = currentRefusals
     }
 
     public mutating func handle(_ event: PublisherEvent, at now: SessionTime) -> [PublisherAction] {
-        let actions: [PublisherAction]
+        var actions: [PublisherAction]
         switch event {
-        case .operator(let action): actions = operate(action, at: now)
-        case .control(let control): actions = handleControl(control, at: now)
+        case .operator(let action):
+            actions = refuse(.operator(action), at: now) ? [] : operate(action, at: now)
+        case .control(let control):
+            actions = refuse(.control(control), at: now) ? [] : handleControl(control, at: now)
         case .network(let network): actions = handleNetwork(network, at: now)
         case .timerFired(let timer): actions = timerFired(timer, at: now)
+        case .wire(let progress): actions = observeWire(progress, at: now)
         }
+        actions += settle(at: now)
         state.status = derivedStatus
+        state.refusals = currentRefusals
         return actions
     }
 
@@ -93,8 +101,11 @@ public struct PublisherSession: Sendable, Equatable {
         switch action {
         case .pauseVideo(let paused):
             state.pauseVideo = paused
+            // A resume by a policy (or the session) lifts the operator's pause too: the latest word wins.
+            if !paused { state.operatorPausedVideo = false }
         case .pauseAudio(let paused):
             state.pauseAudio = paused
+            if !paused { state.operatorPausedAudio = false }
         case .send(let handler, _):
             // Red5's `send` rides the live stream; without one there is nobody to tell.
             guard connection == .live else {
@@ -102,14 +113,18 @@ public struct PublisherSession: Sendable, Equatable {
                 return []
             }
         case .publish(_, let type):
+            performed += startingFresh(at: now)
             connection = .connecting
             state.publishType = type
+            previewOn = false
         case .stop:
             performed += cancel(.reconnect, at: now)
             endConnection(.none)
         case .dropConnection:
             performed += cancel(.reconnect, at: now)
             endConnection(.dropped)
+        case .abandonConnection:
+            break
         case .preview(let on):
             previewOn = on
         case .toast(let text):
@@ -134,17 +149,32 @@ public struct PublisherSession: Sendable, Equatable {
         pendingTimers.contains(timer) ? apply(.cancelTimer(timer), at: now) : []
     }
 
-    /// Leaves the connected phases: the session timer stops and no reconnect attempt is under way.
+    /// Leaves the connected phases: no reconnect attempt is under way. The session timer stops unless an
+    /// automatic reconnect is to follow.
     mutating func endConnection(_ phase: PublisherConnectionPhase) {
         connection = phase
         reconnectAttempt = nil
         state.liveSince = nil
+        state.sendStall = nil
+        if case .waitingToReconnect = phase { return }
+        state.onAirSince = nil
+    }
+
+    /// A new broadcast (not a reconnect) from an active app starts with video and audio on, as a new
+    /// Red5 stream does: a pause a policy or the operator left behind on a stopped broadcast does not
+    /// carry over into it (the next tap would otherwise publish black and silent).
+    private mutating func startingFresh(at now: SessionTime) -> [PublisherAction] {
+        guard !connection.isBroadcasting, state.lifecycle == .active else { return [] }
+        var actions: [PublisherAction] = []
+        if state.pauseVideo { actions += apply(.pauseVideo(false), at: now) }
+        if state.pauseAudio { actions += apply(.pauseAudio(false), at: now) }
+        return actions
     }
 
     private func logSource(of action: PublisherAction) -> EventSource {
         switch action {
         case .send: .message
-        case .scheduleTimer(.reconnect, _), .cancelTimer(.reconnect): .engine
+        case .scheduleTimer(.reconnect, _), .cancelTimer(.reconnect), .abandonConnection: .engine
         default: .policy
         }
     }
@@ -176,6 +206,7 @@ public struct PublisherSession: Sendable, Equatable {
             return .reconnecting(attempt: attempt, maxAttempts: reconnect.configuration.maxAttempts)
         case .connecting: return .connecting
         case .live:
+            if state.sendStall != nil { return .stalled }
             if policy.isInterrupted { return .interrupted }
             return state.pauseVideo ? .pausedVideo : .publishing
         case .none, .dropped:

@@ -14,13 +14,16 @@ public enum PublisherStatus: Sendable, Equatable {
     case interrupted
     /// Stopped after an interruption; a tap re-publishes ("Tap to Re-Publish!").
     case awaitingTap
+    /// Live, but the socket has accepted nothing for `--send-timeout`: the link is down or the server
+    /// stopped reading. Past the limit the connection is torn down and RECONNECTING follows.
+    case stalled
     /// The connection dropped; reconnect `attempt` of `maxAttempts` is scheduled or under way.
     case reconnecting(attempt: Int, maxAttempts: Int)
     /// A failure the operator must act on, in one line.
     case error(String)
 
     /// The badge text: IDLE, PREVIEW, CONNECTING, PUBLISHING, PAUSED VIDEO, INTERRUPTED,
-    /// AWAITING TAP, RECONNECTING n/N, ERROR.
+    /// AWAITING TAP, STALLED, RECONNECTING n/N, ERROR.
     public var badge: String {
         switch self {
         case .idle: "IDLE"
@@ -30,8 +33,17 @@ public enum PublisherStatus: Sendable, Equatable {
         case .pausedVideo: "PAUSED VIDEO"
         case .interrupted: "INTERRUPTED"
         case .awaitingTap: "AWAITING TAP"
+        case .stalled: "STALLED"
         case .reconnecting(let attempt, let maxAttempts): "RECONNECTING \(attempt)/\(maxAttempts)"
         case .error: "ERROR"
+        }
+    }
+
+    /// True while a broadcast holds a connection or is restoring one: quitting then asks first.
+    public var isBroadcasting: Bool {
+        switch self {
+        case .connecting, .publishing, .pausedVideo, .stalled, .reconnecting: true
+        case .idle, .preview, .interrupted, .awaitingTap, .error: false
         }
     }
 

@@ -18,6 +18,10 @@ public struct StreamTelemetry: Sendable, Equatable {
     public var preview: PreviewImage?
     /// RMS level of the newest decoded audio, in dB below full scale (subscriber); nil before any audio.
     public var audioLevelDBFS: Double?
+    /// Publisher only: what the encoder produced over the last second, beside `bitrate` (what the socket
+    /// took). They differ when packets wait in the queue, are dropped, or nothing is being sent.
+    public var encoderBitrate: Int?
+    public var encoderFramesPerSecond: Double?
 
     public init(
         bitrate: Int = 0,
@@ -27,7 +31,9 @@ public struct StreamTelemetry: Sendable, Equatable {
         queueDepth: Int = 0,
         congestion: Double = 0,
         preview: PreviewImage? = nil,
-        audioLevelDBFS: Double? = nil
+        audioLevelDBFS: Double? = nil,
+        encoderBitrate: Int? = nil,
+        encoderFramesPerSecond: Double? = nil
     ) {
         self.bitrate = bitrate
         self.bitrateHistory = bitrateHistory
@@ -37,6 +43,8 @@ public struct StreamTelemetry: Sendable, Equatable {
         self.congestion = congestion
         self.preview = preview
         self.audioLevelDBFS = audioLevelDBFS
+        self.encoderBitrate = encoderBitrate
+        self.encoderFramesPerSecond = encoderFramesPerSecond
     }
 
     public static let none = StreamTelemetry()

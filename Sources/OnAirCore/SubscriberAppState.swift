@@ -2,10 +2,13 @@
 public enum SubscriberConnection: Sendable, Equatable {
     case idle
     case connecting
-    /// Play.Start received; media may or may not be flowing yet.
+    /// Media of the current play is arriving.
     case playing
-    /// Connected, but the stream is not published (StreamNotFound, or UnpublishNotify without a background notice).
+    /// Connected, but no media of the current play has arrived: the server accepted the play (stock
+    /// servers answer Play.Start for any name) or said StreamNotFound, or the publisher unpublished.
     case waitingForPublisher
+    /// Media was arriving and has stopped for `--stall-timeout` while the connection stays open.
+    case stalled
     /// Stopped after UnpublishNotify while the publisher was in the background; plays again at `at`.
     case reconnecting(at: SessionTime)
     case error(String)
@@ -16,6 +19,7 @@ public enum SubscriberConnection: Sendable, Equatable {
         case .connecting: "CONNECTING"
         case .playing: "PLAYING"
         case .waitingForPublisher: "WAITING FOR PUBLISHER"
+        case .stalled: "STALLED"
         case .reconnecting: "RECONNECTING"
         case .error: "ERROR"
         }
@@ -36,6 +40,8 @@ public struct SubscriberAppState: Sendable, Equatable {
     public var redactedURL: String
     /// Plays started by the reconnect loop so far.
     public var reconnectAttempts = 0
+    /// Why each phone gesture would do nothing now (`SubscriberSession.refusal(of:)`), for the console.
+    public var refusals: [OperatorAction: String] = [:]
     public var toasts = ToastQueue()
     public var log = EventLog()
 

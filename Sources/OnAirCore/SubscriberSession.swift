@@ -16,9 +16,26 @@ public struct SubscriberSession: Sendable, Equatable {
     public init(streamName: String, redactedURL: String, reconnectDelay: Duration = .seconds(2)) {
         state = SubscriberAppState(streamName: streamName, redactedURL: redactedURL)
         self.reconnectDelay = reconnectDelay
+        state.refusals = currentRefusals
+    }
+
+    /// Why a phone gesture would do nothing to this subscriber now, or nil when it is delivered: the one
+    /// rule the console's footer and help overlay read (`state.refusals`) and `handle` applies.
+    public func refusal(of action: OperatorAction) -> String? {
+        if action == .tap { return "the subscriber has no tap action" }
+        return simulator.refusal(of: action)
+    }
+
+    private var currentRefusals: [OperatorAction: String] {
+        var refusals: [OperatorAction: String] = [:]
+        for action in OperatorAction.allCases {
+            if let reason = refusal(of: action) { refusals[action] = reason }
+        }
+        return refusals
     }
 
     public mutating func handle(_ event: SubscriberEvent, at now: SessionTime) -> [SubscriberAction] {
+        defer { state.refusals = currentRefusals }
         switch event {
         case .operator(let action): return operate(action, at: now)
         case .control(let control): return handleControl(control, at: now)
@@ -26,9 +43,10 @@ public struct SubscriberSession: Sendable, Equatable {
         case .status(let status): return playStatus(status, at: now)
         case .mediaResumed:
             log(now, .engine, "media resumed")
-            return streamIsBack(at: now)
+            return mediaArrived(at: now)
         case .mediaStalled:
             log(now, .engine, "no media: stall watchdog")
+            if state.connection == .playing { state.connection = .stalled }
             return publisherGone(at: now)
         case .playFailed(let reason):
             log(now, .error, "play failed: \(reason)")
@@ -37,7 +55,7 @@ public struct SubscriberSession: Sendable, Equatable {
             log(now, .error, "connection lost: \(reason)")
             switch state.connection {
             case .idle, .error: return []
-            case .connecting, .playing, .waitingForPublisher, .reconnecting: return startReconnectLoop(at: now)
+            case .connecting, .playing, .waitingForPublisher, .stalled, .reconnecting: return startReconnectLoop(at: now)
             }
         case .timerFired(let timer):
             return timerFired(timer, at: now)
@@ -47,7 +65,13 @@ public struct SubscriberSession: Sendable, Equatable {
     // MARK: Own lifecycle (SubscribeBackgroundTest)
 
     private mutating func operate(_ action: OperatorAction, at now: SessionTime) -> [SubscriberAction] {
-        simulator.press(action, at: now, log: &state.log, toasts: &state.toasts).flatMap { lifecycle($0, at: now) }
+        if let reason = refusal(of: action) {
+            log(now, .key, "key \(action.rawValue)")
+            log(now, .key, "refused: \(reason)")
+            state.toasts.post(Toast(text: reason, postedAt: now))
+            return []
+        }
+        return simulator.press(action, at: now, log: &state.log, toasts: &state.toasts).flatMap { lifecycle($0, at: now) }
     }
 
     /// Seed `willResignActive` → `pauseRender()`, `willEnterForeground` → `resumeRender()`.
@@ -82,7 +106,7 @@ public struct SubscriberSession: Sendable, Equatable {
             case .idle, .error:
                 state.connection = .connecting
                 return perform([.play(name: state.streamName)], at: now)
-            case .connecting, .playing, .waitingForPublisher, .reconnecting:
+            case .connecting, .playing, .waitingForPublisher, .stalled, .reconnecting:
                 log(now, .policy, "already playing")
                 return []
             }
@@ -121,7 +145,7 @@ public struct SubscriberSession: Sendable, Equatable {
         log(now, .rtmp, status.rawValue)
         switch status {
         case .start, .publishNotify:
-            return streamIsBack(at: now)
+            return playAccepted(at: now)
         case .unpublishNotify:
             return publisherGone(at: now)
         case .streamNotFound:
@@ -142,16 +166,33 @@ public struct SubscriberSession: Sendable, Equatable {
             }
             return []
         }
+        if state.connection == .stalled { state.connection = .waitingForPublisher }
         state.publisherIsDisconnected = true
         return startReconnectLoop(at: now)
     }
 
-    /// Play.Start, PublishNotify or media: the stream is back; the loop ends.
-    private mutating func streamIsBack(at now: SessionTime) -> [SubscriberAction] {
+    /// Play.Start or PublishNotify: the server took the play, so the loop ends — but nothing is PLAYING
+    /// until media of this play arrives (stock servers say Play.Start for a name nobody publishes).
+    private mutating func playAccepted(at now: SessionTime) -> [SubscriberAction] {
+        switch state.connection {
+        case .idle, .error, .playing:
+            return []
+        case .connecting, .waitingForPublisher, .stalled, .reconnecting:
+            break
+        }
+        let cancel: [SubscriberAction] = pendingTimers.contains(.reconnect) ? [.cancelTimer(.reconnect)] : []
+        inReconnectLoop = false
+        state.reconnectAttempts = 0
+        state.connection = .waitingForPublisher
+        return perform(cancel, at: now)
+    }
+
+    /// Media of the current play: the stream is back and PLAYING; any loop ends.
+    private mutating func mediaArrived(at now: SessionTime) -> [SubscriberAction] {
         switch state.connection {
         case .idle, .error:
             return []
-        case .connecting, .playing, .waitingForPublisher, .reconnecting:
+        case .connecting, .playing, .waitingForPublisher, .stalled, .reconnecting:
             break
         }
         let cancel: [SubscriberAction] = pendingTimers.contains(.reconnect) ? [.cancelTimer(.reconnect)] : []
@@ -171,7 +212,7 @@ public struct SubscriberSession: Sendable, Equatable {
             } else {
                 state.connection = .error(reason)
             }
-        case .idle, .playing, .waitingForPublisher, .reconnecting, .error:
+        case .idle, .playing, .waitingForPublisher, .stalled, .reconnecting, .error:
             break
         }
         return []

@@ -10,7 +10,10 @@ public struct TapRepublishPolicy: InterruptPolicy {
 
     /// The seed's `hasReturnedToForeground`.
     private var hasReturnedToForeground = false
-    /// The seed's `tap != nil`.
+    /// The seed's `tap != nil`: the recognizer is added when the app resigns active.
+    private var recognizerAdded = false
+    /// The recognizer was announced with "Tap to Re-Publish!": only then does the operator know a tap
+    /// re-publishes, so only then is the tap armed on the dashboard (AWAITING TAP).
     private var tapArmed = false
 
     public init() {}
@@ -31,17 +34,12 @@ public struct TapRepublishPolicy: InterruptPolicy {
         }
     }
 
-    /// Seed `willResignActive(_:)`: `pauseVideo = true`, send `publisherBackground`, add the tap recognizer.
+    /// Seed `willResignActive(_:)`: `pauseVideo = true`, send `publisherBackground`, add the tap recognizer
+    /// (armed on screen once the toast announces it).
     private mutating func willResignActive(_ context: PolicyContext) -> [PublisherAction] {
-        var actions: [PublisherAction] = []
-        if context.isBroadcasting {
-            actions += [.pauseVideo(true), .send(handler: "publisherBackground", parameter: context.streamParameter)]
-        }
-        if !tapArmed {
-            tapArmed = true
-            actions.append(.armTap)
-        }
-        return actions
+        recognizerAdded = true
+        guard context.isBroadcasting else { return [] }
+        return [.pauseVideo(true), .send(handler: "publisherBackground", parameter: context.streamParameter)]
     }
 
     /// Seed `willEnterForeground(_:)`: `pauseVideo = false`, send `publisherForeground`,
@@ -52,6 +50,7 @@ public struct TapRepublishPolicy: InterruptPolicy {
             actions += [.pauseVideo(false), .send(handler: "publisherForeground", parameter: context.streamParameter)]
         }
         hasReturnedToForeground = true
+        recognizerAdded = false
         if tapArmed {
             tapArmed = false
             actions.append(.disarmTap)
@@ -70,8 +69,12 @@ public struct TapRepublishPolicy: InterruptPolicy {
             actions += [.send(handler: "publisherInterrupt", parameter: context.streamParameter), .stop]
         }
         hasReturnedToForeground = false
-        if tapArmed {
+        if recognizerAdded {
             actions.append(.toast("Tap to Re-Publish!"))
+            if !tapArmed {
+                tapArmed = true
+                actions.append(.armTap)
+            }
         }
         return actions
     }
@@ -82,6 +85,7 @@ public struct TapRepublishPolicy: InterruptPolicy {
     private mutating func tap(_ context: PolicyContext) -> [PublisherAction] {
         if tapArmed {
             tapArmed = false
+            recognizerAdded = false
             return [.disarmTap, .pauseVideo(false), .publish(name: context.streamName, type: .live)]
         }
         guard !context.isBroadcasting else { return [] }

@@ -131,11 +131,18 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
     /// Encodes several messages into one buffer and one write.
     @discardableResult
     func send(batch: [RTMPRawMessage]) -> EventLoopFuture<Void> {
+        sendCounting(batch: batch).map { _ in () }
+    }
+
+    /// As `send(batch:)`; completes, once the socket took the write, with its size in bytes (chunk
+    /// headers included) — what the publisher's wire figures count.
+    func sendCounting(batch: [RTMPRawMessage]) -> EventLoopFuture<Int> {
         guard let context else { return failedFuture() }
         let size = batch.reduce(0) { $0 + $1.payload.readableBytes + 64 }
         var out = context.channel.allocator.buffer(capacity: size)
         for raw in batch { encoder.encode(raw, into: &out) }
-        return context.writeAndFlush(wrapOutboundOut(out))
+        let written = out.readableBytes
+        return context.writeAndFlush(wrapOutboundOut(out)).map { written }
     }
 
     /// Sends Set Chunk Size (with the old size), then uses the new size (RTMP spec §5.4.1).

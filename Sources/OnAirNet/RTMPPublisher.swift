@@ -39,14 +39,17 @@ public final class RTMPPublisher: Sendable {
 
     public let url: StreamURL
     public let configuration: RTMPClient.Configuration
+    /// Counts what the socket took (shared across a publisher's connections by its owner).
+    public let wire: PublisherWireMeter
     /// Server status events, in arrival order; finishes when the connection closes.
     public let events: AsyncStream<Event>
     private let continuation: AsyncStream<Event>.Continuation
     private let state = Mutex(State())
 
-    public init(url: StreamURL, configuration: RTMPClient.Configuration = .init()) {
+    public init(url: StreamURL, configuration: RTMPClient.Configuration = .init(), wire: PublisherWireMeter = PublisherWireMeter()) {
         self.url = url
         self.configuration = configuration
+        self.wire = wire
         (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(1024))
     }
 
@@ -110,10 +113,14 @@ public final class RTMPPublisher: Sendable {
         try await send([packet])
     }
 
-    /// Sends packets in one write and one flush.
+    /// Sends packets in one write and one flush; `wire` counts them once the socket took the write.
     public func send(_ packets: [EncodedPacket]) async throws {
         let (connection, streamID) = try current()
-        let last = try await connection.flatSubmit { handler in
+        let videoFrames = packets.reduce(0) { $0 + ($1.kind == .video ? 1 : 0) }
+        wire.started()
+        var written: Int?
+        defer { wire.finished(bytes: written, videoFrames: videoFrames) }
+        let (last, bytes) = try await connection.flatSubmit { handler in
             var messages: [RTMPRawMessage] = []
             messages.reserveCapacity(packets.count)
             var last: UInt32 = 0
@@ -125,8 +132,9 @@ public final class RTMPPublisher: Sendable {
                 messages.append(FLVTag(type: type, timestamp: timestamp, data: body).rtmpMessage(messageStreamID: streamID))
             }
             let final = last
-            return handler.send(batch: messages).map { final }
+            return handler.sendCounting(batch: messages).map { (final, $0) }
         }
+        written = bytes
         state.withLock { $0.lastTimestamp = last }
     }
 

@@ -42,6 +42,10 @@ public final class ThrottledProxy: Sendable {
     /// Connections accepted so far.
     public var connections: Int { shared.counters.withLock { $0.connections } }
 
+    /// While true, nothing more is read from clients: a link that accepts nothing (the client's socket
+    /// fills and its writes wait), as when an uplink goes down without a reset.
+    public func hold(_ holding: Bool) { shared.holding.store(holding, ordering: .releasing) }
+
     /// Closes every connection and the listener, and waits for the proxy's threads to end.
     public func stop() { shared.stop() }
 
@@ -128,6 +132,8 @@ extension ThrottledProxy {
         let wakeWrite: Int32
         let counters = Mutex(Counters())
         private let stopping = Atomic<Bool>(false)
+        /// `ThrottledProxy.hold(_:)`: read nothing from clients while set.
+        let holding = Atomic<Bool>(false)
         /// Descriptors in use, shut down on stop so a blocked `send` returns.
         private let openDescriptors = Mutex<Set<Int32>>([])
         private let threads = DispatchGroup()
@@ -214,7 +220,8 @@ extension ThrottledProxy {
             var bucket = TokenBucket(rate: rate)
             var buffer = [UInt8](repeating: 0, count: 16 << 10)
             while !stopping.load(ordering: .acquiring) {
-                let allowance = bucket.available(now: ContinuousClock.now)
+                let held = holding.load(ordering: .acquiring)
+            let allowance = held ? 0 : bucket.available(now: ContinuousClock.now)
                 // A client not allowed to send now is left out of the poll (a negative fd is ignored), so
                 // its pending data and even its hang-up wait for the next tokens instead of spinning.
                 var fds = [
@@ -222,7 +229,7 @@ extension ThrottledProxy {
                     pollfd(fd: server, events: Int16(POLLIN), revents: 0),
                     pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
                 ]
-                let timeout = allowance > 0 ? Int32(-1) : bucket.millisecondsUntilAvailable
+                let timeout = allowance > 0 ? Int32(-1) : held ? 50 : bucket.millisecondsUntilAvailable
                 let ready = poll(&fds, 3, timeout)
                 if ready < 0 {
                     if errno == EINTR { continue }

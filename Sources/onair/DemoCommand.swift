@@ -49,6 +49,7 @@ struct DemoCommand: AsyncParsableCommand {
                 url: server ?? "rtmp://127.0.0.1/live/\(stream)",
                 policy: policy.kind,
                 suspendTimeout: policy.suspendTimeout,
+                sendTimeout: policy.sendTimeout,
                 engine: engine.settings(previewFramesPerSecond: presentation.previewFps),
                 duration: presentation.duration,
                 theme: presentation.theme,

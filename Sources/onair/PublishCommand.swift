@@ -38,6 +38,7 @@ struct PublishCommand: AsyncParsableCommand {
             initialType: type,
             policy: policy.kind,
             suspendTimeout: policy.suspendTimeout,
+            sendTimeout: policy.sendTimeout,
             engine: engine.settings(previewFramesPerSecond: presentation.previewFps),
             duration: presentation.duration,
             theme: presentation.theme,

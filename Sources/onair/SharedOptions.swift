@@ -76,6 +76,9 @@ struct PolicyOptions: ParsableArguments {
             transform: NumberArgument.seconds(in: NumberArgument.aMillisecond...NumberArgument.aDay))
     var suspendTimeout: Double = 10
 
+    @Option(help: "Seconds the socket may accept nothing before the publisher shows STALLED; twice that, the connection is torn down and reconnected.")
+    var sendTimeout: Double = 5
+
     var kind: PublisherPolicyKind { policy }
 }
 

@@ -5,16 +5,7 @@ import Testing
 /// The real `onair demo` binary in a real terminal (tmux), driven by keys, asserted on the screen text.
 @Suite("onair demo in a terminal", .serialized)
 struct DemoConsoleTests {
-    /// The left half of a 160-column screen is the publisher's pane, the right half the subscriber's.
-    private func pane(_ screen: String, publisher: Bool) -> String {
-        screen.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { line in
-                let characters = Array(line)
-                let half = min(characters.count, 80)
-                return String(publisher ? characters[..<half] : characters[half...])
-            }
-            .joined(separator: "\n")
-    }
+    private func pane(_ screen: String, publisher: Bool) -> String { DemoScreen.pane(screen, publisher: publisher) }
 
     @Test("tap-republish: c → subscriber shows Publish Background; d → Tap to Re-Publish!; space → publishing and playing again")
     func testbedDeclineAndTapToRepublish() async throws {

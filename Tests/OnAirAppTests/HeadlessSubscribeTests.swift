@@ -70,7 +70,9 @@ struct SubscriberStallTests {
         // 2 s of silence plus at most one 1 s watchdog tick; generous for a loaded machine.
         #expect(noticedAfter < .seconds(6), "reported after \(noticedAfter)")
         kill(ffmpeg.processIdentifier, SIGCONT)
-        #expect(await subscriber.waitFor { $0.kind == "state" && $0.details["connection"] as? String == "WAITING FOR PUBLISHER" } != nil)
+        #expect(await subscriber.waitFor {
+            $0.kind == "state" && $0.details["connection"] as? String == "STALLED" && $0.time >= (stalled?.time ?? .max)
+        } != nil, "no STALLED state after the stall: \(subscriber.peer.standardOutput)")
 
         let resumed = await subscriber.waitFor { $0.kind == "engine" && $0.text == "media resumed" && $0.time > (stalled?.time ?? .max) }
         #expect(resumed != nil, "media resuming after SIGCONT was not noticed: \(subscriber.peer.standardOutput)")

@@ -45,7 +45,7 @@ struct SessionOutputTests {
         #expect(exited.screen.contains("ONAIR-EXIT=0"), "\(exited.screen)")
         #expect(exited.screen.contains("onair: session"), "\(exited.screen)")
         #expect(exited.screen.contains("on air 00:00:0"), "\(exited.screen)")
-        #expect(exited.screen.contains("of media sent"), "\(exited.screen)")
+        #expect(exited.screen.contains(" sent"), "\(exited.screen)")
         // The shell wraps the summary at the pane's width: read it as one text.
         let unwrapped = exited.screen.replacingOccurrences(of: "\n", with: "")
         #expect(unwrapped.contains(state.path + "/onair/recordings"), "the summary says where recordings go:\n\(exited.screen)")

@@ -64,11 +64,14 @@ struct ThrottledLinkSoakTests {
         let droppedVideo = final["droppedVideoPackets"] as? Int ?? 0
         let congestionEvents = final["congestionEvents"] as? Int ?? 0
         let framesEncoded = final["framesEncoded"] as? Int ?? 0
-        let bitrates = stats.compactMap { $0.details["bitrate"] as? Int }
+        // `encoderBitrate` is what the encoder made; `bitrate` what the socket took, which the link bounds.
+        let bitrates = stats.compactMap { $0.details["encoderBitrate"] as? Int }
         let meanBitrate = bitrates.isEmpty ? 0 : bitrates.reduce(0, +) / bitrates.count
+        let wireBitrates = stats.compactMap { $0.details["bitrate"] as? Int }
+        let meanWireBitrate = wireBitrates.isEmpty ? 0 : wireBitrates.reduce(0, +) / wireBitrates.count
         let summary = """
             soak \(Self.seconds) s: max RSS \(rss.maximum / 1024) MB (\(rss.samples) samples, first \(rss.first / 1024) MB), \
-            frames encoded \(framesEncoded) at \(meanBitrate / 1000) kbit/s on average, video packets dropped \(droppedVideo), congestion events \(congestionEvents), \
+            frames encoded \(framesEncoded) at \(meanBitrate / 1000) kbit/s on average, \(meanWireBitrate / 1000) kbit/s on the wire, video packets dropped \(droppedVideo), congestion events \(congestionEvents), \
             max congestion \(maxCongestion), proxy forwarded \(proxy.upstreamBytes) B up in \(proxy.connections) connection(s)
             """
         print(summary)
@@ -81,6 +84,7 @@ struct ThrottledLinkSoakTests {
         #expect(proxy.connections == 1, "the publisher reconnected: \(summary)")
         // If the throttle did not bite, nothing here tests backpressure.
         #expect(meanBitrate * 2 > Self.linkBytesPerSecond * 8 * 3, "the encoder makes less than 1.5× the link's rate: \(summary)")
+        #expect(meanWireBitrate * 4 <= Self.linkBytesPerSecond * 8 * 5, "the wire bitrate reads above the link's rate: \(summary)")
         #expect(droppedVideo > 0, "no video dropped: the link was not slower than the encoder. \(summary)")
         #expect(congestionEvents > 0, "no queue overflow: \(summary)")
         #expect(maxCongestion > 0 && maxCongestion <= 1, "congestion never reported in (0, 1]: \(summary)")

@@ -10,6 +10,7 @@ enum ConsoleFixtures {
         var state = PublisherAppState(policy: .tapRepublish, streamName: "stream1", redactedURL: "rtmp://127.0.0.1:1935/live/stream1")
         state.status = status
         state.liveSince = liveSince
+        state.onAirSince = liveSince
         switch status {
         case .pausedVideo:
             state.pauseVideo = true
@@ -25,6 +26,7 @@ enum ConsoleFixtures {
             state.lifecycle = .background
         case .idle, .preview:
             state.liveSince = nil
+            state.onAirSince = nil
         default:
             break
         }
@@ -37,7 +39,46 @@ enum ConsoleFixtures {
         state.log.append(SessionTime(milliseconds: 52_871), .lifecycle, "didBecomeActive")
         state.log.append(SessionTime(milliseconds: 52_880), .engine, "keyframe forced")
         if case .error(let message) = status { state.log.append(SessionTime(milliseconds: 83_000), .error, message) }
+        state.refusals = session(status).state.refusals
         return state
+    }
+
+    /// A real session driven into the situation `status` stands for, so the keys a screen offers are the
+    /// core's rule, not a guess.
+    static func session(_ status: PublisherStatus) -> PublisherSession {
+        let policy: PublisherPolicyKind =
+            switch status {
+            case .interrupted, .preview: .resumeAppend
+            case .reconnecting: .backgroundAudio
+            default: .tapRepublish
+            }
+        var session = PublisherSession(configuration: PublisherConfiguration(
+            streamName: "stream1", redactedURL: "rtmp://127.0.0.1:1935/live/stream1", policy: policy, sendTimeout: .seconds(1)))
+        var now = SessionTime.zero
+        func feed(_ events: PublisherEvent...) {
+            for event in events {
+                now = now + .milliseconds(100)
+                _ = session.handle(event, at: now)
+            }
+        }
+        let live: [PublisherEvent] = [.control(.start(nil)), .network(.publishStarted)]
+        switch status {
+        case .idle: break
+        case .connecting: feed(.control(.start(nil)))
+        case .publishing: live.forEach { feed($0) }
+        case .pausedVideo, .interrupted: live.forEach { feed($0) }; feed(.operator(.incomingCall))
+        case .awaitingTap: live.forEach { feed($0) }; feed(.operator(.incomingCall), .operator(.decline))
+        case .preview: live.forEach { feed($0) }; feed(.operator(.incomingCall), .control(.stop), .operator(.decline))
+        case .reconnecting: live.forEach { feed($0) }; feed(.operator(.home), .network(.connectionLost(reason: "reset")))
+        case .error: feed(.control(.start(nil)), .network(.publishFailed(reason: "refused")))
+        case .stalled:
+            live.forEach { feed($0) }
+            let stuck = PublisherEvent.wire(WireProgress(bytesWritten: 1, writePending: true))
+            feed(stuck)
+            now = now + .milliseconds(1500)
+            feed(stuck)
+        }
+        return session
     }
 
     static func subscriber() -> SubscriberAppState {
@@ -47,6 +88,7 @@ enum ConsoleFixtures {
         state.log.append(SessionTime(milliseconds: 40_131), .message, "publisherBackground streamName=stream1")
         state.log.append(SessionTime(milliseconds: 40_131), .policy, "publisherIsInBackground = true")
         state.log.append(SessionTime(milliseconds: 52_895), .message, "publisherForeground streamName=stream1")
+        state.refusals = SubscriberSession(streamName: "stream1", redactedURL: "").state.refusals
         return state
     }
 

@@ -80,12 +80,12 @@ struct ConventionSnapshotTests {
         #expect(ui.notice?.text == "PgUp: the whole log is on screen")
     }
 
-    @Test("after x the footer offers b start; PAUSED A+V when both are paused")
+    @Test("after x the footer offers r start; PAUSED A+V when both are paused")
     func startAgainAndBadge() {
         var screen = ConsoleFixtures.demo()
         screen.publisher = ConsoleFixtures.publisher(.idle)
         let footer = screen.render(width: 80, height: 24, theme: .builtInDefault).textLines().suffix(2).joined(separator: "\n")
-        #expect(footer.contains("b start"), "\(footer)")
+        #expect(footer.contains("r start"), "\(footer)")
         var paused = ConsoleFixtures.publisher(.pausedVideo)
         paused.pauseVideo = true
         paused.pauseAudio = true

@@ -1,13 +1,22 @@
 import OnAirConsole
 import OnAirCore
+import OnAirTestSupport
 import Testing
 
 @Suite("Key map and console state")
 struct KeyMapTests {
     let map = KeyMap.standard
 
-    func context(_ lifecycle: LifecycleState, _ status: PublisherStatus? = .publishing, focus: ConsolePane = .publisher, mode: ConsoleMode = .normal, panes: Int = 2) -> KeyContext {
-        KeyContext(mode: mode, focus: focus, paneCount: panes, lifecycle: lifecycle, publisherStatus: focus == .publisher ? status : nil)
+    /// The key context of a real publisher (live, then moved to `lifecycle`) or subscriber.
+    func context(_ lifecycle: LifecycleState, _ status: PublisherStatus = .publishing, focus: ConsolePane = .publisher, mode: ConsoleMode = .normal, panes: Int = 2) -> KeyContext {
+        var session = ConsoleFixtures.session(status)
+        var subscriber = SubscriberSession(streamName: "stream1", redactedURL: "")
+        let keys: [OperatorAction] = lifecycle == .inactive ? [.incomingCall] : lifecycle == .background ? [.home] : []
+        for key in keys {
+            _ = session.handle(.operator(key), at: SessionTime(milliseconds: 10_000))
+            _ = subscriber.handle(.operator(key), at: SessionTime(milliseconds: 10_000))
+        }
+        return KeyContext(mode: mode, focus: focus, paneCount: panes, publisher: session.state, subscriber: subscriber.state)
     }
 
     @Test("every key of issue 6 maps to its intent")
@@ -36,12 +45,48 @@ struct KeyMapTests {
         }
     }
 
-    @Test("phone keys are offered exactly when OperatorAction.isAllowed says so", arguments: LifecycleState.allCases)
+    @Test("phone keys are offered exactly when the core accepts them", arguments: LifecycleState.allCases)
     func phoneKeysFollowLifecycle(lifecycle: LifecycleState) {
         let offered = Set(map.available(in: context(lifecycle)).map(\.intent))
-        for action in OperatorAction.allCases {
+        for action in OperatorAction.allCases where action != .tap {
             #expect(offered.contains(.phone(action)) == action.isAllowed(in: lifecycle), "\(action) in \(lifecycle)")
         }
+    }
+
+    @Test("Siri up: the footer does not offer accept, as the core refuses it")
+    func siriHasNoAccept() {
+        var session = ConsoleFixtures.session(.publishing)
+        _ = session.handle(.operator(.siri), at: SessionTime(milliseconds: 10_000))
+        let context = KeyContext(focus: .publisher, paneCount: 1, publisher: session.state, subscriber: nil)
+        let offered = Set(map.available(in: context).map(\.intent))
+        #expect(offered.contains(.phone(.decline)))
+        #expect(!offered.contains(.phone(.accept)))
+    }
+
+    @Test("the footer offers exactly the commands the core accepts, over random sessions", arguments: PublisherPolicyKind.allCases)
+    func footerIsTheCoreRule(policy: PublisherPolicyKind) {
+        var random = SplitMix64(state: UInt64(PublisherPolicyKind.allCases.firstIndex(of: policy) ?? 0) + 13)
+        var session = PublisherSession(configuration: PublisherConfiguration(streamName: "s", redactedURL: "", policy: policy))
+        let events: [PublisherEvent] = PublisherCommand.all.map(\.event) + [
+            .network(.publishStarted), .network(.connectionLost(reason: "reset")), .timerFired(.reconnect), .timerFired(.suspension),
+        ]
+        for step in 0..<2000 {
+            _ = session.handle(events[Int(random.next() % UInt64(events.count))], at: SessionTime(milliseconds: Int64(step * 700)))
+            let context = KeyContext(focus: .publisher, paneCount: 1, publisher: session.state, subscriber: nil)
+            let offered = Set(map.available(in: context).map(\.intent))
+            for command in PublisherCommand.all {
+                let intent = try! #require(ConsoleIntent(command))
+                #expect(offered.contains(intent) == (session.refusal(of: command) == nil), "\(command) at step \(step)")
+            }
+        }
+    }
+
+    @Test("after a failed publish the footer offers r retry")
+    func retryAfterError() {
+        let context = KeyContext(focus: .publisher, paneCount: 1, publisher: ConsoleFixtures.publisher(.error("refused")), subscriber: nil)
+        let retry = map.available(in: context).first { $0.intent == .startBroadcast }
+        #expect(retry?.label == "retry")
+        #expect(retry?.keys == [.character("r")])
     }
 
     @Test("publisher-only keys need the publisher pane, pause keys need a live broadcast")
@@ -49,7 +94,7 @@ struct KeyMapTests {
         let live = Set(map.available(in: context(.active, .publishing)).map(\.intent))
         #expect(live.isSuperset(of: [.togglePauseVideo, .togglePauseAudio, .nextPolicy, .stopBroadcast, .switchPane]))
         let idle = Set(map.available(in: context(.active, .idle)).map(\.intent))
-        #expect(!idle.contains(.togglePauseVideo) && !idle.contains(.stopBroadcast) && idle.contains(.nextPolicy))
+        #expect(!idle.contains(.togglePauseVideo) && !idle.contains(.stopBroadcast) && idle.contains(.nextPolicy) && idle.contains(.startBroadcast))
         let subscriber = Set(map.available(in: context(.active, focus: .subscriber)).map(\.intent))
         #expect(!subscriber.contains(.nextPolicy) && !subscriber.contains(.phone(.tap)) && subscriber.contains(.phone(.home)))
         let single = Set(map.available(in: context(.active, panes: 1)).map(\.intent))
@@ -117,8 +162,7 @@ struct KeyMapTests {
 
     @Test("the footer of a screen lists exactly the keys available now")
     func footerFromTable() {
-        var screen = ConsoleScreen(publisher: ConsoleFixtures.publisher(.publishing), now: ConsoleFixtures.now)
-        screen.publisher?.lifecycle = .inactive
+        let screen = ConsoleScreen(publisher: ConsoleFixtures.publisher(.pausedVideo), now: ConsoleFixtures.now)
         // The footer takes a second row when one does not hold every key.
         let footer = screen.render(width: 120, height: 24, theme: .builtInDefault).textLines().suffix(Footer.maximumRows).joined(separator: "\n")
         #expect(footer.contains("d decline") && footer.contains("a accept"))

@@ -87,7 +87,7 @@ struct WidgetTests {
     @Test("the footer pins help and quit to the right and drops keys that do not fit")
     func footer() {
         let map = KeyMap.standard
-        let context = KeyContext(focus: .publisher, paneCount: 2, lifecycle: .active, publisherStatus: .publishing)
+        let context = KeyContext(focus: .publisher, paneCount: 2, publisher: ConsoleFixtures.publisher(.publishing), subscriber: nil)
         let buffer = render(Footer(bindings: map.available(in: context)), width: 50)
         let text = buffer.text
         #expect(text.hasSuffix("? help  q quit"))
@@ -186,16 +186,29 @@ struct DashboardTests {
         #expect(!text.contains("▀"))
     }
 
-    @Test("the publisher's timer counts from liveSince; an error shows its message")
+    @Test("the publisher's timer counts time on air; an error shows its message")
     func publisherTimerAndError() {
         var state = ConsoleFixtures.publisher(.error("connection refused"))
-        state.liveSince = SessionTime(milliseconds: 0)
+        state.onAirSince = SessionTime(milliseconds: 0)
         let dashboard = PublisherDashboard(state: state, telemetry: .none, now: SessionTime(milliseconds: 3_723_000))
         #expect(dashboard.sessionTimer == "01:02:03")
         var buffer = CellBuffer(width: 80, height: 12)
         dashboard.render(in: buffer.area, into: &buffer, theme: .builtInDefault)
         #expect(buffer.textLines()[1].contains(" ERROR  connection refused"))
         #expect(PublisherDashboard(state: ConsoleFixtures.publisher(.idle), telemetry: .none, now: .zero).sessionTimer == "--:--:--")
+    }
+
+    @Test("a long error reason is wrapped over the rows below the badge, never cut, and names the retry key")
+    func longErrorWraps() {
+        let reason = "cannot connect to 127.0.0.1:1 (connection refused): is the server running and listening on that port? Start one with onair serve"
+        let dashboard = PublisherDashboard(state: ConsoleFixtures.publisher(.error(reason)), telemetry: .none, now: .zero, showPreview: false)
+        var buffer = CellBuffer(width: 60, height: 12)
+        dashboard.render(in: buffer.area, into: &buffer, theme: .builtInDefault)
+        let shown = buffer.textLines().joined(separator: " ").split(separator: " ").filter { !$0.contains("│") }.joined(separator: " ")
+        for word in (reason + " (r retries)").split(separator: " ") {
+            #expect(shown.contains(word), "\(word)")
+        }
+        #expect(!buffer.textLines()[1...3].joined().contains("…"))
     }
 
     @Test("the preview toggle removes the picture and gives its rows to the log")

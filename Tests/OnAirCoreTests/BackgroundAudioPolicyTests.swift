@@ -96,13 +96,13 @@ struct BackgroundAudioPolicyTests {
             ]
         ),
         PublisherScenario(
-            "the operator's stop after a suspension drop returns to idle",
+            "the operator's stop after a suspension drop returns to idle; the call's end gives camera and microphone back",
             policy: .backgroundAudio,
             steps: startedBroadcast(.live) + [
                 PublisherStep(1000, key(.incomingCall), [.pauseVideo(true), .pauseAudio(true), suspend], .interrupted),
                 PublisherStep(11000, .timerFired(.suspension), [.dropConnection], .interrupted),
                 PublisherStep(12000, .control(.stop), [], .idle),
-                PublisherStep(13000, key(.decline), [], .idle),
+                PublisherStep(13000, key(.decline), [.pauseVideo(false), .pauseAudio(false)], .idle),
             ]
         ),
         PublisherScenario(

@@ -62,8 +62,8 @@ struct PublisherSessionTests {
             policy: .tapRepublish,
             steps: startedBroadcast(.live) + [
                 PublisherStep(1000, lost(), [wait(2)], .reconnecting(attempt: 1, maxAttempts: 20)),
-                PublisherStep(1500, key(.incomingCall), [.pauseVideo(true), .armTap], .reconnecting(attempt: 1, maxAttempts: 20)),
-                PublisherStep(1800, key(.decline), [.cancelTimer(.reconnect), .stop, .toast("Tap to Re-Publish!")], .awaitingTap),
+                PublisherStep(1500, key(.incomingCall), [.pauseVideo(true)], .reconnecting(attempt: 1, maxAttempts: 20)),
+                PublisherStep(1800, key(.decline), [.cancelTimer(.reconnect), .stop, .toast("Tap to Re-Publish!"), .armTap], .awaitingTap),
             ]
         ),
         PublisherScenario(
@@ -115,21 +115,35 @@ struct PublisherSessionTests {
             ]
         ),
         PublisherScenario(
-            "next policy disarms an armed tap",
+            "next policy during a call waits for its end, then disarms the tap and gives the camera back",
             policy: .tapRepublish,
             steps: startedBroadcast(.live) + [
-                PublisherStep(1000, key(.incomingCall), [.pauseVideo(true), send("publisherBackground"), .armTap], .pausedVideo),
-                PublisherStep(1500, .control(.nextPolicy), [.disarmTap], .pausedVideo),
-                PublisherStep(3000, key(.decline), [], .pausedVideo),
+                PublisherStep(1000, key(.incomingCall), [.pauseVideo(true), send("publisherBackground")], .pausedVideo),
+                PublisherStep(1500, .control(.nextPolicy), [.toast("policy resume-append takes effect when the interruption ends")], .pausedVideo),
+                PublisherStep(3000, key(.decline), [
+                    send("publisherInterrupt"), .stop, .toast("Tap to Re-Publish!"), .armTap,
+                    .disarmTap, .toast("policy resume-append now in force"), .pauseVideo(false),
+                ], .idle),
+                PublisherStep(4000, key(.tap), [publish(.record)], .connecting),
             ]
         ),
         PublisherScenario(
-            "next policy cancels a running suspension timer",
+            "next policy while AWAITING TAP disarms the tap at once and gives the camera back",
+            policy: .tapRepublish,
+            steps: startedBroadcast(.live) + [
+                PublisherStep(1000, key(.incomingCall), [.pauseVideo(true), send("publisherBackground")], .pausedVideo),
+                PublisherStep(3000, key(.decline), [send("publisherInterrupt"), .stop, .toast("Tap to Re-Publish!"), .armTap], .awaitingTap),
+                PublisherStep(4000, .control(.nextPolicy), [.disarmTap, .pauseVideo(false)], .idle),
+            ]
+        ),
+        PublisherScenario(
+            "next policy during a call leaves the suspension to the policy that began it",
             policy: .backgroundAudio,
             steps: startedBroadcast(.live) + [
                 PublisherStep(1000, key(.incomingCall), [.pauseVideo(true), .pauseAudio(true), BackgroundAudioPolicyTests.suspend], .interrupted),
-                PublisherStep(2000, .control(.nextPolicy), [.cancelTimer(.suspension)], .pausedVideo),
-                PublisherStep(11000, .timerFired(.suspension), [], .pausedVideo),
+                PublisherStep(2000, .control(.nextPolicy), [.toast("policy tap-republish takes effect when the interruption ends")], .interrupted),
+                PublisherStep(11000, .timerFired(.suspension), [.dropConnection], .interrupted),
+                PublisherStep(12000, key(.decline), [.pauseAudio(false), .pauseVideo(false), .requestKeyframe, publish(.live), .toast("policy tap-republish now in force")], .connecting),
             ]
         ),
         PublisherScenario(
@@ -180,7 +194,6 @@ struct PublisherSessionTests {
             Row(time: 1500, source: .lifecycle, text: "willResignActive"),
             Row(time: 1500, source: .policy, text: "→ pauseVideo = true"),
             Row(time: 1500, source: .message, text: "→ send publisherBackground(streamName=cam)"),
-            Row(time: 1500, source: .policy, text: "→ arm tap"),
             Row(time: 1500, source: .lifecycle, text: "audioInterruptionBegan"),
         ])
         #expect(session.state.log.entries.last?.time.logStamp == "00:01.500")

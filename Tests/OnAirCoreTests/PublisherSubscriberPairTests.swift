@@ -22,7 +22,7 @@ struct RelayedPair {
             switch action {
             case .send(let handler, let parameter):
                 subscriber(.message(handler: handler, parameter: parameter), at: ms)
-            case .stop, .dropConnection:
+            case .stop, .dropConnection, .abandonConnection:
                 published = false
                 subscriber(.status(.unpublishNotify), at: ms)
             case .publish:
@@ -30,6 +30,8 @@ struct RelayedPair {
                 published = true
                 _ = publisher.handle(.network(.publishStarted), at: now)
                 subscriber(.status(.publishNotify), at: ms)
+                // Media follows at once; only media makes the subscriber PLAYING.
+                subscriber(.mediaResumed, at: ms)
             default:
                 break
             }
@@ -41,7 +43,9 @@ struct RelayedPair {
         let now = SessionTime(milliseconds: ms)
         for action in subscriber.handle(event, at: now) {
             if case .play = action {
-                subscriber(published ? .status(.start) : .status(.streamNotFound), at: ms)
+                // Stock relays answer Play.Start for any name; media comes only from a publisher.
+                subscriber(.status(.start), at: ms)
+                if published { subscriber(.mediaResumed, at: ms) }
             }
         }
     }
@@ -49,7 +53,7 @@ struct RelayedPair {
 
 @Suite("Publisher and subscriber through a relay")
 struct PublisherSubscriberPairTests {
-    @Test("decline: the subscriber loops while the publisher waits for a tap, and plays again after it")
+    @Test("decline: the subscriber replays and waits, never PLAYING while the publisher awaits a tap, and plays again after it")
     func declineThenTap() {
         var pair = RelayedPair(policy: .tapRepublish)
         pair.publisher(.control(.start(nil)), at: 0)
@@ -64,11 +68,13 @@ struct PublisherSubscriberPairTests {
         #expect(pair.subscriber.state.publisherIsDisconnected)
         #expect(pair.subscriber.state.connection == .reconnecting(at: SessionTime(milliseconds: 5000)))
 
-        // Two replays find no stream.
+        // The replay is accepted (Play.Start, as stock relays say for any name) but no media comes while
+        // the publisher awaits its tap: WAITING FOR PUBLISHER, never PLAYING.
         pair.subscriber(.timerFired(.reconnect), at: 5000)
+        #expect(pair.subscriber.state.connection == .waitingForPublisher)
+        #expect(pair.subscriber.state.publisherIsDisconnected)
         pair.subscriber(.timerFired(.reconnect), at: 7000)
-        #expect(pair.subscriber.state.reconnectAttempts == 2)
-        #expect(pair.subscriber.state.connection == .reconnecting(at: SessionTime(milliseconds: 9000)))
+        #expect(pair.subscriber.state.connection == .waitingForPublisher)
 
         pair.publisher(.operator(.tap), at: 8000)
         #expect(pair.publisher.state.status == .publishing)

@@ -58,7 +58,8 @@ struct SubscriberSessionTests {
     static func at(_ ms: Int64) -> SubscriberConnection { .reconnecting(at: SessionTime(milliseconds: ms)) }
     static let playing: [SubscriberStep] = [
         SubscriberStep(0, .control(.play), [play], .connecting),
-        SubscriberStep(50, .status(.start), [], .playing),
+        SubscriberStep(50, .status(.start), [], .waitingForPublisher),
+        SubscriberStep(80, .mediaResumed, [], .playing),
     ]
 
     static let scenarios: [SubscriberScenario] = [
@@ -76,13 +77,15 @@ struct SubscriberSessionTests {
             SubscriberStep(7050, .timerFired(.reconnect), [.stop, play], .connecting, inBackground: true, disconnected: true),
             SubscriberStep(7060, .playFailed(reason: "connection refused"), [replayIn2s], at(9060), inBackground: true, disconnected: true),
             SubscriberStep(9060, .timerFired(.reconnect), [.stop, play], .connecting, inBackground: true, disconnected: true),
-            SubscriberStep(9100, .status(.start), [], .playing, inBackground: true),
+            SubscriberStep(9100, .status(.start), [], .waitingForPublisher, inBackground: true, disconnected: true),
+            SubscriberStep(9200, .mediaResumed, [], .playing, inBackground: true),
         ]),
         SubscriberScenario("PublishNotify during the wait ends the loop at once", playing + [
             SubscriberStep(1000, message("publisherBackground"), [.toast("Publish Background")], .playing, inBackground: true),
             SubscriberStep(3000, .status(.unpublishNotify), [replayIn2s], at(5000), inBackground: true, disconnected: true),
-            SubscriberStep(3500, .status(.publishNotify), [.cancelTimer(.reconnect)], .playing, inBackground: true),
-            SubscriberStep(5000, .timerFired(.reconnect), [], .playing, inBackground: true),
+            SubscriberStep(3500, .status(.publishNotify), [.cancelTimer(.reconnect)], .waitingForPublisher, inBackground: true, disconnected: true),
+            SubscriberStep(5000, .timerFired(.reconnect), [], .waitingForPublisher, inBackground: true, disconnected: true),
+            SubscriberStep(5100, .mediaResumed, [], .playing, inBackground: true),
         ]),
         SubscriberScenario("media resuming ends the loop", playing + [
             SubscriberStep(1000, message("publisherBackground"), [.toast("Publish Background")], .playing, inBackground: true),
@@ -91,27 +94,35 @@ struct SubscriberSessionTests {
         ]),
         SubscriberScenario("UnpublishNotify without a background notice waits for the publisher, no loop", playing + [
             SubscriberStep(3000, .status(.unpublishNotify), [], .waitingForPublisher),
-            SubscriberStep(8000, .status(.publishNotify), [], .playing),
+            SubscriberStep(8000, .status(.publishNotify), [], .waitingForPublisher),
+            SubscriberStep(8100, .mediaResumed, [], .playing),
         ]),
         SubscriberScenario("the stall watchdog counts as the publisher gone", playing + [
             SubscriberStep(1000, message("publisherBackground"), [.toast("Publish Background")], .playing, inBackground: true),
             SubscriberStep(4000, .mediaStalled, [replayIn2s], at(6000), inBackground: true, disconnected: true),
             SubscriberStep(4500, .mediaStalled, [], at(6000), inBackground: true, disconnected: true),
         ]),
-        SubscriberScenario("a stall without a background notice waits for media", playing + [
-            SubscriberStep(4000, .mediaStalled, [], .waitingForPublisher),
+        SubscriberScenario("a stall without a background notice shows STALLED until media comes back", playing + [
+            SubscriberStep(4000, .mediaStalled, [], .stalled),
             SubscriberStep(7000, .mediaResumed, [], .playing),
         ]),
         SubscriberScenario("the subscriber's own lost connection is retried the same way", playing + [
             SubscriberStep(2000, .connectionLost(reason: "reset"), [replayIn2s], at(4000)),
             SubscriberStep(4000, .timerFired(.reconnect), [.stop, play], .connecting),
-            SubscriberStep(4100, .status(.start), [], .playing),
+            SubscriberStep(4100, .status(.start), [], .waitingForPublisher),
+            SubscriberStep(4200, .mediaResumed, [], .playing),
         ]),
         SubscriberScenario("stop ends the loop and a late timer is ignored", playing + [
             SubscriberStep(1000, message("publisherBackground"), [.toast("Publish Background")], .playing, inBackground: true),
             SubscriberStep(3000, .status(.unpublishNotify), [replayIn2s], at(5000), inBackground: true, disconnected: true),
             SubscriberStep(3500, .control(.stop), [.cancelTimer(.reconnect), .stop], .idle, inBackground: true),
             SubscriberStep(5000, .timerFired(.reconnect), [], .idle, inBackground: true),
+        ]),
+        SubscriberScenario("Play.Start alone, as stock servers send for a name nobody publishes, waits: only media is PLAYING", [
+            SubscriberStep(0, .control(.play), [play], .connecting),
+            SubscriberStep(10, .status(.start), [], .waitingForPublisher),
+            SubscriberStep(5000, .status(.publishNotify), [], .waitingForPublisher),
+            SubscriberStep(5100, .mediaResumed, [], .playing),
         ]),
         SubscriberScenario("a first play that fails is an error; StreamNotFound waits", [
             SubscriberStep(0, .control(.play), [play], .connecting),
@@ -130,6 +141,7 @@ struct SubscriberSessionTests {
     @Test("the loop counts its plays and resets the count when the stream is back")
     func reconnectAttemptsCounted() {
         var steps = Self.scenarios[1].steps
+        steps.removeLast()
         let back = steps.removeLast()
         var session = SubscriberScenario("loop", steps).run()
         #expect(session.state.reconnectAttempts == 3)

@@ -9,8 +9,8 @@ struct TapRepublishPolicyTests {
             "decline: video pauses, subscribers are told, the stream stops, Tap to Re-Publish!, a tap publishes live",
             policy: .tapRepublish,
             steps: startedBroadcast(.live) + [
-                PublisherStep(1000, key(.incomingCall), [.pauseVideo(true), send("publisherBackground"), .armTap], .pausedVideo),
-                PublisherStep(4000, key(.decline), [send("publisherInterrupt"), .stop, .toast("Tap to Re-Publish!")], .awaitingTap),
+                PublisherStep(1000, key(.incomingCall), [.pauseVideo(true), send("publisherBackground")], .pausedVideo),
+                PublisherStep(4000, key(.decline), [send("publisherInterrupt"), .stop, .toast("Tap to Re-Publish!"), .armTap], .awaitingTap),
                 PublisherStep(6000, key(.tap), [.disarmTap, .pauseVideo(false), publish(.live)], .connecting),
                 PublisherStep(6100, publishStarted, [], .publishing),
             ]
@@ -19,8 +19,8 @@ struct TapRepublishPolicyTests {
             "Siri dismissed behaves like a declined call",
             policy: .tapRepublish,
             steps: startedBroadcast(.live) + [
-                PublisherStep(1000, key(.siri), [.pauseVideo(true), send("publisherBackground"), .armTap], .pausedVideo),
-                PublisherStep(3000, key(.decline), [send("publisherInterrupt"), .stop, .toast("Tap to Re-Publish!")], .awaitingTap),
+                PublisherStep(1000, key(.siri), [.pauseVideo(true), send("publisherBackground")], .pausedVideo),
+                PublisherStep(3000, key(.decline), [send("publisherInterrupt"), .stop, .toast("Tap to Re-Publish!"), .armTap], .awaitingTap),
                 PublisherStep(5000, key(.tap), [.disarmTap, .pauseVideo(false), publish(.live)], .connecting),
             ]
         ),
@@ -28,25 +28,25 @@ struct TapRepublishPolicyTests {
             "accept then return: back through the foreground, the same stream continues, no stop",
             policy: .tapRepublish,
             steps: startedBroadcast(.live) + [
-                PublisherStep(1000, key(.incomingCall), [.pauseVideo(true), send("publisherBackground"), .armTap], .pausedVideo),
+                PublisherStep(1000, key(.incomingCall), [.pauseVideo(true), send("publisherBackground")], .pausedVideo),
                 PublisherStep(2000, key(.accept), [], .pausedVideo),
-                PublisherStep(30000, key(.returnToApp), [.pauseVideo(false), send("publisherForeground"), .disarmTap], .publishing),
+                PublisherStep(30000, key(.returnToApp), [.pauseVideo(false), send("publisherForeground")], .publishing),
                 PublisherStep(31000, key(.tap), [], .publishing),
             ]
         ),
         PublisherScenario(
-            "Home then return: pauseVideo toggles, the tap is armed then disarmed, the stream never stops",
+            "Home then return: pauseVideo toggles, the recognizer comes and goes unannounced, the stream never stops",
             policy: .tapRepublish,
             steps: startedBroadcast(.live) + [
-                PublisherStep(1000, key(.home), [.pauseVideo(true), send("publisherBackground"), .armTap], .pausedVideo),
-                PublisherStep(9000, key(.returnToApp), [.pauseVideo(false), send("publisherForeground"), .disarmTap], .publishing),
+                PublisherStep(1000, key(.home), [.pauseVideo(true), send("publisherBackground")], .pausedVideo),
+                PublisherStep(9000, key(.returnToApp), [.pauseVideo(false), send("publisherForeground")], .publishing),
             ]
         ),
         PublisherScenario(
             "a tap cannot reach the app while the call screen is up",
             policy: .tapRepublish,
             steps: startedBroadcast(.live) + [
-                PublisherStep(1000, key(.incomingCall), [.pauseVideo(true), send("publisherBackground"), .armTap], .pausedVideo),
+                PublisherStep(1000, key(.incomingCall), [.pauseVideo(true), send("publisherBackground")], .pausedVideo),
                 PublisherStep(1500, key(.tap), [], .pausedVideo),
             ]
         ),
@@ -60,11 +60,11 @@ struct TapRepublishPolicyTests {
             ]
         ),
         PublisherScenario(
-            "an interruption before broadcasting still arms the tap, as the seed adds the recognizer regardless",
+            "an interruption before broadcasting still arms the tap on decline, as the seed adds the recognizer regardless",
             policy: .tapRepublish,
             steps: [
-                PublisherStep(0, key(.incomingCall), [.armTap], .awaitingTap),
-                PublisherStep(1000, key(.decline), [.toast("Tap to Re-Publish!")], .awaitingTap),
+                PublisherStep(0, key(.incomingCall), [], .idle),
+                PublisherStep(1000, key(.decline), [.toast("Tap to Re-Publish!"), .armTap], .awaitingTap),
                 PublisherStep(2000, key(.tap), [.disarmTap, .pauseVideo(false), publish(.live)], .connecting),
             ]
         ),

@@ -13,7 +13,7 @@ public enum ConsoleIntent: Sendable, Hashable {
     case nextPolicy
     /// `x`: stop the broadcast.
     case stopBroadcast
-    /// `b`: start broadcasting again after `x` (or a failure that left the publisher idle).
+    /// `r`: start a broadcast — after `x`, or after an error, retry it.
     case startBroadcast
     /// `l`: the focused pane's event log on the whole screen, or back.
     case toggleLog

@@ -22,7 +22,7 @@ public struct KeyMap: Sendable {
         KeyBinding(keys: [.character("m")], intent: .togglePauseAudio, label: "pauseAudio", help: "toggle pauseAudio (silence is sent)"),
         KeyBinding(keys: [.character("p")], intent: .nextPolicy, label: "policy", help: "switch to the next interrupt policy"),
         KeyBinding(keys: [.character("x")], intent: .stopBroadcast, label: "stop", help: "stop the broadcast"),
-        KeyBinding(keys: [.character("b")], intent: .startBroadcast, label: "start", help: "start broadcasting again (after x)"),
+        KeyBinding(keys: [.character("r")], intent: .startBroadcast, label: "start", help: "start a broadcast (after x; after an error: retry)"),
         KeyBinding(keys: [.character("o")], intent: .togglePreview, label: "preview", help: "show or hide the colour preview"),
         KeyBinding(keys: [.tab, .backTab], intent: .switchPane, label: "pane", help: "give the keys to the other pane"),
         KeyBinding(keys: [.character("l")], intent: .toggleLog, label: "log", help: "the event log on the whole screen, or back"),
@@ -39,9 +39,15 @@ public struct KeyMap: Sendable {
         bindings.first { $0.keys.contains(key) && Self.belongs($0.intent, to: mode) }?.intent
     }
 
-    /// The bindings that do something now, in table order: the footer's content.
+    /// The bindings that do something now, in table order: the footer's content. After a failed publish
+    /// the start key reads "retry".
     public func available(in context: KeyContext) -> [KeyBinding] {
-        bindings.filter { isAvailable($0.intent, in: context) }
+        bindings.filter { isAvailable($0.intent, in: context) }.map { binding in
+            guard binding.intent == .startBroadcast, case .error = context.publisherStatus else { return binding }
+            var retry = binding
+            retry.label = "retry"
+            return retry
+        }
     }
 
     /// The bindings the help overlay lists (everything used outside a confirmation).
@@ -57,31 +63,15 @@ public struct KeyMap: Sendable {
         case .help: return intent == .toggleHelp || intent == .quit
         case .normal: break
         }
-        let onPublisher = context.focus == .publisher
-        let status = context.publisherStatus ?? .idle
+        if intent.reachesCore { return context.refusals[intent] == nil }
         switch intent {
-        case .phone(.tap):
-            // A tap means something to the publisher's policy only; the subscriber app has no tap flow.
-            return onPublisher
-        case .phone(let action):
-            return action.isAllowed(in: context.lifecycle)
-        case .togglePauseVideo, .togglePauseAudio:
-            return onPublisher && status.isLive
-        case .nextPolicy:
-            return onPublisher
-        case .stopBroadcast:
-            return onPublisher && status != .idle && status != .preview
-        case .startBroadcast:
-            return onPublisher && (status == .idle || status == .preview)
         case .scrollLog(let up):
             // Back while there is older history to see; forward only once scrolled back.
             return up ? context.logScroll < context.logScrollLimit : context.logScroll > 0
         case .switchPane:
             return context.paneCount > 1
-        case .togglePreview, .toggleHelp, .quit, .toggleLog:
+        default:
             return true
-        case .confirm, .cancel:
-            return false
         }
     }
 

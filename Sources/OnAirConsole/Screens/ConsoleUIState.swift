@@ -62,14 +62,12 @@ public struct ConsoleUIState: Sendable, Equatable {
     public func keyContext(publisher: PublisherAppState?, subscriber: SubscriberAppState?) -> KeyContext {
         let paneCount = (publisher == nil ? 0 : 1) + (subscriber == nil ? 0 : 1)
         let focused = effectiveFocus(publisher: publisher, subscriber: subscriber)
-        let lifecycle = (focused == .publisher ? publisher?.lifecycle : subscriber?.lifecycle) ?? .active
         let logLines = (focused == .publisher ? publisher?.log.entries.count : subscriber?.log.entries.count) ?? 0
         let limit = max(0, logLines - visibleLogRows)
-        return KeyContext(
-            mode: mode, focus: focused, paneCount: paneCount, lifecycle: lifecycle,
-            publisherStatus: focused == .publisher ? publisher?.status : nil,
-            logScroll: min(logScroll, limit), logScrollLimit: limit
-        )
+        var context = KeyContext(mode: mode, focus: focused, paneCount: paneCount, publisher: publisher, subscriber: subscriber)
+        context.logScroll = min(logScroll, limit)
+        context.logScrollLimit = limit
+        return context
     }
 
     func effectiveFocus(publisher: PublisherAppState?, subscriber: SubscriberAppState?) -> ConsolePane {
@@ -116,7 +114,7 @@ public struct ConsoleUIState: Sendable, Equatable {
             focus = context.focus == .publisher ? .subscriber : .publisher
             logScroll = 0
         case .quit:
-            if publisher?.status.isLive == true, !confirmingQuit {
+            if publisher?.status.isBroadcasting == true, !confirmingQuit {
                 showHelp = false
                 confirmingQuit = true
                 return []
@@ -124,7 +122,7 @@ public struct ConsoleUIState: Sendable, Equatable {
             return [.quit]
         case .confirm:
             confirmingQuit = false
-            return publisher?.status.isLive == true ? [.stopBroadcast, .quit] : [.quit]
+            return publisher?.status.isBroadcasting == true ? [.stopBroadcast, .quit] : [.quit]
         case .cancel:
             confirmingQuit = false
             showHelp = false
@@ -132,16 +130,11 @@ public struct ConsoleUIState: Sendable, Equatable {
         return []
     }
 
-    /// Why a known key does nothing now, in one short line.
+    /// Why a known key does nothing now, in one short line: the core's reason for keys that reach a state
+    /// machine, the console's own for the rest.
     static func refusal(of intent: ConsoleIntent, key: ConsoleKey, context: KeyContext) -> String {
+        if let reason = context.refusals[intent] { return "\(key): \(reason)" }
         switch intent {
-        case .phone(.tap): return "\(key): the subscriber has no tap action"
-        case .phone(let action): return "\(key): " + (action.refusal(in: context.lifecycle) ?? "not now")
-        case .togglePauseVideo, .togglePauseAudio:
-            return context.focus == .publisher ? "\(key): only while publishing" : "\(key): a publisher key (Tab to switch)"
-        case .nextPolicy: return "\(key): a publisher key (Tab to switch)"
-        case .stopBroadcast: return context.focus == .publisher ? "\(key): nothing is being broadcast" : "\(key): a publisher key (Tab to switch)"
-        case .startBroadcast: return context.focus == .publisher ? "\(key): already broadcasting" : "\(key): a publisher key (Tab to switch)"
         case .scrollLog(let up): return up ? "\(key): the whole log is on screen" : "\(key): already at the newest event"
         case .switchPane: return "\(key): only one pane"
         default: return "\(key): not now"

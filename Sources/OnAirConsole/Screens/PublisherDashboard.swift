@@ -28,15 +28,19 @@ public struct PublisherDashboard: Widget {
             .render(in: area, into: &buffer, theme: theme)
     }
 
-    /// The session timer: time since the broadcast went live, or dashes when it is not live.
+    /// The session timer: time on air since the broadcast first went live (automatic reconnects keep
+    /// counting), or dashes when there is no broadcast.
     public var sessionTimer: String {
-        guard let since = state.liveSince, state.status != .idle else { return "--:--:--" }
+        guard let since = state.onAirSince, state.status != .idle else { return "--:--:--" }
         return ConsoleFormat.clock(now.since(since))
     }
 
     /// `retry in 1.2 s` while an automatic reconnect waits, `drops in 3.4 s` while a call suspends a
     /// background-audio session; nil otherwise.
     public var countdown: String? {
+        if let stall = state.sendStall {
+            return "nothing sent for \(ConsoleFormat.seconds(now.milliseconds - stall.since.milliseconds)), reconnect in \(ConsoleFormat.seconds(stall.tearDownAt.milliseconds - now.milliseconds))"
+        }
         if let at = state.timerDeadlines[.reconnect] {
             return "retry in \(ConsoleFormat.seconds(at.milliseconds - now.milliseconds))"
         }
@@ -72,19 +76,33 @@ public struct PublisherDashboard: Widget {
         badge.render(in: parts[0], into: &buffer, theme: theme)
         var appText = "app " + state.lifecycle.label
         if let countdown { appText += "  " + countdown }
-        if case .error(let message) = state.status { appText = message }
+        var errorRows = 0
+        if case .error(let message) = state.status {
+            // The whole reason, wrapped over the rows below when it is long; never cut.
+            let lines = Self.wrap(message + "  (r retries)", firstWidth: parts[1].width, width: info.width, maxLines: 4)
+            appText = lines.first ?? ""
+            for (index, line) in lines.dropFirst().enumerated() {
+                buffer.write(line, in: info.row(index + 1), style: theme[.logError])
+            }
+            errorRows = lines.count - 1
+        }
         buffer.write(appText, in: parts[1], style: theme[isError ? .logError : .value])
         buffer.write(timer, in: parts[2], style: theme[.value])
 
         // Row 1: the flags of the seeds.
-        FlagRow([
-            FlagIndicator("pauseVideo", isOn: state.pauseVideo), FlagIndicator("pauseAudio", isOn: state.pauseAudio),
-            FlagIndicator("tapArmed", isOn: state.tapArmed),
-        ]).render(in: info.row(1), into: &buffer, theme: theme)
-
-        LabelledField("policy", "\(state.policy.rawValue)   type \(state.publishType.rawValue)", labelWidth: 9)
-            .render(in: info.row(2), into: &buffer, theme: theme)
-        LabelledField("url", state.redactedURL, labelWidth: 9).render(in: info.row(3), into: &buffer, theme: theme)
+        if errorRows < 1 {
+            FlagRow([
+                FlagIndicator("pauseVideo", isOn: state.pauseVideo), FlagIndicator("pauseAudio", isOn: state.pauseAudio),
+                FlagIndicator("tapArmed", isOn: state.tapArmed),
+            ]).render(in: info.row(1), into: &buffer, theme: theme)
+        }
+        if errorRows < 2 {
+            LabelledField("policy", "\(state.policy.rawValue)   type \(state.publishType.rawValue)", labelWidth: 9)
+                .render(in: info.row(2), into: &buffer, theme: theme)
+        }
+        if errorRows < 3 {
+            LabelledField("url", state.redactedURL, labelWidth: 9).render(in: info.row(3), into: &buffer, theme: theme)
+        }
         Self.renderBitrate(telemetry, in: info.row(4), into: &buffer, theme: theme)
         let congestionRole: ThemeRole = telemetry.congestion >= 0.75 ? .meterWarning : .value
         LabelledField(
@@ -99,10 +117,32 @@ public struct PublisherDashboard: Widget {
         return false
     }
 
-    /// `bitrate  2.50 Mb/s  ▂▃▅▆▇`: the number, then the sparkline in the rest of the row.
+    /// Greedy word wrap: the first line `firstWidth` columns, the rest `width`; a word longer than a line
+    /// is split. At most `maxLines` lines — the last takes whatever remains.
+    static func wrap(_ text: String, firstWidth: Int, width: Int, maxLines: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        var limit = max(1, firstWidth)
+        for word in text.split(separator: " ", omittingEmptySubsequences: true).map(String.init) {
+            let candidate = current.isEmpty ? word : current + " " + word
+            if DisplayWidth.of(candidate) <= limit || current.isEmpty || lines.count == maxLines - 1 {
+                current = candidate
+            } else {
+                lines.append(current)
+                current = word
+                limit = max(1, width)
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+
+    /// `bitrate  2.50 Mb/s  enc 2.61 Mb/s  ▂▃▅▆▇`: what the socket took, the encoder's own output beside
+    /// it, then the sparkline (socket) in the rest of the row.
     static func renderBitrate(_ telemetry: StreamTelemetry, in row: Rect, into buffer: inout CellBuffer, theme: Theme) {
         guard !row.isEmpty else { return }
-        let text = ConsoleFormat.bitrate(telemetry.bitrate)
+        var text = ConsoleFormat.bitrate(telemetry.bitrate)
+        if let encoder = telemetry.encoderBitrate { text += "  enc " + ConsoleFormat.bitrate(encoder) }
         let parts = row.columns([.length(9), .length(DisplayWidth.of(text) + 2), .fill])
         buffer.write("bitrate", in: parts[0], style: theme[.label])
         buffer.write(text, in: parts[1], style: theme[.value])

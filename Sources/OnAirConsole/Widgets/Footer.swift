@@ -1,10 +1,11 @@
 /// The bottom line: the keys that do something now (from the key table and the current state), and
 /// before them the latest short notice (why a key was refused). Keys that would do nothing are not shown.
 ///
-/// `Tab` (pane), `?` (help) and `q` (quit) are pinned to the right so they stay visible on an 80-column
-/// screen; the other keys fill the left in table order. When they do not all fit on one row, the footer
-/// takes a second (`rows(for:width:)`), so every key that does something now is on screen; only below
-/// that are the last keys left to the help overlay.
+/// `Tab` (pane), `r` (start / retry, offered only when nothing is broadcasting), `?` (help) and `q` (quit)
+/// are pinned to the right so they stay visible on an 80-column screen and beside a long notice; the other
+/// keys fill the left in table order. When they do not all fit on one row, the footer takes a second
+/// (`rows(for:width:)`), so every key that does something now is on screen; only below that are the last
+/// keys left to the help overlay.
 public struct Footer: Widget {
     public var bindings: [KeyBinding]
     public var notice: String?
@@ -14,9 +15,9 @@ public struct Footer: Widget {
         self.notice = notice
     }
 
-    /// Kept on the right whatever the width: help, quit, and Tab (without it an operator at 80 columns
-    /// cannot find how to reach the other pane).
-    static let pinned: Set<ConsoleIntent> = [.switchPane, .toggleHelp, .quit]
+    /// Kept on the right whatever the width: start/retry, help, quit, and Tab (without it an operator at 80
+    /// columns cannot find how to reach the other pane).
+    static let pinned: Set<ConsoleIntent> = [.startBroadcast, .switchPane, .toggleHelp, .quit]
 
     /// The most rows the footer takes, however narrow the screen.
     public static let maximumRows = 2

@@ -28,6 +28,7 @@ public struct StatusBadge: Widget {
             case .connecting: .connectingBadge
             case .playing: .liveBadge
             case .waitingForPublisher: .awaitingBadge
+            case .stalled: .reconnectingBadge
             case .reconnecting: .reconnectingBadge
             case .error: .errorBadge
             }
@@ -44,6 +45,7 @@ public struct StatusBadge: Widget {
         case .pausedVideo: .pausedBadge
         case .interrupted: .interruptedBadge
         case .awaitingTap: .awaitingBadge
+        case .stalled: .reconnectingBadge
         case .reconnecting: .reconnectingBadge
         case .error: .errorBadge
         }

@@ -1,0 +1,69 @@
+/// The one rule that says whether an operator command does something now. The session refuses what it
+/// names (with the reason, logged and toasted); the console's footer and help overlay, headless stdin and
+/// scenario presses all go through it, reading `state.refusals` or calling `refusal(of:)`.
+extension PublisherSession {
+    /// Why `command` would do nothing now, or nil when the session acts on it.
+    public func refusal(of command: PublisherCommand) -> String? {
+        switch command {
+        case .operator(let action): refusal(of: action)
+        case .control(let control): refusal(of: control)
+        }
+    }
+
+    /// The commands the session acts on now, in key order.
+    public var acceptedCommands: [PublisherCommand] {
+        PublisherCommand.all.filter { refusal(of: $0) == nil }
+    }
+
+    var currentRefusals: [PublisherCommand: String] {
+        var refusals: [PublisherCommand: String] = [:]
+        for command in PublisherCommand.all {
+            if let reason = refusal(of: command) { refusals[command] = reason }
+        }
+        return refusals
+    }
+
+    private func refusal(of action: OperatorAction) -> String? {
+        if let reason = simulator.refusal(of: action) { return reason }
+        guard action == .tap else { return nil }
+        if simulator.state != .active {
+            return "the app is \(simulator.state.rawValue): the system has the screen, a tap reaches the app once it is active"
+        }
+        if state.tapArmed || !connection.isBroadcasting { return nil }
+        return "already broadcasting: a tap only re-publishes after \"Tap to Re-Publish!\""
+    }
+
+    private func refusal(of control: PublisherControl) -> String? {
+        switch control {
+        case .togglePauseVideo, .togglePauseAudio:
+            guard connection.isBroadcasting else { return "only while broadcasting (space/t starts one)" }
+            guard !interruptionHoldsApp else {
+                return "the interruption holds camera and microphone now; the toggles work once the app is active"
+            }
+            return nil
+        case .stop:
+            let somethingToStop = connection != .none || state.tapArmed || policy.isInterrupted || previewOn
+            return somethingToStop ? nil : "nothing to stop: no broadcast (space/t starts one)"
+        case .start:
+            if connection.isBroadcasting { return "already broadcasting" }
+            if simulator.state != .active || simulator.interruption != nil {
+                return "the app is \(simulator.state.rawValue): a broadcast starts once the app is active"
+            }
+            return nil
+        case .nextPolicy:
+            return nil
+        }
+    }
+
+    /// Logs and toasts why `command` is refused, and returns true; false when it may go ahead.
+    mutating func refuse(_ command: PublisherCommand, at now: SessionTime) -> Bool {
+        guard let reason = refusal(of: command) else { return false }
+        switch command {
+        case .operator(let action): log(now, .key, "key \(action.rawValue)")
+        case .control(let control): log(now, .key, "control \(control)")
+        }
+        log(now, .key, "refused: \(reason)")
+        state.toasts.post(Toast(text: reason, postedAt: now))
+        return true
+    }
+}

@@ -1,0 +1,224 @@
+import OnAirCore
+import OnAirTestSupport
+import Testing
+
+/// The model test of issue 13: seeded random sequences of keys, controls, policy switches, network events,
+/// stalls and timer ticks driven through the pure publisher session, with the invariants checked after
+/// every step. A failure names the seed and step and prints the sequence that led there.
+@Suite("Publisher model")
+struct PublisherModelTests {
+    static let sequences = 10_000
+    static let steps = 30
+
+    @Test("10 000 random sequences keep every invariant after every step")
+    func randomSequences() {
+        var failures: [String] = []
+        for seed in 0..<UInt64(Self.sequences) {
+            var model = PublisherModel(seed: seed)
+            for step in 0..<Self.steps {
+                if let failure = model.step() {
+                    failures.append("seed \(seed) step \(step): \(failure)\n  " + model.history.joined(separator: "\n  "))
+                    break
+                }
+            }
+            if failures.count >= 3 { break }
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+
+    @Test("the same seed replays the same sequence")
+    func reproducible() {
+        var first = PublisherModel(seed: 42)
+        var second = PublisherModel(seed: 42)
+        for _ in 0..<Self.steps {
+            _ = first.step()
+            _ = second.step()
+        }
+        #expect(first.history == second.history)
+        #expect(first.session == second.session)
+    }
+
+    @Test("c, p, d under every policy ends where a tap or a return publishes video again", arguments: PublisherPolicyKind.allCases)
+    func callPolicyDecline(policy: PublisherPolicyKind) {
+        var session = PublisherSession(configuration: PublisherConfiguration(streamName: "cam", redactedURL: "rtmp://h/live/cam", policy: policy))
+        var now = SessionTime.zero
+        func feed(_ event: PublisherEvent) -> [PublisherAction] {
+            now = now + .milliseconds(500)
+            return session.handle(event, at: now)
+        }
+        _ = feed(.control(.start(nil)))
+        _ = feed(.network(.publishStarted))
+        _ = feed(.operator(.incomingCall))
+        _ = feed(.control(.nextPolicy))
+        _ = feed(.operator(.decline))
+        #expect(session.state.policy == policy.next, "p during the call takes effect when it ends")
+        #expect(session.state.lifecycle == .active)
+        #expect(!session.state.pauseVideo, "no video paused by an interruption that is over")
+        #expect(!session.state.pauseAudio)
+        #expect(PublisherModel.publishesVideoAgain(session, at: now), "\(session.state.status.badge)")
+    }
+}
+
+/// One random walk through a publisher session, with the bookkeeping the invariants need.
+struct PublisherModel {
+    private(set) var session: PublisherSession
+    private(set) var history: [String] = []
+    private var random: SplitMix64
+    private var now = SessionTime.zero
+    private var bytesWritten: UInt64 = 0
+    /// The test's own account of the "Tap to Re-Publish!" toast: shown, and not answered since.
+    private var tapToastUnanswered = false
+
+    init(seed: UInt64) {
+        random = SplitMix64(state: seed)
+        let policy = PublisherPolicyKind.allCases[Int(random.next() % 3)]
+        let attempts = Int(random.next() % 4)
+        session = PublisherSession(configuration: PublisherConfiguration(
+            streamName: "cam", redactedURL: "rtmp://h/live/cam", policy: policy,
+            suspendTimeout: .seconds(Int64(2 + random.next() % 10)),
+            reconnect: ReconnectPolicy(configuration: .init(maxAttempts: attempts), jitterUnit: 0),
+            sendTimeout: .seconds(Int64(1 + random.next() % 5))
+        ))
+        history.append("policy \(policy.rawValue), \(attempts) reconnect attempts")
+        if random.next() % 4 != 0 { feed(.control(.start(nil))) }
+    }
+
+    private mutating func draw(_ upper: Int) -> Int { Int(random.next() % UInt64(upper)) }
+
+    /// The next random event: mostly operator commands, then network events, timers running out, and
+    /// samples of a socket that moves or stalls.
+    private mutating func nextEvent() -> PublisherEvent {
+        switch draw(10) {
+        case 0...5:
+            return PublisherCommand.all[draw(PublisherCommand.all.count)].event
+        case 6:
+            switch draw(4) {
+            case 0: return .network(.publishFailed(reason: "NetStream.Publish.BadName"))
+            case 1: return .network(.connectionLost(reason: "reset by peer"))
+            default: return .network(.publishStarted)
+            }
+        case 7, 8:
+            let timers = session.state.timerDeadlines.sorted { $0.value < $1.value }
+            guard let (timer, deadline) = timers.first else { return .network(.publishStarted) }
+            if deadline > now { now = deadline }
+            return .timerFired(timer)
+        default:
+            if draw(3) == 0 { bytesWritten += UInt64(1 + draw(100_000)) }
+            return .wire(WireProgress(bytesWritten: bytesWritten, writePending: draw(4) != 0))
+        }
+    }
+
+    /// One random step; returns what went wrong, or nil.
+    mutating func step() -> String? {
+        now = now + .milliseconds(Int64(50 + draw(3000)))
+        return feed(nextEvent())
+    }
+
+    @discardableResult
+    private mutating func feed(_ event: PublisherEvent) -> String? {
+        let before = session
+        let command = Self.command(of: event)
+        let refusal = command.flatMap { session.refusal(of: $0) }
+        let toastsBefore = session.state.toasts.postedCount
+        let actions = session.handle(event, at: now)
+        history.append("\(now.milliseconds) \(event) → \(session.state.status.badge)\(refusal.map { " (refused: \($0))" } ?? "")")
+
+        // The footer offers exactly what the core accepts: a command the rule accepts changes the session,
+        // one it refuses changes nothing and asks nothing of the owner.
+        if let command {
+            if refusal != nil {
+                if !actions.isEmpty || Fingerprint(before) != Fingerprint(session) { return "\(command) refused but acted on" }
+            } else if Fingerprint(before) == Fingerprint(session) {
+                return "\(command) accepted but did nothing"
+            }
+        }
+        if session.state.refusals != Dictionary(uniqueKeysWithValues: PublisherCommand.all.compactMap { c in session.refusal(of: c).map { (c, $0) } }) {
+            return "state.refusals differs from the rule"
+        }
+
+        let tapToast = session.state.toasts.toasts(after: toastsBefore).contains { $0.text == "Tap to Re-Publish!" }
+        // Answered: a tap, a return (the seed removes the recognizer on the way to the foreground), stop,
+        // start, or another policy taking over (at once, or when the interruption ends).
+        var answered = before.policy.kind != session.policy.kind
+        if let command, refusal == nil {
+            switch command {
+            case .operator(.tap), .operator(.returnToApp), .control(.stop), .control(.start): answered = true
+            default: break
+            }
+        }
+        tapToastUnanswered = (tapToastUnanswered || tapToast) && !answered
+        return checkInvariants()
+    }
+
+    private func checkInvariants() -> String? {
+        let state = session.state
+        let interrupted = state.lifecycle != .active || session.simulator.interruption != nil || session.policy.isInterrupted
+        if !interrupted && !state.tapArmed {
+            if state.pauseVideo && !state.operatorPausedVideo { return "app ACTIVE, nothing interrupts it, yet video is paused" }
+            if state.pauseAudio && !state.operatorPausedAudio { return "app ACTIVE, nothing interrupts it, yet audio is paused" }
+        }
+        if state.tapArmed != tapToastUnanswered {
+            return "tapArmed \(state.tapArmed) but the Tap to Re-Publish! toast is \(tapToastUnanswered ? "" : "not ")shown and unanswered"
+        }
+        if state.tapArmed != (state.status == .awaitingTap) && session.connection == .none && !session.policy.isInterrupted {
+            return "tapArmed \(state.tapArmed) with status \(state.status.badge)"
+        }
+        if !session.connection.isBroadcasting, !Self.publishesVideoAgain(session, at: now) {
+            return "stopped (\(state.status.badge)) and no key publishes video again"
+        }
+        return nil
+    }
+
+    /// A broadcast under way with video on, or, from a stopped one, the operator's obvious way back — end the interruption (`d` or `f`),
+    /// then a tap, or start — publishes with video on.
+    static func publishesVideoAgain(_ stopped: PublisherSession, at start: SessionTime) -> Bool {
+        var session = stopped
+        var now = start
+        if session.connection.isBroadcasting { return !session.state.pauseVideo }
+        for _ in 0..<4 {
+            now = now + .milliseconds(100)
+            let key: PublisherCommand
+            switch session.state.lifecycle {
+            case .inactive: key = .operator(.decline)
+            case .background: key = .operator(.returnToApp)
+            case .active:
+                key = session.refusal(of: .operator(.tap)) == nil ? .operator(.tap) : .control(.start(nil))
+            }
+            guard session.refusal(of: key) == nil else { return false }
+            let actions = session.handle(key.event, at: now)
+            if actions.contains(where: { if case .publish = $0 { true } else { false } }) {
+                return !session.state.pauseVideo
+            }
+            if session.connection.isBroadcasting { return !session.state.pauseVideo }
+        }
+        return false
+    }
+
+    static func command(of event: PublisherEvent) -> PublisherCommand? {
+        switch event {
+        case .operator(let action): .operator(action)
+        case .control(let control): .control(control)
+        case .network, .timerFired, .wire: nil
+        }
+    }
+}
+
+/// What a command may change, without the log and toasts (a refusal writes both).
+private struct Fingerprint: Equatable {
+    let state: PublisherAppState
+    let simulator: LifecycleSimulator
+    let policy: PublisherPolicy
+    let connection: PublisherConnectionPhase
+    let previewOn: Bool
+
+    init(_ session: PublisherSession) {
+        var state = session.state
+        state.log = EventLog()
+        state.toasts = ToastQueue()
+        self.state = state
+        simulator = session.simulator
+        policy = session.policy
+        connection = session.connection
+        previewOn = session.previewOn
+    }
+}
