@@ -117,10 +117,13 @@ final class ConsoleFrontEnd {
 
     /// Runs until the operator quits or a signal arrives; the terminal is restored on every way out, and
     /// then the session summary is printed on stdout (time on air, bytes, reconnects, recordings).
+    /// A run that ends on a failure prints it too, before the caller's one-line reason on stderr.
     func run() async throws {
+        defer {
+            let lines = summary.lines(at: clock.now)
+            if !lines.isEmpty { FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8)) }
+        }
         try await runOnTerminal()
-        let lines = summary.lines(at: clock.now)
-        if !lines.isEmpty { FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8)) }
     }
 
     private func runOnTerminal() async throws {

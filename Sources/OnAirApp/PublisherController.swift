@@ -50,7 +50,6 @@ public final class PublisherController {
 
     public var state: PublisherAppState { session.state }
 
-    /// Media bytes the server's connections accepted since the start: the summary's "bytes sent".
     /// Bytes the socket accepted over the whole session, reconnects included (the summary's figure).
     public var bytesOnWire: Int { Int(clamping: wire.snapshot.bytesWritten) }
 
