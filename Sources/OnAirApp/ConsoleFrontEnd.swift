@@ -117,14 +117,17 @@ final class ConsoleFrontEnd {
 
     /// Runs until the operator quits or a signal arrives; the terminal is restored on every way out, and
     /// then the session summary is printed on stdout (time on air, bytes, reconnects, recordings).
-    /// A run that ends on a failure prints it too, before the caller's one-line reason on stderr.
+    /// A run that ends on a failure prints it too, before the caller's one-line reason on stderr; a terminal
+    /// that never started (refused, e.g. `TERM=dumb`) has no session to sum up.
     func run() async throws {
         defer {
-            let lines = summary.lines(at: clock.now)
+            let lines = terminalStarted ? summary.lines(at: clock.now) : []
             if !lines.isEmpty { FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8)) }
         }
         try await runOnTerminal()
     }
+
+    private var terminalStarted = false
 
     private func runOnTerminal() async throws {
         let continuation = continuation
@@ -136,6 +139,7 @@ final class ConsoleFrontEnd {
             await subscriber?.shutdown()
             throw FrontEndExit(code: 2, message: "onair: \(error)")
         }
+        terminalStarted = true
         defer { terminal.stop() }
         let ticker = Task { [tick] in
             while !Task.isCancelled {
