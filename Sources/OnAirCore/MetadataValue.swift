@@ -12,9 +12,4 @@ public enum MetadataValue: Sendable, Equatable {
         if case .number(let value) = self { return value }
         return nil
     }
-
-    public var stringValue: String? {
-        if case .string(let value) = self { return value }
-        return nil
-    }
 }
