@@ -111,7 +111,10 @@ let package = Package(
         .testTarget(name: "OnAirCoreTests", dependencies: ["OnAirCore", "OnAirTestSupport"]),
         .testTarget(
             name: "OnAirRTMPTests",
-            dependencies: ["OnAirRTMP", "OnAirCore", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                "OnAirRTMP", "OnAirCore", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOTestUtils", package: "swift-nio"),
+            ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -165,7 +165,7 @@ public final class SubscriberController {
         case .warning(let text):
             report("warning", text)
         case .metadata(let metadata):
-            notices.append(("metadata", metadata.json.objectFields))
+            notices.append(("metadata", metadata.mapValues(\.json)))
         case .packet(let packet):
             meter.add(bytes: packet.payload.count, videoFrame: packet.kind == .video)
             if packet.kind == .video {

@@ -12,10 +12,12 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    private var handshake = RTMPHandshake(role: .client)
-    private var decoder = RTMPChunkDecoder()
+    private let inbound: RTMPInboundDecoder
+    private let processor: NIOSingleStepByteToMessageProcessor<RTMPInboundDecoder>
+    private var duties = RTMPProtocolDuties()
     private var encoder = RTMPChunkEncoder()
-    private var cumulation = ByteBuffer()
+    /// Every byte read, handshake included (acknowledgements count only what follows the handshake).
+    private var bytesRead: UInt64 = 0
     private var context: ChannelHandlerContext?
     private var handshakePromise: EventLoopPromise<Void>?
     private let eventLoop: any EventLoop
@@ -23,9 +25,6 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
     private var nextTransactionID: Double = 1
     private var pending: [Double: (command: String, promise: EventLoopPromise<RTMPCommand>)] = [:]
     private var statusWaiters: [(streamID: UInt32, promise: EventLoopPromise<RTMPStatus>)] = []
-    private var bytesReceived: UInt64 = 0
-    private var bytesAcknowledged: UInt64 = 0
-    private var peerWindow: UInt64 = 0
     private var closedError: RTMPClient.Error?
     private let responseTimeout: TimeAmount
     private let onIncoming: @Sendable (RTMPClient.Incoming) -> Void
@@ -42,6 +41,9 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
         onWarning: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.eventLoop = eventLoop
+        let inbound = RTMPInboundDecoder(handshake: RTMPHandshake(role: .client))
+        self.inbound = inbound
+        self.processor = NIOSingleStepByteToMessageProcessor(inbound)
         self.handshakePromise = eventLoop.makePromise()
         self.handshakeFuture = handshakePromise!.futureResult
         self.responseTimeout = responseTimeout
@@ -63,24 +65,27 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
     }
 
     private func startHandshake(context: ChannelHandlerContext) {
-        let hello = handshake.start()
+        let hello = inbound.start()
         if hello.readableBytes > 0 { context.writeAndFlush(wrapOutboundOut(hello), promise: nil) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        var bytes = unwrapInboundIn(data)
-        // Acknowledgements count chunk-stream bytes after the handshake, as nginx-rtmp and FFmpeg do.
-        if handshake.isComplete { bytesReceived += UInt64(bytes.readableBytes) }
-        cumulation.writeBuffer(&bytes)
+        let bytes = unwrapInboundIn(data)
+        let byteCount = bytes.readableBytes
+        let handshakeWasComplete = inbound.isHandshakeComplete
+        bytesRead += UInt64(byteCount)
         do {
-            if !handshake.isComplete {
-                try advanceHandshake(context: context)
-                guard handshake.isComplete else { return }
-                bytesReceived += UInt64(cumulation.readableBytes)
-            }
-            while let raw = try decoder.decode(&cumulation) {
-                if let warning = decoder.takeWarning() { warnOnce(warning) }
-                handle(raw, context: context)
+            try processor.process(buffer: bytes) { step in
+                switch step {
+                case .handshakeReply(let reply):
+                    context.writeAndFlush(wrapOutboundOut(reply), promise: nil)
+                case .handshakeComplete:
+                    handshakePromise?.succeed()
+                    handshakePromise = nil
+                case .message(let raw, let warning):
+                    if let warning { warnOnce(warning) }
+                    handle(raw, context: context)
+                }
             }
         } catch let error as RTMPHandshake.Error {
             fail(.handshakeFailed(error.description), context: context)
@@ -89,12 +94,13 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
             fail(.protocolViolation("\(error)"), context: context)
             return
         }
-        if cumulation.readableBytes == 0 {
-            cumulation.clear()
-        } else if cumulation.readerIndex > 1 << 20 {
-            cumulation.discardReadBytes()
+        // Acknowledgements count chunk-stream bytes after the handshake, as nginx-rtmp and FFmpeg do.
+        if handshakeWasComplete {
+            duties.received(byteCount: byteCount)
+        } else if inbound.isHandshakeComplete {
+            duties.received(byteCount: Int(clamping: bytesRead - UInt64(RTMPHandshake.peerByteCount)))
         }
-        acknowledgeIfNeeded(context: context)
+        if let acknowledgement = duties.acknowledgementDue() { send(acknowledgement.raw(), flush: true) }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -209,21 +215,6 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
 
     // MARK: Internals
 
-    private func advanceHandshake(context: ChannelHandlerContext) throws {
-        while true {
-            switch try handshake.receive(&cumulation) {
-            case .needMoreData:
-                return
-            case .send(let bytes):
-                context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
-            case .complete:
-                handshakePromise?.succeed()
-                handshakePromise = nil
-                return
-            }
-        }
-    }
-
     private func handle(_ raw: RTMPRawMessage, context: ChannelHandlerContext) {
         let message: RTMPMessage
         do {
@@ -232,10 +223,8 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
             return   // Unknown or unsupported message types are skipped, as the spec lets receivers do.
         }
         switch message {
-        case .windowAcknowledgementSize(let size):
-            peerWindow = UInt64(size)
-        case .userControl(.pingRequest(let timestamp)):
-            send(RTMPMessage.userControl(.pingResponse(timestamp: timestamp)).raw(), flush: false)
+        case .windowAcknowledgementSize, .userControl:
+            if let answer = duties.handle(message) { send(answer.raw(), flush: false) }
         case .command(let command) where command.name == RTMPCommand.Name.result || command.name == RTMPCommand.Name.error:
             if let entry = pending.removeValue(forKey: command.transactionID) {
                 if command.name == RTMPCommand.Name.result {
@@ -271,12 +260,6 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
         guard !warned else { return }
         warned = true
         onWarning(warning)
-    }
-
-    private func acknowledgeIfNeeded(context: ChannelHandlerContext) {
-        guard peerWindow > 0, bytesReceived - bytesAcknowledged >= peerWindow else { return }
-        bytesAcknowledged = bytesReceived
-        send(RTMPMessage.acknowledgement(sequenceNumber: UInt32(truncatingIfNeeded: bytesReceived)).raw(), flush: true)
     }
 
     private func fail(_ error: RTMPClient.Error, context: ChannelHandlerContext) {

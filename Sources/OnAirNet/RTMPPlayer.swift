@@ -30,8 +30,8 @@ public final class RTMPPlayer: Sendable {
         case streamBegin
         case streamEOF
         case streamDry
-        /// `onMetaData`'s object (FLV spec E.5).
-        case metadata(AMF0Value)
+        /// `onMetaData`'s object (FLV spec E.5), as plain values (no AMF0 outside the network targets).
+        case metadata([String: MetadataValue])
         /// Any other data message, e.g. `publisherBackground("streamName=…")`.
         case data(RTMPDataMessage)
         /// From an AVC sequence header: size from the SPS; rate and bitrate from the latest metadata (0 when none).

@@ -34,7 +34,7 @@ struct RTMPPlayerDemuxer: Sendable {
         case .data(let data):
             if let metadata = data.metadata {
                 self.metadata = metadata
-                return [.metadata(metadata)]
+                return [.metadata(metadata.metadataFields)]
             }
             return [.data(data)]
         case .video(let body):

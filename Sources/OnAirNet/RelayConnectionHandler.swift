@@ -19,11 +19,12 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     /// `address:port`, for events.
     private(set) var remote = "unknown"
     let registry: RelayStreamRegistry
-    private var handshake = RTMPHandshake(role: .server)
-    private(set) var decoder: RTMPChunkDecoder
+    /// Read by the deadline on unfinished messages (``checkDeadlines(now:)``) while `processor` drives it.
+    let decoder: RTMPInboundDecoder
+    private let processor: NIOSingleStepByteToMessageProcessor<RTMPInboundDecoder>
+    private var duties = RTMPProtocolDuties()
     private var encoder = RTMPChunkEncoder()
     private var queue: RelayPlayerQueue
-    private var cumulation = ByteBuffer()
     private(set) var context: ChannelHandlerContext?
     /// The channel's writability as last reported by `channelWritabilityChanged` (NIO fires it on the
     /// loop as soon as a write crosses a water mark), so the fan-out loop reads a field, not an atomic.
@@ -49,16 +50,18 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     /// bucket was last refilled.
     var requestTokens = Double(RelayConfiguration.requestBurst)
     var requestsRefilled = NIODeadline.now()
-    private(set) var bytesIn: UInt64 = 0
+    /// Every byte read from the peer, handshake included (what the relay acknowledges, RTMP spec §5.4.3).
+    var bytesIn: UInt64 { duties.bytesReceived }
     private(set) var bytesOut: UInt64 = 0
-    private var bytesAcknowledged: UInt64 = 0
-    private var peerWindow: UInt64 = 0
 
     init(registry: RelayStreamRegistry) {
         self.registry = registry
         self.id = registry.makeConnectionID()
         self.queue = RelayPlayerQueue(limit: registry.configuration.playerQueueLimit)
-        self.decoder = RTMPChunkDecoder(limits: .init(maxPartialBytes: registry.configuration.maxPartialMessageBytes))
+        self.decoder = RTMPInboundDecoder(
+            handshake: RTMPHandshake(role: .server),
+            chunkLimits: .init(maxPartialBytes: registry.configuration.maxPartialMessageBytes))
+        self.processor = NIOSingleStepByteToMessageProcessor(decoder)
     }
 
     var droppedMessages: UInt64 { queue.droppedMessages }
@@ -76,7 +79,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
             return
         }
         self.context = context
-        _ = handshake.start()           // the server speaks only after C0+C1
+        _ = decoder.start()             // the server speaks only after C0+C1
         let timeout = registry.configuration.handshakeTimeout
         handshakeDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
             guard !connected, self.context != nil else { return }
@@ -90,17 +93,24 @@ final class RelayConnectionHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard self.context != nil else { return }      // refused or closing: ignore what is still in flight
-        var bytes = unwrapInboundIn(data)
-        bytesIn += UInt64(bytes.readableBytes)
-        cumulation.writeBuffer(&bytes)
+        let bytes = unwrapInboundIn(data)
+        duties.received(byteCount: bytes.readableBytes)
         do {
-            if !handshake.isComplete {
-                try advanceHandshake(context: context)
-                guard handshake.isComplete else { return }
+            try processor.process(buffer: bytes) { step in
+                switch step {
+                case .handshakeReply(let reply):
+                    bytesOut += UInt64(reply.readableBytes)
+                    context.writeAndFlush(wrapOutboundOut(reply), promise: nil)
+                case .handshakeComplete:
+                    break
+                case .message(let raw, _):
+                    try handle(raw)
+                }
+                // Closed by what it handled: decode nothing more of what the peer sent.
+                if self.context == nil { throw Closed() }
             }
-            while self.context != nil, let raw = try decoder.decode(&cumulation) {
-                try handle(raw)
-            }
+        } catch is Closed {
+            return
         } catch RTMPChunkDecoder.Error.partialMessagesTooLarge(let bytes, let limit) {
             reject(.partialMessagesTooLarge(bytes: bytes, limit: limit))
             return
@@ -109,13 +119,11 @@ final class RelayConnectionHandler: ChannelInboundHandler {
             close()
             return
         }
-        if cumulation.readableBytes == 0 {
-            cumulation.clear()
-        } else if cumulation.readerIndex > 1 << 20 {
-            cumulation.discardReadBytes()
-        }
-        acknowledgeIfNeeded()
+        if let acknowledgement = duties.acknowledgementDue() { sendControl(acknowledgement, streamID: 0) }
     }
+
+    /// Thrown out of the decoding loop once the connection is closed.
+    private struct Closed: Error {}
 
     func channelReadComplete(context: ChannelHandlerContext) {
         flushIfNeeded()
@@ -200,18 +208,6 @@ final class RelayConnectionHandler: ChannelInboundHandler {
 
     // MARK: Protocol
 
-    private func advanceHandshake(context: ChannelHandlerContext) throws {
-        while true {
-            switch try handshake.receive(&cumulation) {
-            case .needMoreData, .complete:
-                return
-            case .send(let bytes):
-                bytesOut += UInt64(bytes.readableBytes)
-                context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
-            }
-        }
-    }
-
     private func handle(_ raw: RTMPRawMessage) throws {
         guard let type = raw.type else { return }
         switch type {
@@ -224,13 +220,9 @@ final class RelayConnectionHandler: ChannelInboundHandler {
             guard case .command(let command) = try RTMPMessage(raw) else { return }
             handle(command, streamID: raw.messageStreamID)
         case .windowAcknowledgementSize, .userControl:
-            switch try RTMPMessage(raw) {
-            case .windowAcknowledgementSize(let size): peerWindow = UInt64(size)
-            case .userControl(.pingRequest(let timestamp)):
-                guard spendRequest() else { return }
-                sendControl(.userControl(.pingResponse(timestamp: timestamp)), streamID: 0)
-            default: break
-            }
+            let message = try RTMPMessage(raw)
+            if case .userControl(.pingRequest) = message, !spendRequest() { return }
+            if let answer = duties.handle(message) { sendControl(answer, streamID: 0) }
         default:
             break      // Set Chunk Size and Abort are applied by the decoder; acks and bandwidth need nothing
         }
@@ -393,11 +385,5 @@ final class RelayConnectionHandler: ChannelInboundHandler {
             needsFlush = true
             registry.markDirty(self)
         }
-    }
-
-    private func acknowledgeIfNeeded() {
-        guard peerWindow > 0, bytesIn - bytesAcknowledged >= peerWindow else { return }
-        bytesAcknowledged = bytesIn
-        sendControl(.acknowledgement(sequenceNumber: UInt32(truncatingIfNeeded: bytesIn)), streamID: 0)
     }
 }

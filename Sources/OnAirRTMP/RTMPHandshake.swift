@@ -44,6 +44,10 @@ public struct RTMPHandshake: Sendable {
     /// Size of C1/S1/C2/S2 (§5.2.3): 4-byte time, 4-byte zero/time2, 1528 random bytes.
     public static let packetSize = 1536
 
+    /// What each peer sends in the whole handshake: the version byte, its hello and its echo (C0+C1+C2 or
+    /// S0+S1+S2); what follows is chunk stream.
+    public static let peerByteCount = 1 + 2 * packetSize
+
     private enum State: Sendable {
         case initial
         case awaitingPeerHello   // client: S0+S1; server: C0+C1

@@ -88,6 +88,24 @@ struct RTMPClientChannelHandlerTests {
         #expect(harness.recorder.incoming.withLock { $0.count } == 3)
     }
 
+    @Test("chunk bytes that arrive in the same read as S0+S1+S2 are acknowledged; the handshake's are not")
+    func acknowledgementCountsChunksReadWithTheHandshake() throws {
+        let harness = try Harness(completeHandshake: false)
+        var server = RTMPHandshake(role: .server)
+        var hello = ByteBuffer(bytes: [3] + [UInt8](repeating: 0, count: RTMPHandshake.packetSize))
+        guard case .send(var read) = try server.receive(&hello) else { throw RTMPClient.Error.handshakeFailed("no S0-S2") }
+        var chunks = ByteBuffer()
+        harness.serverEncoder.encode(RTMPMessage.windowAcknowledgementSize(100).raw(), into: &chunks)
+        harness.serverEncoder.encode(RTMPMessage.audio(ByteBuffer(bytes: Array(repeating: 0xAF, count: 300))).raw(messageStreamID: 1), into: &chunks)
+        let chunkBytes = chunks.readableBytes
+        read.writeBuffer(&chunks)
+        try harness.channel.writeInbound(read)
+        try harness.handler.handshakeFuture.wait()
+        let c2 = try #require(try harness.channel.readOutbound(as: ByteBuffer.self))
+        #expect(c2.readableBytes == RTMPHandshake.packetSize)
+        #expect(try harness.clientSent() == [.acknowledgement(sequenceNumber: UInt32(chunkBytes))])
+    }
+
     @Test("matches _result and _error to their transaction IDs")
     func transactions() throws {
         let harness = try Harness()

@@ -24,7 +24,9 @@ struct RTMPPlayerDemuxerTests {
         let cases: [(RTMPMessage, UInt32, [RTMPPlayer.Event])] = [
             (.command(.onStatus(status)), 0, [.status(status)]),
             (.userControl(.streamBegin(streamID: 1)), 0, [.streamBegin]),
-            (.data(RTMPDataMessage(handler: "onMetaData", arguments: [metadata])), 0, [.metadata(metadata)]),
+            (.data(RTMPDataMessage(handler: "onMetaData", arguments: [metadata])), 0, [.metadata([
+                "width": .number(640), "height": .number(360), "framerate": .number(30), "audiodatarate": .number(128),
+            ])]),
             (.data(RTMPDataMessage(handler: "publisherBackground", arguments: [.string("streamName=s")])), 0,
              [.data(RTMPDataMessage(handler: "publisherBackground", arguments: [.string("streamName=s")]))]),
             (.video(FLVVideoTag.sequenceHeader(record)), 0, [.videoTrack(VideoTrackDescription(

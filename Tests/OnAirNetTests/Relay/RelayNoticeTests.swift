@@ -28,7 +28,7 @@ struct RelayNoticeTests {
             try await publisher.start(type: .live, video: nil, audio: nil)
             _ = try await player.events.first(where: Self.isStatus(.playPublishNotify))
             let metadata = try await player.events.first { if case .metadata = $0 { true } else { false } }
-            #expect(metadata == .metadata(FLVMetadata.onMetaData(video: nil, audio: nil)))
+            #expect(metadata == .metadata(FLVMetadata.onMetaData(video: nil, audio: nil).metadataFields))
 
             let nonce = UUID().uuidString
             let arguments: [AMF0Value] = [
