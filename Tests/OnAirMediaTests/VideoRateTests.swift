@@ -1,0 +1,80 @@
+import OnAirCore
+import Testing
+@testable import OnAirMedia
+
+/// Adaptive bitrate's lever: x264's rate changed between frames on the open encoder.
+@Suite("video rate changes between frames")
+struct VideoRateTests {
+    /// Bytes of `packets` as bit/s over `seconds`.
+    static func rate(_ packets: [EncodedPacket], seconds: Double) -> Double {
+        Double(packets.reduce(0) { $0 + $1.payload.count } * 8) / seconds
+    }
+
+    @Test("2500k → 800k mid-stream: the next second is within ±25 % of 800k, same context, same SPS/PPS, no keyframe")
+    func bitrateSwitch() throws {
+        let settings = EncodeDecodeRoundTripTests.settings(width: 1280, height: 720, bitrate: 2_500_000)
+        let encoder = try VideoEncoder(settings)
+        let pattern = TestPattern(width: 1280, height: 720, framesPerSecond: 30)
+        let contextBefore = encoder.contextIdentity
+        let headerBefore = encoder.extradata
+        var perFrame: [[EncodedPacket]] = []
+        for index in 0..<150 {
+            if index == 75 { encoder.reconfigure(bitrate: 800_000) }
+            perFrame.append(try encoder.encode(pattern.render(frameIndex: index), milliseconds: Int64(index * 1000 / 30), forceKeyframe: false))
+        }
+        let before = Self.rate(perFrame[45..<75].flatMap { $0 }, seconds: 1)
+        let nextSecond = Self.rate(perFrame[75..<105].flatMap { $0 }, seconds: 1)
+        let secondAfter = Self.rate(perFrame[105..<135].flatMap { $0 }, seconds: 1)
+        print("x264 reconfigure 720p30: before \(Int(before / 1000))k, next second \(Int(nextSecond / 1000))k, the one after \(Int(secondAfter / 1000))k")
+        #expect(abs(before - 2_500_000) / 2_500_000 < 0.25, "the pattern must fill 2500k for the switch to mean anything: \(before)")
+        #expect(abs(nextSecond - 800_000) / 800_000 < 0.25, "next second after the switch: \(nextSecond)")
+        #expect(abs(secondAfter - 800_000) / 800_000 < 0.25, "second after: \(secondAfter)")
+        #expect(encoder.contextIdentity == contextBefore, "the encoder was reopened")
+        #expect(encoder.extradata == headerBefore, "new SPS/PPS after a rate change")
+        #expect(perFrame[75].allSatisfy { !$0.isKeyframe }, "a rate change needs no keyframe")
+        #expect(encoder.bitrate == 800_000)
+    }
+
+    @Test("decimation keeps evenly spread pictures, the first always")
+    func decimation() {
+        func kept(_ source: Double, _ target: Double, _ count: Int) -> [Int] {
+            var decimator = FrameDecimator(sourceFramesPerSecond: source, targetFramesPerSecond: target)
+            return (0..<count).filter { _ in decimator.admit() }
+        }
+        #expect(kept(30, 15, 8) == [0, 2, 4, 6])
+        #expect(kept(30, 20, 6) == [0, 2, 3, 5])
+        #expect(kept(30, 30, 4) == [0, 1, 2, 3])
+        #expect(kept(30, 60, 3) == [0, 1, 2])
+        #expect(kept(30, 10, 30).count == 10)
+    }
+
+    @Test("the engine applies a new rate between frames: fewer bits, half the frames, the same track")
+    func engineRate() async throws {
+        var configuration = EngineTestSupport.configuration(audio: nil)
+        configuration.videoBitrate = 1_200_000
+        let engine = try MediaEngine(configuration)
+        try engine.start()
+        let track = engine.videoTrack
+        _ = await EngineTestSupport.collect(engine) { $0.video.count >= 45 }
+        engine.setVideoRate(VideoRate(bitrate: 300_000, framesPerSecond: 15))
+        #expect(await EngineTestSupport.eventually { engine.videoRate.bitrate == 300_000 })
+        while engine.queue.poll() != nil {}
+        // Skip the first second after the change (the VBV drains), then measure two seconds of stream time.
+        let after = await EngineTestSupport.collect(engine) { packets in
+            guard let first = packets.first, let last = packets.last else { return false }
+            return last.decodeTimestamp - first.decodeTimestamp >= 3000
+        }
+        let start = (after.first?.decodeTimestamp ?? 0) + 1000
+        let measured = after.filter { $0.decodeTimestamp >= start && $0.decodeTimestamp < start + 2000 }
+        let bitrate = Self.rate(measured, seconds: 2)
+        print("engine 320x180 at 300k/15 fps after a change from 1200k/30: \(Int(bitrate / 1000))k, \(measured.count / 2) fps")
+        #expect(abs(bitrate - 300_000) / 300_000 < 0.3, "bitrate \(bitrate)")
+        #expect((26...32).contains(measured.count), "frames in 2 s at 15 fps: \(measured.count)")
+        #expect(measured.filter(\.isKeyframe).count <= 1, "no keyframe but the 2 s GOP's own")
+        #expect(engine.videoTrack == track)
+        engine.setVideoRate(VideoRate(bitrate: 9_000_000, framesPerSecond: 60))
+        #expect(await EngineTestSupport.eventually { engine.videoRate.bitrate == 1_200_000 }, "the ceiling is the configured bitrate")
+        #expect(engine.videoRate.framesPerSecond == 30)
+        engine.stop()
+    }
+}
