@@ -15,7 +15,8 @@ struct FrameDecimator: Sendable, Equatable {
     /// True when this picture is to be encoded.
     mutating func admit() -> Bool {
         guard share < 1 else { return true }
-        if credit >= 1 {
+        // A hair under 1 counts as 1: thirds do not add up exactly in binary.
+        if credit >= 1 - 1e-9 {
             credit -= 1
             credit += share
             return true
