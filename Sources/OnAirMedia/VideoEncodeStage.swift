@@ -11,6 +11,7 @@ struct VideoEncodeStage {
     private var resumingFromPause = false
     private var lastMilliseconds: Int64 = -1
     private var decimator: FrameDecimator?
+    private var videoOff = false
 
     init(encoder: VideoEncoder, control: EngineControl, queue: PacketQueue) {
         self.encoder = encoder
@@ -29,6 +30,8 @@ struct VideoEncodeStage {
         applyPendingRate()
         if decimator?.admit() == false {
             encoder.skipFrame()
+            // Audio-only (a rate of 0 fps) ends like a pause: the first picture after it is a keyframe.
+            if videoOff { resumingFromPause = true }
             return
         }
         let requested = control.keyframeRequested.exchange(false, ordering: .relaxed)
@@ -55,6 +58,7 @@ struct VideoEncodeStage {
         guard let rate = control.pendingVideoRate.withLock({ pending in defer { pending = nil }; return pending }) else { return }
         encoder.reconfigure(bitrate: rate.bitrate)
         let source = encoder.settings.framesPerSecond
+        videoOff = rate.framesPerSecond <= 0
         decimator = rate.framesPerSecond < source
             ? FrameDecimator(sourceFramesPerSecond: source, targetFramesPerSecond: rate.framesPerSecond) : nil
         control.appliedVideoRate.withLock { $0 = rate }

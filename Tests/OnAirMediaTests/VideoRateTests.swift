@@ -54,7 +54,7 @@ struct VideoRateTests {
         #expect(encoder.bitrate == 800_000)
     }
 
-    @Test("decimation keeps evenly spread pictures, the first always")
+    @Test("decimation keeps evenly spread pictures, the first one, none at 0 fps")
     func decimation() {
         func kept(_ source: Double, _ target: Double, _ count: Int) -> [Int] {
             var decimator = FrameDecimator(sourceFramesPerSecond: source, targetFramesPerSecond: target)
@@ -65,6 +65,7 @@ struct VideoRateTests {
         #expect(kept(30, 30, 4) == [0, 1, 2, 3])
         #expect(kept(30, 60, 3) == [0, 1, 2])
         #expect(kept(30, 10, 30).count == 10)
+        #expect(kept(30, 0, 30).isEmpty)
     }
 
     @Test("the engine applies a new rate between frames: half the frames, the same track, the ceiling kept")
@@ -95,6 +96,26 @@ struct VideoRateTests {
         engine.setVideoRate(VideoRate(bitrate: 9_000_000, framesPerSecond: 60))
         #expect(await EngineTestSupport.eventually { engine.videoRate.bitrate == 1_200_000 }, "the ceiling is the configured bitrate")
         #expect(engine.videoRate.framesPerSecond == 30)
+        engine.stop()
+    }
+
+    @Test("an audio-only target stops video while audio flows; video comes back with a keyframe")
+    func audioOnly() async throws {
+        let engine = try MediaEngine(EngineTestSupport.configuration())
+        try engine.start()
+        _ = await EngineTestSupport.collect(engine) { $0.video.count >= 5 }
+        engine.apply(AdaptiveBitrateTarget(videoBitrate: 200_000, framesPerSecond: 15, audioOnly: true))
+        #expect(await EngineTestSupport.eventually { engine.videoRate.framesPerSecond == 0 })
+        // A frame may have been mid-encode when the change landed: drain, then watch a second of audio.
+        while engine.queue.poll() != nil {}
+        let encodedAtChange = engine.stats.framesEncoded
+        let audioOnly = await EngineTestSupport.collect(engine) { $0.audio.count >= 45 }
+        #expect(audioOnly.video.count <= 1, "video packets while audio-only: \(audioOnly.video.count)")
+        #expect(engine.stats.framesEncoded <= encodedAtChange + 1)
+        engine.apply(AdaptiveBitrateTarget(videoBitrate: 200_000, framesPerSecond: 15))
+        let resumed = await EngineTestSupport.collect(engine) { $0.video.count >= 3 }
+        #expect(resumed.video.first?.isKeyframe == true, "video after audio-only must start with a keyframe")
+        #expect(engine.videoRate == VideoRate(bitrate: 200_000, framesPerSecond: 15))
         engine.stop()
     }
 }
