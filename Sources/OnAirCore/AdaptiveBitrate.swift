@@ -4,7 +4,8 @@
 /// drop counter) and a `tick` when nothing else happens; each change comes back as a `.retarget` with the old
 /// and new target and the reason, which the owner applies to the encoder and logs as an `abr` event.
 ///
-/// Going down, in order: the mode's next bitrate (a ladder rung, or the measured throughput less headroom),
+/// Going down, in order: the mode's next bitrate (a ladder rung, or the measured throughput less headroom
+/// and the audio track's share),
 /// then the floor, then the reduced frame rate at the floor, then audio-only unless `requireVideo`. Going up
 /// retraces the same path one step per quiet interval, and never passes the ceiling. After any change the
 /// machine waits `settleTime` before stepping down again, so one backlog that takes a moment to drain does
@@ -120,7 +121,7 @@ public struct AdaptiveBitrate: Sendable, Equatable {
         case .ladder:
             wanted = rungs.first { $0 < target.videoBitrate } ?? 0
         case .throughput:
-            let fromMeasure = Double(max(0, measured)) * configuration.throughputHeadroom
+            let fromMeasure = Double(max(0, measured)) * configuration.throughputHeadroom - Double(configuration.audioBitrate)
             let belowCurrent = Double(target.videoBitrate) * configuration.throughputHeadroom
             wanted = Self.wholeKilobits(min(fromMeasure, belowCurrent))
         }

@@ -20,6 +20,9 @@ public struct AdaptiveBitrateConfiguration: Sendable, Equatable {
     public var ceiling: Int
     /// Below this video bitrate (bit/s) the picture is not worth its bits: the frame rate drops instead.
     public var floor: Int
+    /// The audio track's bitrate (bit/s): throughput is measured on the whole stream, so the video's share
+    /// of it is what is left after audio.
+    public var audioBitrate: Int
     /// The operator's frame rate, and the reduced one used at the floor.
     public var framesPerSecond: Double
     public var reducedFramesPerSecond: Double
@@ -44,6 +47,7 @@ public struct AdaptiveBitrateConfiguration: Sendable, Equatable {
         mode: Mode = .off,
         ceiling: Int,
         floor: Int? = nil,
+        audioBitrate: Int = 0,
         framesPerSecond: Double = 30,
         reducedFramesPerSecond: Double? = nil,
         requireVideo: Bool = false,
@@ -58,6 +62,7 @@ public struct AdaptiveBitrateConfiguration: Sendable, Equatable {
         self.mode = mode
         self.ceiling = max(1, ceiling)
         self.floor = min(self.ceiling, max(1, floor ?? self.ceiling / 8))
+        self.audioBitrate = max(0, audioBitrate)
         self.framesPerSecond = framesPerSecond
         self.reducedFramesPerSecond = reducedFramesPerSecond ?? max(1, (framesPerSecond / 2).rounded(.down))
         self.requireVideo = requireVideo

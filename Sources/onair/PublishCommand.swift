@@ -29,9 +29,10 @@ struct PublishCommand: AsyncParsableCommand {
     @OptionGroup var engine: EngineOptions
     @OptionGroup var tls: TLSOptions
     @OptionGroup var presentation: PresentationOptions
+    @OptionGroup var network: NetworkOptionGroup
 
     func run() async throws {
-        let options = PublishOptions(
+        var options = PublishOptions(
             url: url,
             initialType: type,
             policy: policy.kind,
@@ -42,6 +43,7 @@ struct PublishCommand: AsyncParsableCommand {
             caFile: tls.caFile
         )
         try await runFrontEnd {
+            options.network = try network.options(headless: presentation.headless)
             if check {
                 let status = try await RelayCheck.run(url: url, headless: presentation.headless, caFile: tls.caFile)
                 if status != 0 { throw ExitCode(status) }

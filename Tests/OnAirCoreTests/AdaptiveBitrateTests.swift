@@ -32,6 +32,7 @@ struct AdaptiveBitrateTests {
 
     static let ladder = AdaptiveBitrateConfiguration(mode: .ladder, ceiling: 2_500_000, floor: 500_000, framesPerSecond: 30)
     static let throughput = AdaptiveBitrateConfiguration(mode: .throughput, ceiling: 2_500_000, floor: 300_000, framesPerSecond: 30)
+    static let throughputWithAudio = AdaptiveBitrateConfiguration(mode: .throughput, ceiling: 2_500_000, floor: 300_000, audioBitrate: 128_000)
     static var ladderRequiringVideo: AdaptiveBitrateConfiguration {
         var configuration = ladder
         configuration.requireVideo = true
@@ -69,6 +70,9 @@ struct AdaptiveBitrateTests {
             at(1, delay: 200, kbps: 2500), at(2, delay: 700, kbps: 800, expect: "720k@30fps"),
             at(3, delay: 900, kbps: 700), at(4, delay: 300, kbps: 760), tick(5.9),
             tick(6, expect: "970k@30fps"), tick(8.9), tick(9, expect: "1220k@30fps"),
+        ]),
+        Row(name: "throughput: the audio track's share comes off the measured rate", configuration: throughputWithAudio, steps: [
+            at(1, delay: 700, kbps: 1000, expect: "772k@30fps"),
         ]),
         Row(name: "throughput: congestion while measuring more than the target still steps down", configuration: throughput, steps: [
             at(1, delay: 700, kbps: 3000, expect: "2250k@30fps"),
