@@ -16,8 +16,8 @@ import Glibc
 /// poll loop with a computed timeout; on NIO it would be the same logic spread over scheduled tasks and two
 /// channels' autoRead toggling. Keeping it off the event loop that carries the RTMP client also means an
 /// impaired link can never delay the client's own loop. OnAir has one or two connections through the stage
-/// (publisher, subscriber), so a thread per connection costs nothing, and the design is the one
-/// `ThrottledProxy` already proved in the soak tests.
+/// (publisher, subscriber), so a thread per connection costs nothing, and the design is the one the
+/// test-only `ThrottledProxy` proved in the throttled-link soak, which now runs through this stage.
 ///
 /// The cap is felt where a phone feels it: the stage reads from the client only as the bucket allows, and
 /// its client-side socket has a small receive buffer, so the client's own socket fills and its writes wait

@@ -162,16 +162,8 @@ struct LinkImpairmentTests {
 
     /// Seconds from sending C0+C1 to the first byte of S0, on a plain blocking socket.
     static func handshakeReplyTime(port: Int) throws -> Double {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard let fd = FreePort.connectLoopback(port) else { throw POSIXError(.ECONNREFUSED) }
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         let hello = [UInt8(3)] + [UInt8](repeating: 0, count: 1536)
         let clock = ContinuousClock()
         let start = clock.now
