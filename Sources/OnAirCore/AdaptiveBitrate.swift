@@ -7,7 +7,8 @@
 /// Going down, in order: the mode's next bitrate (a ladder rung, or the measured throughput less headroom
 /// and the audio track's share),
 /// then the floor, then the reduced frame rate at the floor, then audio-only unless `requireVideo`. Going up
-/// retraces the same path one step per quiet interval, and never passes the ceiling. After any change the
+/// retraces the same path one step per quiet interval (longer after a step up that met congestion at once),
+/// and never passes the ceiling. After any change the
 /// machine waits `settleTime` before stepping down again, so one backlog that takes a moment to drain does
 /// not walk the whole ladder.
 public struct AdaptiveBitrate: Sendable, Equatable {
@@ -44,6 +45,13 @@ public struct AdaptiveBitrate: Sendable, Equatable {
     private var lastChange: SessionTime?
     private var lastCongestion: SessionTime?
     private var droppedSoFar = 0
+    /// The last change was a step up that has not yet lasted a whole interval.
+    private var probing = false
+    /// Multiplies the recovery interval: doubled by each failed probe (up to `maximumBackoff`), back to 1 when
+    /// a probe holds, so a link that cannot take more is not re-probed (and its queue overflowed) every few
+    /// seconds, while a lifted cap is still found again within a few intervals.
+    private var backoff = 1
+    public static let maximumBackoff = 4
 
     public init(_ configuration: AdaptiveBitrateConfiguration) {
         self.configuration = configuration
@@ -63,6 +71,10 @@ public struct AdaptiveBitrate: Sendable, Equatable {
             droppedSoFar = max(droppedSoFar, sample.droppedPackets)
             if let reason = congestion(sample, newDrops: newDrops) {
                 lastCongestion = sample.time
+                if probing {
+                    probing = false
+                    backoff = min(Self.maximumBackoff, backoff * 2)
+                }
                 guard isSettled(at: sample.time) else { return [] }
                 return change(to: lower(measured: sample.throughput), at: sample.time, reason: reason)
             }
@@ -87,9 +99,12 @@ public struct AdaptiveBitrate: Sendable, Equatable {
     private mutating func recover(at time: SessionTime) -> [Action] {
         guard target != top else { return [] }
         let quietSince = max(lastChange ?? time, lastCongestion ?? time)
-        let interval = configuration.mode == .ladder ? configuration.quietInterval : configuration.recoveryInterval
-        guard time.since(quietSince) >= interval else { return [] }
-        return change(to: higher(), at: time, reason: configuration.mode == .ladder ? .quietInterval : .recovery)
+        let base = configuration.mode == .ladder ? configuration.quietInterval : configuration.recoveryInterval
+        guard time.since(quietSince) >= base * backoff else { return [] }
+        if probing { backoff = 1 }
+        let actions = change(to: higher(), at: time, reason: configuration.mode == .ladder ? .quietInterval : .recovery)
+        probing = !actions.isEmpty
+        return actions
     }
 
     private mutating func change(to new: AdaptiveBitrateTarget, at time: SessionTime, reason: AdaptiveBitrateChange.Reason) -> [Action] {
@@ -97,6 +112,7 @@ public struct AdaptiveBitrate: Sendable, Equatable {
         let old = target
         target = new
         lastChange = time
+        probing = false
         return [.retarget(AdaptiveBitrateChange(old: old, new: new, reason: reason))]
     }
 

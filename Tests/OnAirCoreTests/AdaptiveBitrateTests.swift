@@ -74,6 +74,18 @@ struct AdaptiveBitrateTests {
         Row(name: "throughput: the audio track's share comes off the measured rate", configuration: throughputWithAudio, steps: [
             at(1, delay: 700, kbps: 1000, expect: "772k@30fps"),
         ]),
+        Row(name: "throughput: a failed probe doubles the wait before the next one; a probe that holds resets it", configuration: throughput, steps: [
+            at(1, delay: 700, kbps: 1000, expect: "900k@30fps"), tick(4, expect: "1150k@30fps"),
+            at(5, delay: 700, kbps: 1000), at(6, delay: 700, kbps: 1000, expect: "900k@30fps"),
+            tick(11.9), tick(12, expect: "1150k@30fps"), tick(17.9), tick(18, expect: "1400k@30fps"),
+            tick(21, expect: "1650k@30fps"),
+        ]),
+        Row(name: "ladder: failed probes back off up to four quiet intervals", configuration: ladder, steps: [
+            at(1, delay: 800, expect: "1875k@30fps"), tick(11, expect: "2500k@30fps"),
+            at(12, delay: 800), at(13, delay: 800, expect: "1875k@30fps"), tick(32.9), tick(33, expect: "2500k@30fps"),
+            at(34, delay: 800), at(35, delay: 800, expect: "1875k@30fps"), tick(74.9), tick(75, expect: "2500k@30fps"),
+            at(76, delay: 800), at(77, delay: 800, expect: "1875k@30fps"), tick(116.9), tick(117, expect: "2500k@30fps"),
+        ]),
         Row(name: "throughput: congestion while measuring more than the target still steps down", configuration: throughput, steps: [
             at(1, delay: 700, kbps: 3000, expect: "2250k@30fps"),
         ]),
