@@ -27,4 +27,26 @@ struct HeadlessAdaptiveBitrateTests {
         await publisher.peer.exitStatus(within: .seconds(30))
         #expect(publisher.events.malformed.isEmpty, "lines outside the schema: \(publisher.events.malformed)")
     }
+
+    @Test("against onair serve, ladder ABR steps one rung down (2500k → 1875k) through a 200k link")
+    func ladderAgainstEmbeddedRelay() async throws {
+        let directory = try TemporaryDirectory(prefix: "onair-abr")
+        let port = try FreePort.loopback()
+        let serve = try PeerProcess(OnAirBinary.url.path, ["serve", "--listen", "127.0.0.1:\(port)", "--headless"], in: directory.url)
+        defer { serve.stop(signal: SIGKILL) }
+        try FreePort.waitUntilAccepting(port, what: "onair serve")
+        let publisher = try HeadlessRun(
+            ["publish", "rtmp://127.0.0.1:\(port)/live/ladder", "--headless", "--video", "test", "--audio", "test",
+             "--size", "640x360", "--bitrate", "2500k", "--abr", "ladder", "--link-cap", "200k", "--duration", "8"],
+            in: directory)
+        let step = await publisher.waitFor { $0.kind == "abr" }
+        let details = try #require(step?.details, "no abr event: \(publisher.peer.standardError)")
+        #expect(details["old"] as? String == "2500k@30fps")
+        #expect(details["new"] as? String == "1875k@30fps")
+        #expect(details["link"] as? String == "up cap 200k")
+        let throughput = details["throughput"] as? Int ?? -1
+        #expect(throughput > 100_000 && throughput <= 230_000, "throughput \(throughput)")
+        await publisher.peer.exitStatus(within: .seconds(30))
+        #expect(publisher.events.malformed.isEmpty, "lines outside the schema: \(publisher.events.malformed)")
+    }
 }
