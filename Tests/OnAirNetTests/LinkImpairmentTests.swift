@@ -160,6 +160,28 @@ struct LinkImpairmentTests {
         #expect(delayed >= 0.5 && delayed < 0.5 + 0.3, "a 250 ms delay each way should add 500 ms: \(delayed)")
     }
 
+    @Test("a connection opened while the link is down waits, open, and reaches the server after link-up")
+    func connectWhileDown() async throws {
+        let nginx = try NginxRTMPServer()
+        defer { nginx.stop() }
+        let stage = try LinkImpairment(targetHost: "127.0.0.1", targetPort: nginx.port, state: .init(isUp: false))
+        defer { stage.stop() }
+        guard let fd = FreePort.connectLoopback(stage.port) else { throw POSIXError(.ECONNREFUSED) }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 0, tv_usec: 800_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let hello = [UInt8(3)] + [UInt8](repeating: 0, count: 1536)
+        #expect(hello.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == hello.count)
+        var reply: UInt8 = 0
+        #expect(recv(fd, &reply, 1, 0) == -1 && (errno == EAGAIN || errno == EWOULDBLOCK), "a reply came through a down link")
+        #expect(stage.counters.upstreamBytes == 0 && stage.counters.connectionsOpen == 1)
+        stage.apply(.up)
+        timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        #expect(recv(fd, &reply, 1, 0) == 1 && reply == 3, "no handshake reply after link-up")
+        #expect(stage.counters.upstreamBytes == hello.count)
+    }
+
     /// Seconds from sending C0+C1 to the first byte of S0, on a plain blocking socket.
     static func handshakeReplyTime(port: Int) throws -> Double {
         guard let fd = FreePort.connectLoopback(port) else { throw POSIXError(.ECONNREFUSED) }
