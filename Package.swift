@@ -130,6 +130,6 @@ let package = Package(
         .testTarget(name: "OnAirConsoleTests", dependencies: ["OnAirConsole", "OnAirCore", "OnAirTestSupport"], resources: [.copy("Snapshots")]),
         .testTarget(name: "OnAirScenarioTests", dependencies: ["OnAirScenario", "OnAirCore", "OnAirTestSupport"]),
         .testTarget(name: "OnAirTerminalTests", dependencies: ["OnAirTerminal", "OnAirConsole"]),
-        .testTarget(name: "OnAirAppTests", dependencies: ["OnAirApp", "OnAirCore", "OnAirTestSupport"]),
+        .testTarget(name: "OnAirAppTests", dependencies: ["OnAirApp", "OnAirCore", "OnAirNet", "OnAirTestSupport"]),
     ]
 )

@@ -40,9 +40,11 @@ public enum PublishFrontEnd {
         }
         let rtmp = try FrontEndSetup.rtmpConfiguration(url: url, caFile: options.caFile, command: "publish", notice: notice)
         let engine = try FrontEndSetup.engine(options.engine.withoutPreview, command: "publish", notice: notice)
+        let (publishURL, network) = try PublishNetwork.start(options.network, url: url, engine: engine, clock: clock, writer: writer)
+        defer { network?.stop() }
         let inputs = HeadlessInputStream<PublisherInput>(duration: options.duration.map { .milliseconds(Int64($0 * 1000)) })
         let session = PublisherSession(configuration: try options.sessionConfiguration(url: url, command: "publish"))
-        let controller = PublisherController(session: session, engine: engine, url: url, clock: clock, rtmp: rtmp) { inputs.post($0) }
+        let controller = PublisherController(session: session, engine: engine, url: publishURL, clock: clock, rtmp: rtmp) { inputs.post($0) }
         do {
             try controller.start()
         } catch {

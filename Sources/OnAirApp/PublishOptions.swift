@@ -19,6 +19,8 @@ public struct PublishOptions: Sendable {
     public var logFile: String?
     /// PEM certificate authorities to trust for `rtmps://` instead of the system's roots (`--ca-file`).
     public var caFile: String?
+    /// `--abr`, `--link-cap`, `--link-delay` (headless only for now).
+    public var network = NetworkOptions()
 
     public init(
         url: String,

@@ -24,6 +24,10 @@ final class EngineControl: Sendable {
     let counters = Mutex(Counters())
     let meter = Mutex(EncoderMeter())
     let preview = Mutex<PreviewImage?>(nil)
+    /// The video rate the app asked for last and the encode thread has not applied yet (see `VideoRate`).
+    let pendingVideoRate = Mutex<VideoRate?>(nil)
+    /// The video rate the encode thread applies now; nil until the first change.
+    let appliedVideoRate = Mutex<VideoRate?>(nil)
     /// The stream's zero on the monotonic clock: both tracks' timestamps count from here.
     let originNanoseconds: UInt64
 

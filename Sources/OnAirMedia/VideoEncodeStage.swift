@@ -10,6 +10,8 @@ struct VideoEncodeStage {
     let queue: PacketQueue
     private var resumingFromPause = false
     private var lastMilliseconds: Int64 = -1
+    private var decimator: FrameDecimator?
+    private var videoOff = false
 
     init(encoder: VideoEncoder, control: EngineControl, queue: PacketQueue) {
         self.encoder = encoder
@@ -23,6 +25,13 @@ struct VideoEncodeStage {
             // Red5 pauseVideo: nothing is sent; subscribers keep showing the last picture.
             control.counters.withLock { $0.framesSkippedWhilePaused += 1 }
             resumingFromPause = true
+            return
+        }
+        applyPendingRate()
+        if decimator?.admit() == false {
+            encoder.skipFrame()
+            // Audio-only (a rate of 0 fps) ends like a pause: the first picture after it is a keyframe.
+            if videoOff { resumingFromPause = true }
             return
         }
         let requested = control.keyframeRequested.exchange(false, ordering: .relaxed)
@@ -42,5 +51,16 @@ struct VideoEncodeStage {
             }
             queue.push(packet)
         }
+    }
+
+    /// Takes the rate the app asked for (adaptive bitrate), if any, between two frames.
+    private mutating func applyPendingRate() {
+        guard let rate = control.pendingVideoRate.withLock({ pending in defer { pending = nil }; return pending }) else { return }
+        encoder.reconfigure(bitrate: rate.bitrate)
+        let source = encoder.settings.framesPerSecond
+        videoOff = rate.framesPerSecond <= 0
+        decimator = rate.framesPerSecond < source
+            ? FrameDecimator(sourceFramesPerSecond: source, targetFramesPerSecond: rate.framesPerSecond) : nil
+        control.appliedVideoRate.withLock { $0 = rate }
     }
 }

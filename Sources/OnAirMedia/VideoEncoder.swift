@@ -30,10 +30,13 @@ final class VideoEncoder {
     private var packet: UnsafeMutablePointer<AVPacket>?
     private let scaler = FrameScaler()
     private var nextPts: Int64 = 0
+    /// The rate x264 works to now (`settings.bitrate` until `reconfigure`).
+    private(set) var bitrate: Int
     private var pending: [Int64: (milliseconds: Int64, capture: UInt64)] = [:]
 
     init(_ settings: Settings) throws {
         self.settings = settings
+        bitrate = settings.bitrate
         LibAVLogging.silence()
         guard let codec = avcodec_find_encoder_by_name("libx264") else { throw MediaError.codecNotFound("libx264") }
         guard let context = avcodec_alloc_context3(codec), let frame = av_frame_alloc(), let borrowed = av_frame_alloc(),
@@ -160,6 +163,37 @@ final class VideoEncoder {
         frame.pointee.linesize.0 = Int32(picture.width)
         frame.pointee.linesize.1 = Int32(picture.chromaWidth)
         frame.pointee.linesize.2 = Int32(picture.chromaWidth)
+    }
+
+    /// Changes the rate control of the open encoder; applies from the next `encode`.
+    ///
+    /// libavcodec's libx264 wrapper (`reconfig_encoder`, called for every frame sent, FFmpeg 5.1 as in
+    /// Debian 12) compares `rc_buffer_size`/`rc_max_rate` and, in ABR mode, `bit_rate` with what x264 runs
+    /// and calls `x264_encoder_reconfig` when they differ. x264 accepts a new bitrate and VBV mid-stream
+    /// only when a VBV was set at open — ours always is — so there is no reopen, no new SPS/PPS, and no
+    /// keyframe: the next P-frame is already sized for the new rate.
+    func reconfigure(bitrate newBitrate: Int) {
+        guard let context, newBitrate > 0, newBitrate != bitrate else { return }
+        bitrate = newBitrate
+        context.pointee.bit_rate = Int64(newBitrate)
+        context.pointee.rc_max_rate = Int64(newBitrate)
+        context.pointee.rc_min_rate = Int64(newBitrate)
+        context.pointee.rc_buffer_size = Int32(clamping: newBitrate)
+    }
+
+    /// A captured picture not encoded (frame-rate decimation): its tick still counts in the time base, so
+    /// x264's rate control sees the longer frame duration of the next picture instead of a faster clock.
+    func skipFrame() {
+        nextPts += 1
+    }
+
+    /// The open libavcodec context, for tests that check a reconfiguration did not reopen it.
+    var contextIdentity: UnsafeMutableRawPointer? { context.map { UnsafeMutableRawPointer($0) } }
+
+    /// The global header the encoder holds now (SPS/PPS), for tests that check it did not change.
+    var extradata: [UInt8] {
+        guard let context, let bytes = context.pointee.extradata else { return [] }
+        return Array(UnsafeBufferPointer(start: bytes, count: Int(context.pointee.extradata_size)))
     }
 
     /// Flushes frames still inside the encoder (none with zerolatency, but correct either way).

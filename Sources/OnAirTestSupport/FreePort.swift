@@ -46,9 +46,15 @@ public enum FreePort {
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port` now.
     public static func isAccepting(_ port: Int) -> Bool {
+        guard let fd = connectLoopback(port) else { return false }
+        close(fd)
+        return true
+    }
+
+    /// A blocking TCP socket connected to 127.0.0.1:`port`, for a test to talk through; nil if refused.
+    public static func connectLoopback(_ port: Int) -> Int32? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
+        guard fd >= 0 else { return nil }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -56,7 +62,11 @@ public enum FreePort {
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        return result == 0
+        guard result == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
     }
 
     /// Waits until 127.0.0.1:`port` accepts connections, or throws after `timeout`.

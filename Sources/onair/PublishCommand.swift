@@ -30,10 +30,11 @@ struct PublishCommand: AsyncParsableCommand {
     @OptionGroup var tls: TLSOptions
     @OptionGroup var streamKey: StreamKeyOptions
     @OptionGroup var presentation: PresentationOptions
+    @OptionGroup var network: NetworkOptionGroup
 
     func run() async throws {
         let url = try streamKey.url(self.url)
-        let options = PublishOptions(
+        var options = PublishOptions(
             url: url,
             initialType: type,
             policy: policy.kind,
@@ -47,6 +48,7 @@ struct PublishCommand: AsyncParsableCommand {
             caFile: tls.caFile
         )
         try await runFrontEnd {
+            options.network = try network.options(headless: presentation.headless)
             if check {
                 let status = try await RelayCheck.run(url: url, headless: presentation.headless, caFile: tls.caFile)
                 if status != 0 { throw ExitCode(status) }

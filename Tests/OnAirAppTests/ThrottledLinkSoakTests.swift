@@ -1,11 +1,12 @@
 import Foundation
+import OnAirNet
 import OnAirTestSupport
 import Testing
 
 /// Issue 8, backpressure: with the link slower than the encoder, memory stays bounded, video drops to the
 /// next keyframe, and the congestion level shows in the events.
 ///
-/// The real `onair publish` binary sends 720p30 at 2500k through `ThrottledProxy` held to 320 kbit/s, to
+/// The real `onair publish` binary sends 720p30 at 2500k through the link stage (`LinkImpairment`) capped at 320 kbit/s, to
 /// nginx-rtmp, which records what arrives. It runs `ONAIR_SOAK_SECONDS` (default 300, the issue's five
 /// minutes; set it lower for a quick local run) while the test samples the publisher's resident memory
 /// every second. Afterwards the recording must decode without a single decoder error: dropping to the next
@@ -31,7 +32,8 @@ struct ThrottledLinkSoakTests {
             // A recorder of its own: the application's `record off;` would otherwise switch it off.
             "recorder soak { record all; record_path \(recordings.path); record_unique off; }",
         ])
-        let proxy = try ThrottledProxy(targetPort: nginx.port, upstreamBytesPerSecond: Self.linkBytesPerSecond)
+        let proxy = try LinkImpairment(
+            targetHost: "127.0.0.1", targetPort: nginx.port, state: .init(capBitsPerSecond: Self.linkBytesPerSecond * 8))
         defer { proxy.stop() }
 
         let publisher = try HeadlessRun([
@@ -72,7 +74,7 @@ struct ThrottledLinkSoakTests {
         let summary = """
             soak \(Self.seconds) s: max RSS \(rss.maximum / 1024) MB (\(rss.samples) samples, first \(rss.first / 1024) MB), \
             frames encoded \(framesEncoded) at \(meanBitrate / 1000) kbit/s on average, \(meanWireBitrate / 1000) kbit/s on the wire, video packets dropped \(droppedVideo), congestion events \(congestionEvents), \
-            max congestion \(maxCongestion), proxy forwarded \(proxy.upstreamBytes) B up in \(proxy.connections) connection(s)
+            max congestion \(maxCongestion), proxy forwarded \(proxy.counters.upstreamBytes) B up in \(proxy.counters.connectionsAccepted) connection(s)
             """
         print(summary)
 
@@ -81,7 +83,7 @@ struct ThrottledLinkSoakTests {
         #expect(!events.contains { $0.kind == "error" }, "errors: \(events.filter { $0.kind == "error" }.map(\.text))")
         #expect(rss.samples >= Self.seconds / 2, "too few RSS samples of pid \(pid): \(summary)")
         #expect(rss.maximum < Self.rssLimitKilobytes, "RSS over 150 MB: \(summary)")
-        #expect(proxy.connections == 1, "the publisher reconnected: \(summary)")
+        #expect(proxy.counters.connectionsAccepted == 1, "the publisher reconnected: \(summary)")
         // If the throttle did not bite, nothing here tests backpressure.
         #expect(meanBitrate * 2 > Self.linkBytesPerSecond * 8 * 3, "the encoder makes less than 1.5× the link's rate: \(summary)")
         #expect(meanWireBitrate * 4 <= Self.linkBytesPerSecond * 8 * 5, "the wire bitrate reads above the link's rate: \(summary)")
@@ -89,7 +91,7 @@ struct ThrottledLinkSoakTests {
         #expect(congestionEvents > 0, "no queue overflow: \(summary)")
         #expect(maxCongestion > 0 && maxCongestion <= 1, "congestion never reported in (0, 1]: \(summary)")
         let allowance = Double(Self.linkBytesPerSecond) * (Double(Self.seconds) + 5)
-        #expect(Double(proxy.upstreamBytes) <= allowance, "the proxy let more through than its rate: \(summary)")
+        #expect(Double(proxy.counters.upstreamBytes) <= allowance, "the proxy let more through than its rate: \(summary)")
 
         if let liveReader {
             let readStatus = await liveReader.exitStatus(within: .seconds(30))

@@ -1,5 +1,6 @@
 import Foundation
 import OnAirCore
+import OnAirNet
 import OnAirTestSupport
 import Testing
 
@@ -87,7 +88,7 @@ struct TruthConsoleTests {
         let directory = try TemporaryDirectory()
         let (server, port) = try serve(in: directory)
         defer { _ = server.stop(signal: SIGKILL) }
-        let proxy = try ThrottledProxy(targetPort: port, upstreamBytesPerSecond: 20 << 20)
+        let proxy = try LinkImpairment(targetHost: "127.0.0.1", targetPort: port)
         defer { proxy.stop() }
         let tmux = try TmuxSession(
             command: shell("publish rtmp://127.0.0.1:\(proxy.port)/live/held --size 640x360 --bitrate 2M --send-timeout 3"),
@@ -95,7 +96,7 @@ struct TruthConsoleTests {
         let live = try await tmux.waitForScreen(timeout: .seconds(30)) { $0.contains(" PUBLISHING ") }
         #expect(live.matched, "never publishing:\n\(live.screen)")
         try await Task.sleep(for: .seconds(1))
-        proxy.hold(true)
+        _ = proxy.apply(.down)
         let held = ContinuousClock.now
         let stalled = try await tmux.waitForScreen(timeout: .seconds(6)) { $0.contains(" STALLED ") }
         #expect(stalled.matched, "no STALLED within 6 s of the link holding everything:\n\(stalled.screen)")
@@ -103,7 +104,7 @@ struct TruthConsoleTests {
         let reconnecting = try await tmux.waitForScreen(timeout: .seconds(15)) { $0.contains(" RECONNECTING ") }
         #expect(reconnecting.matched, "the stalled connection was not torn down and retried:\n\(reconnecting.screen)")
         #expect(ContinuousClock.now - held >= .seconds(3), "torn down before the limit")
-        proxy.hold(false)
+        _ = proxy.apply(.up)
         let back = try await tmux.waitForScreen(timeout: .seconds(45)) { $0.contains(" PUBLISHING ") }
         #expect(back.matched, "not publishing again once the link accepts bytes:\n\(back.screen)")
         try tmux.send("x")

@@ -1,0 +1,78 @@
+/// The knobs of `AdaptiveBitrate`: the mode, the operator's ceiling and floor, and each mode's timing.
+///
+/// Defaults follow the anchors: Red5 Pro's `R5AdaptiveBitrateController` steps the configured bitrate down
+/// while the send buffer grows and back up after a quiet spell; OBS's dynamic bitrate and HaishinKit drop to
+/// what the link carried once the queue passes a threshold and climb back a fraction at a time. The ceiling
+/// is the operator's bitrate and is never exceeded (OBS #12235).
+public struct AdaptiveBitrateConfiguration: Sendable, Equatable {
+    /// `--abr off|ladder|throughput`.
+    public enum Mode: String, Sendable, Equatable, CaseIterable {
+        /// The encoder keeps the operator's bitrate; congestion only drops packets (the behaviour before ABR).
+        case off
+        /// Red5 Pro: fixed steps of the configured bitrate.
+        case ladder
+        /// OBS dynamic bitrate / HaishinKit: down to the measured throughput, back up by a fraction.
+        case throughput
+    }
+
+    public var mode: Mode
+    /// The operator's bitrate (bit/s): the start and the most the machine ever asks for.
+    public var ceiling: Int
+    /// Below this video bitrate (bit/s) the picture is not worth its bits: the frame rate drops instead.
+    public var floor: Int
+    /// The audio track's bitrate (bit/s): throughput is measured on the whole stream, so the video's share
+    /// of it is what is left after audio.
+    public var audioBitrate: Int
+    /// The operator's frame rate, and the reduced one used at the floor.
+    public var framesPerSecond: Double
+    public var reducedFramesPerSecond: Double
+    /// `--abr-require-video`: at the floor with the reduced frame rate, stay there instead of audio-only.
+    public var requireVideo: Bool
+    /// Congestion: the send queue holds more than this much media.
+    public var queueDelayThreshold: Duration
+    /// After a change, the queue needs time to drain: no second step down within this time.
+    public var settleTime: Duration
+    /// Ladder: the rungs as fractions of the ceiling, top first.
+    public var ladder: [Double]
+    /// Ladder: one rung up after this long without congestion.
+    public var quietInterval: Duration
+    /// Throughput: the share of the measured throughput aimed at (headroom for audio and bursts).
+    public var throughputHeadroom: Double
+    /// Throughput: each recovery step adds this fraction of the ceiling…
+    public var recoveryFraction: Double
+    /// …every this long without congestion.
+    public var recoveryInterval: Duration
+
+    public init(
+        mode: Mode = .off,
+        ceiling: Int,
+        floor: Int? = nil,
+        audioBitrate: Int = 0,
+        framesPerSecond: Double = 30,
+        reducedFramesPerSecond: Double? = nil,
+        requireVideo: Bool = false,
+        queueDelayThreshold: Duration = .milliseconds(500),
+        settleTime: Duration = .seconds(2),
+        ladder: [Double] = [1.0, 0.75, 0.5, 0.35, 0.25],
+        quietInterval: Duration = .seconds(10),
+        throughputHeadroom: Double = 0.9,
+        recoveryFraction: Double = 0.1,
+        recoveryInterval: Duration = .seconds(3)
+    ) {
+        self.mode = mode
+        self.ceiling = max(1, ceiling)
+        self.floor = min(self.ceiling, max(1, floor ?? self.ceiling / 8))
+        self.audioBitrate = max(0, audioBitrate)
+        self.framesPerSecond = framesPerSecond
+        self.reducedFramesPerSecond = reducedFramesPerSecond ?? max(1, (framesPerSecond / 2).rounded(.down))
+        self.requireVideo = requireVideo
+        self.queueDelayThreshold = queueDelayThreshold
+        self.settleTime = settleTime
+        let rungs = ladder.filter { $0 > 0 && $0 <= 1 }.sorted(by: >)
+        self.ladder = rungs.first == 1 ? rungs : [1] + rungs
+        self.quietInterval = quietInterval
+        self.throughputHeadroom = min(1, max(0.1, throughputHeadroom))
+        self.recoveryFraction = min(1, max(0.01, recoveryFraction))
+        self.recoveryInterval = recoveryInterval
+    }
+}

@@ -1,0 +1,115 @@
+import OnAirCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One client connection through the link impairment stage: connects to the target once the link is up,
+/// then moves bytes both ways under the state of the moment until either side closes, the stage stops, or
+/// a handoff moves the link to another path (then both sockets are reset).
+struct LinkImpairmentConnection {
+    let shared: LinkImpairment.Shared
+    let client: Int32
+    let path: Int
+    /// The target side's send buffer: large enough for a real path's round trip, small enough that the
+    /// stage's own delay line (not the kernel) holds what a down link holds.
+    static let serverSendBuffer = 256 << 10
+    /// How often a loop with nothing to do looks at the state again (link-up, a new cap, a handoff).
+    static let stateRecheck = Duration.milliseconds(50)
+
+    func run() {
+        guard let server = connectWhenUp() else {
+            shared.release(client, reset: true)
+            return
+        }
+        LinkSocket.setNonBlocking(client)
+        LinkSocket.setNonBlocking(server)
+        var upstream = LinkDirection(from: client, to: server, isUpstream: true)
+        var downstream = LinkDirection(from: server, to: client, isUpstream: false)
+        let reset = forward(&upstream, &downstream)
+        let stranded = upstream.heldBytes + downstream.heldBytes
+        shared.counters.withLock {
+            $0.heldBytes -= stranded
+            if reset == .handoff { $0.connectionsReset += 1 }
+        }
+        shared.release(client, reset: reset != .closed)
+        shared.release(server, reset: reset != .closed)
+    }
+
+    private enum End { case closed, failed, handoff }
+
+    /// Waits (holding the client's connection open) while the link is down, then connects to the target.
+    private func connectWhenUp() -> Int32? {
+        while !shared.isStopping {
+            let state = shared.state.withLock { $0 }
+            guard state.path == path else { return nil }
+            if state.isUp { break }
+            var fds = [pollfd(fd: shared.wakeRead, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&fds, 1, Int32(Self.stateRecheck.wholeMilliseconds))
+        }
+        guard !shared.isStopping, let server = LinkSocket.connect(host: shared.target.host, port: shared.target.port) else {
+            return nil
+        }
+        LinkSocket.setBufferSize(server, SO_SNDBUF, Self.serverSendBuffer)
+        LinkSocket.setBufferSize(client, SO_RCVBUF, shared.clientReceiveBuffer)
+        return shared.track(server) ? server : nil
+    }
+
+    private func forward(_ upstream: inout LinkDirection, _ downstream: inout LinkDirection) -> End {
+        let clock = ContinuousClock()
+        var buffer = [UInt8](repeating: 0, count: 16 << 10)
+        while !shared.isStopping {
+            let state = shared.state.withLock { $0 }
+            if state.path != path { return .handoff }
+            let now = clock.now
+            upstream.configure(for: state)
+            downstream.configure(for: state)
+            let upAllowance = upstream.prepare(state, now: now)
+            let downAllowance = downstream.prepare(state, now: now)
+            let clientEvents = (upAllowance > 0 ? POLLIN : 0) | (downstream.wantsWrite(state) ? POLLOUT : 0)
+            let serverEvents = (downAllowance > 0 ? POLLIN : 0) | (upstream.wantsWrite(state) ? POLLOUT : 0)
+            // A socket with nothing wanted is left out (a negative fd is ignored), so a held hang-up or a
+            // down link does not wake the loop in a spin; the timeout brings it back to look at the state.
+            var fds = [
+                pollfd(fd: clientEvents != 0 ? client : -1, events: Int16(clientEvents), revents: 0),
+                pollfd(fd: serverEvents != 0 ? upstream.to : -1, events: Int16(serverEvents), revents: 0),
+                pollfd(fd: shared.wakeRead, events: Int16(POLLIN), revents: 0),
+            ]
+            let wait = [Self.stateRecheck, upstream.nextEvent(now: now), downstream.nextEvent(now: now)].compactMap { $0 }.min()!
+            let ready = poll(&fds, 3, Int32(max(1, wait.wholeMilliseconds)))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return .failed
+            }
+            if fds[2].revents != 0 { return .closed }
+            let readNow = clock.now
+            let ok = step(&upstream, readable: fds[0].revents, writable: fds[1].revents, allowance: upAllowance,
+                          delay: state.delay, now: readNow, buffer: &buffer)
+                && step(&downstream, readable: fds[1].revents, writable: fds[0].revents, allowance: downAllowance,
+                        delay: state.delay, now: readNow, buffer: &buffer)
+            guard ok else { return .failed }
+            if upstream.isFinished && downstream.isFinished { return .closed }
+        }
+        return .closed
+    }
+
+    /// Reads what the source offers within the allowance and writes what is due; false on a socket error.
+    private func step(_ direction: inout LinkDirection, readable: Int16, writable: Int16, allowance: Int,
+                      delay: Duration, now: ContinuousClock.Instant, buffer: inout [UInt8]) -> Bool {
+        if allowance > 0, readable & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            switch direction.read(into: &buffer, allowance: allowance, releaseAt: now + delay) {
+            case let .bytes(count): shared.counters.withLock { $0.heldBytes += count }
+            case .endOfStream: break
+            case .failed: return false
+            case .wouldBlock: break
+            }
+        }
+        if writable & Int16(POLLOUT | POLLERR | POLLHUP) != 0 {
+            guard let written = direction.flush() else { return false }
+            shared.counters.withLock {
+                $0.heldBytes -= written
+                if direction.isUpstream { $0.upstreamBytes += written } else { $0.downstreamBytes += written }
+            }
+        }
+        return true
+    }
+}

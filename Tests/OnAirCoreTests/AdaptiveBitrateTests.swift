@@ -1,0 +1,156 @@
+import OnAirCore
+import Testing
+
+/// The ABR machine on the pure core: each row feeds inputs in order and names the target after each one.
+@Suite("Adaptive bitrate")
+struct AdaptiveBitrateTests {
+    /// One input and the target expected right after it ("-" = unchanged; `nil` = no change expected).
+    struct Step: Sendable {
+        let input: AdaptiveBitrate.Input
+        let expected: String?
+    }
+
+    struct Row: Sendable, CustomTestStringConvertible {
+        let name: String
+        let configuration: AdaptiveBitrateConfiguration
+        let steps: [Step]
+        var testDescription: String { name }
+    }
+
+    /// A sample at `second` with `delay` ms of queued media, `kbps` measured, `drops` counted so far.
+    static func at(_ second: Double, delay: Int64 = 0, kbps: Int = 2500, drops: Int = 0, expect: String? = nil) -> Step {
+        Step(
+            input: .sample(.init(
+                time: SessionTime(milliseconds: Int64(second * 1000)), queueDelay: .milliseconds(delay),
+                throughput: kbps * 1000, droppedPackets: drops)),
+            expected: expect)
+    }
+
+    static func tick(_ second: Double, expect: String? = nil) -> Step {
+        Step(input: .tick(SessionTime(milliseconds: Int64(second * 1000))), expected: expect)
+    }
+
+    static let ladder = AdaptiveBitrateConfiguration(mode: .ladder, ceiling: 2_500_000, floor: 500_000, framesPerSecond: 30)
+    static let throughput = AdaptiveBitrateConfiguration(mode: .throughput, ceiling: 2_500_000, floor: 300_000, framesPerSecond: 30)
+    static let throughputWithAudio = AdaptiveBitrateConfiguration(mode: .throughput, ceiling: 2_500_000, floor: 300_000, audioBitrate: 128_000)
+    static var ladderRequiringVideo: AdaptiveBitrateConfiguration {
+        var configuration = ladder
+        configuration.requireVideo = true
+        return configuration
+    }
+
+    static let table: [Row] = [
+        Row(name: "off never changes the target", configuration: .init(mode: .off, ceiling: 2_500_000), steps: [
+            at(1, delay: 5000, kbps: 100, drops: 50), at(10, delay: 9000, kbps: 0, drops: 500), tick(60),
+        ]),
+        Row(name: "ladder: step down on queue growth, hold while settling, then the next rung", configuration: ladder, steps: [
+            at(1, delay: 100), at(2, delay: 800, expect: "1875k@30fps"), at(3, delay: 900), at(4.5, delay: 900, expect: "1250k@30fps"),
+        ]),
+        Row(name: "ladder: drops alone step down", configuration: ladder, steps: [
+            at(1, drops: 0), at(2, drops: 7, expect: "1875k@30fps"), at(5, drops: 7),
+        ]),
+        Row(name: "ladder: up one rung per quiet interval, never past the ceiling", configuration: ladder, steps: [
+            at(1, delay: 800, expect: "1875k@30fps"), at(3, delay: 800, expect: "1250k@30fps"), at(5), tick(12.9),
+            tick(13, expect: "1875k@30fps"), tick(22), tick(23, expect: "2500k@30fps"), tick(40), tick(100),
+        ]),
+        Row(name: "ladder: floor, then the frame rate, then audio-only; back up the same way", configuration: ladder, steps: [
+            at(0, delay: 900, expect: "1875k@30fps"), at(2, delay: 900, expect: "1250k@30fps"),
+            at(4, delay: 900, expect: "875k@30fps"), at(6, delay: 900, expect: "625k@30fps"),
+            at(8, delay: 900, expect: "500k@30fps"), at(10, delay: 900, expect: "500k@15fps"),
+            at(12, delay: 900, expect: "audio-only"), at(14, delay: 900),
+            tick(24, expect: "500k@15fps"), tick(34, expect: "500k@30fps"), tick(44, expect: "625k@30fps"),
+        ]),
+        Row(name: "ladder with requireVideo stays at the floor's reduced frame rate", configuration: ladderRequiringVideo, steps: [
+            at(0, delay: 900, expect: "1875k@30fps"), at(2, delay: 900, expect: "1250k@30fps"),
+            at(4, delay: 900, expect: "875k@30fps"), at(6, delay: 900, expect: "625k@30fps"),
+            at(8, delay: 900, expect: "500k@30fps"), at(10, delay: 900, expect: "500k@15fps"),
+            at(12, delay: 900), at(20, delay: 900),
+        ]),
+        Row(name: "throughput: down to the measured rate less headroom, hold, recover by a tenth", configuration: throughput, steps: [
+            at(1, delay: 200, kbps: 2500), at(2, delay: 700, kbps: 800, expect: "720k@30fps"),
+            at(3, delay: 900, kbps: 700), at(4, delay: 300, kbps: 760), tick(5.9),
+            tick(6, expect: "970k@30fps"), tick(8.9), tick(9, expect: "1220k@30fps"),
+        ]),
+        Row(name: "throughput: the audio track's share comes off the measured rate", configuration: throughputWithAudio, steps: [
+            at(1, delay: 700, kbps: 1000, expect: "772k@30fps"),
+        ]),
+        Row(name: "throughput: a failed probe doubles the wait before the next one; a probe that holds resets it", configuration: throughput, steps: [
+            at(1, delay: 700, kbps: 1000, expect: "900k@30fps"), tick(4, expect: "1150k@30fps"),
+            at(5, delay: 700, kbps: 1000), at(6, delay: 700, kbps: 1000, expect: "900k@30fps"),
+            tick(11.9), tick(12, expect: "1150k@30fps"), tick(17.9), tick(18, expect: "1400k@30fps"),
+            tick(21, expect: "1650k@30fps"),
+        ]),
+        Row(name: "ladder: failed probes back off up to four quiet intervals", configuration: ladder, steps: [
+            at(1, delay: 800, expect: "1875k@30fps"), tick(11, expect: "2500k@30fps"),
+            at(12, delay: 800), at(13, delay: 800, expect: "1875k@30fps"), tick(32.9), tick(33, expect: "2500k@30fps"),
+            at(34, delay: 800), at(35, delay: 800, expect: "1875k@30fps"), tick(74.9), tick(75, expect: "2500k@30fps"),
+            at(76, delay: 800), at(77, delay: 800, expect: "1875k@30fps"), tick(116.9), tick(117, expect: "2500k@30fps"),
+        ]),
+        Row(name: "throughput: congestion while measuring more than the target still steps down", configuration: throughput, steps: [
+            at(1, delay: 700, kbps: 3000, expect: "2250k@30fps"),
+        ]),
+        Row(name: "throughput: recovery stops at the operator's ceiling", configuration: throughput, steps: [
+            at(1, delay: 700, kbps: 2500, expect: "2250k@30fps"), tick(4, expect: "2500k@30fps"), tick(7), tick(30),
+        ]),
+        Row(name: "throughput: a dead link goes to the floor, then 15 fps, then audio-only", configuration: throughput, steps: [
+            at(1, delay: 900, kbps: 0, expect: "300k@30fps"), at(3, delay: 2000, kbps: 0, expect: "300k@15fps"),
+            at(5, delay: 3000, kbps: 0, expect: "audio-only"), at(7, delay: 4000, kbps: 0),
+            tick(10, expect: "300k@15fps"), tick(13, expect: "300k@30fps"), tick(16, expect: "550k@30fps"),
+        ]),
+    ]
+
+    @Test("targets follow the table", arguments: table)
+    func follows(_ row: Row) {
+        var machine = AdaptiveBitrate(row.configuration)
+        for (index, step) in row.steps.enumerated() {
+            let before = machine.target
+            let actions = machine.handle(step.input)
+            if let expected = step.expected {
+                #expect(machine.target.description == expected, "step \(index)")
+                #expect(actions.count == 1, "step \(index): one retarget")
+                if case let .retarget(change)? = actions.first {
+                    #expect(change.old == before && change.new == machine.target, "step \(index): old and new")
+                }
+            } else {
+                #expect(actions.isEmpty, "step \(index): no change expected, got \(actions)")
+                #expect(machine.target == before, "step \(index)")
+            }
+        }
+    }
+
+    @Test("each change names its reason")
+    func reasons() {
+        var machine = AdaptiveBitrate(Self.ladder)
+        let down = machine.handle(Self.at(1, delay: 750).input)
+        let drops = machine.handle(Self.at(4, drops: 4).input)
+        let up = machine.handle(.tick(SessionTime(milliseconds: 14_000)))
+        #expect(down == [.retarget(.init(old: Self.ladder.top, new: .init(videoBitrate: 1_875_000, framesPerSecond: 30), reason: .queueDelay(milliseconds: 750)))])
+        guard case let .retarget(dropChange)? = drops.first, case let .retarget(upChange)? = up.first else {
+            Issue.record("expected two more changes, got \(drops) and \(up)")
+            return
+        }
+        #expect(dropChange.reason == .drops(count: 4))
+        #expect(upChange.reason == .quietInterval && upChange.reason.name == "quiet-interval")
+        var throughput = AdaptiveBitrate(Self.throughput)
+        _ = throughput.handle(Self.at(1, delay: 900, kbps: 1000).input)
+        guard case let .retarget(recovery)? = throughput.handle(.tick(SessionTime(milliseconds: 4000))).first else {
+            Issue.record("throughput should recover after its interval")
+            return
+        }
+        #expect(recovery.reason == .recovery)
+    }
+
+    @Test("the ceiling and floor are sane whatever the operator passes")
+    func bounds() {
+        let configuration = AdaptiveBitrateConfiguration(mode: .ladder, ceiling: 400_000, floor: 900_000, ladder: [0.5, 2, -1])
+        #expect(configuration.floor == 400_000)
+        #expect(configuration.ladder == [1, 0.5])
+        var machine = AdaptiveBitrate(configuration)
+        _ = machine.handle(Self.at(1, delay: 900).input)
+        #expect(machine.target.description == "400k@15fps")
+    }
+}
+
+extension AdaptiveBitrateConfiguration {
+    var top: AdaptiveBitrateTarget { AdaptiveBitrate(self).top }
+}
