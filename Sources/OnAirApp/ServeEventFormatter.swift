@@ -52,6 +52,8 @@ public enum ServeEventFormatter {
             "relay: cannot accept connections (\(reason)) with \(open) open: pausing accept for \(retry) ms at a time (raise `ulimit -n`?)"
         case .protocolError(let id, let reason):
             "relay: #\(id) closed: \(reason)"
+        case .peerWarning(let id, let reason):
+            "relay: #\(id) warning: \(reason)"
         case .stopped:
             "relay: stopped"
         }
@@ -98,6 +100,8 @@ public enum ServeEventFormatter {
             return ("acceptPaused", ["reason": .string(reason), "retryMs": i(retry), "openConnections": i(open)])
         case .protocolError(let id, let reason):
             return ("error", ["connection": i(id), "reason": .string(reason)])
+        case .peerWarning(let id, let reason):
+            return ("warning", ["connection": i(id), "reason": .string(reason)])
         case .stopped:
             return ("stopped", [:])
         }

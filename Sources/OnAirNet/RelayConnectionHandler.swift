@@ -103,7 +103,9 @@ final class RelayConnectionHandler: ChannelInboundHandler {
                     context.writeAndFlush(wrapOutboundOut(reply), promise: nil)
                 case .handshakeComplete:
                     break
-                case .message(let raw, _):
+                case .message(let raw, let warning):
+                    // The chunk decoder hands over only its first tolerated break: one event per connection.
+                    if let warning { registry.report(.peerWarning(connection: id, reason: RelayLogText.escaped(warning))) }
                     try handle(raw)
                 }
                 // Closed by what it handled: decode nothing more of what the peer sent.

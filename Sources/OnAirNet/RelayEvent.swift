@@ -42,5 +42,8 @@ public enum RelayEvent: Sendable, Equatable {
     case acceptPaused(reason: String, retryMilliseconds: Int, openConnections: Int)
     /// A peer broke the protocol; its connection is closed.
     case protocolError(connection: Int, reason: String)
+    /// A peer broke the RTMP spec in a way the relay tolerates, as ffmpeg and librtmp do (for example a
+    /// format-1 first chunk header on a fresh chunk stream); reported once per connection.
+    case peerWarning(connection: Int, reason: String)
     case stopped
 }
