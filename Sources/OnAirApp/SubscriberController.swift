@@ -20,11 +20,13 @@ public final class SubscriberController {
     public private(set) var meter = RateMeter()
     /// Time without video, for the report and `expect subscriber gap below …`.
     public private(set) var videoGaps = VideoGapMeter()
-    private let clock: SessionClock
+    let clock: SessionClock
     private let rtmp: RTMPClient.Configuration
     private let post: @Sendable (SubscriberInput) -> Void
     private let timers: TimerService<SubscriberTimer>
     private let stallTimeout: Duration
+    /// When frame 0 of a file-made pattern was due (wall µs), for pictures whose markers count from there.
+    private let streamEpochMicroseconds: UInt64?
     private var player: RTMPPlayer?
     private var generation = 0
     private var lastMedia: SessionTime?
@@ -42,8 +44,10 @@ public final class SubscriberController {
         previewWidth: Int = 64,
         previewHeight: Int = 36,
         rtmp: RTMPClient.Configuration = .init(),
+        streamEpochMicroseconds: UInt64? = nil,
         post: @escaping @Sendable (SubscriberInput) -> Void
     ) {
+        self.streamEpochMicroseconds = streamEpochMicroseconds
         self.session = session
         self.url = url
         self.clock = clock
@@ -202,7 +206,9 @@ public final class SubscriberController {
             retiredCounters = retiredCounters.adding(old.snapshot.counters)
         }
         do {
-            decoder = try DecoderThread(video: videoTrack, audio: audioTrack, previewWidth: previewSize.width, previewHeight: previewSize.height)
+            decoder = try DecoderThread(
+                video: videoTrack, audio: audioTrack, previewWidth: previewSize.width, previewHeight: previewSize.height,
+                streamEpochMicroseconds: streamEpochMicroseconds)
             decoder?.setRenderPaused(renderPaused)
         } catch {
             decoder = nil

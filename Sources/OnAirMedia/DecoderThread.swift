@@ -22,6 +22,8 @@ public final class DecoderThread: Sendable {
         public var videoPacketsDropped = 0
         public var decodeErrors = 0
         public var lastError: String?
+        /// Frame markers read from the decoded pictures (glass-to-glass latency, frozen time, skipped frames).
+        public var glassToGlass = GlassToGlassMeter()
     }
 
     /// What the thread and the callers share; the thread holds this, not the `DecoderThread`, so `deinit` can stop it.
@@ -41,9 +43,10 @@ public final class DecoderThread: Sendable {
     /// Opens the decoders on a new thread; throws if a codec is missing or a track is unusable.
     public init(
         video: VideoTrackDescription?, audio: AudioTrackDescription?, previewWidth: Int = 64, previewHeight: Int = 36,
-        backlog: Int = 90
+        backlog: Int = 90, streamEpochMicroseconds: UInt64? = nil
     ) throws {
         let shared = Shared(input: PacketQueue(capacity: backlog, byteCapacity: 16 << 20))
+        shared.output.withLock { $0.glassToGlass = GlassToGlassMeter(streamEpochMicroseconds: streamEpochMicroseconds) }
         self.shared = shared
         let (thread, _) = try WorkerThread.start(name: "onair.decode") { (ready: @Sendable (Result<Bool, any Error>) -> Void) in
             let decoder: PacketDecoder
@@ -68,6 +71,7 @@ public final class DecoderThread: Sendable {
                     case let .success(.picture(picture)):
                         snapshot.preview = picture.preview
                         snapshot.previewTimestamp = picture.decodeTimestamp
+                        snapshot.glassToGlass.record(picture.marker, decodedAt: picture.decodedAtWallMicroseconds)
                     case let .success(.audio(level)):
                         snapshot.audioLevel = level
                     case .success(.nothing):

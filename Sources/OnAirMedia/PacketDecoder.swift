@@ -21,6 +21,9 @@ public final class PacketDecoder {
         public var preview: PreviewImage
         /// The full-size picture, when the decoder was made with `keepsFullFrames` (for tests and quality checks).
         public var frame: VideoFrame?
+        /// The frame number and capture instant the picture carries (the test pattern's), and when it was decoded.
+        public var marker: FrameMarker? = nil
+        public var decodedAtWallMicroseconds: UInt64 = 0
     }
 
     /// Loudness of one decoded AAC frame, in dB relative to full scale (0 dBFS = full-scale square wave).
@@ -122,7 +125,8 @@ public final class PacketDecoder {
             let full = keepsFullFrames ? PacketDecoder.copyI420(frame, timestamp: packet.presentationTimestamp) : nil
             output = .picture(DecodedPicture(
                 decodeTimestamp: packet.decodeTimestamp,
-                preview: PreviewImage(width: previewWidth, height: previewHeight, rgb: rgb), frame: full))
+                preview: PreviewImage(width: previewWidth, height: previewHeight, rgb: rgb), frame: full,
+                marker: PacketDecoder.marker(in: frame), decodedAtWallMicroseconds: WallClock.nowMicroseconds()))
         }
         return output
     }
@@ -160,6 +164,18 @@ public final class PacketDecoder {
         let rms = count > 0 ? (sumOfSquares / Double(count)).squareRoot() : 0
         func decibels(_ value: Double) -> Double { value > 0 ? max(-120, 20 * log10(value)) : -120 }
         return AudioLevel(decodeTimestamp: timestamp, rmsDBFS: decibels(rms), peakDBFS: decibels(peak))
+    }
+
+    /// The `FrameMarker` in the top rows of a decoded 8-bit YUV picture, if it carries one.
+    private static func marker(in frame: UnsafeMutablePointer<AVFrame>) -> FrameMarker? {
+        let format = frame.pointee.format
+        guard format == AV_PIX_FMT_YUV420P.rawValue || format == AV_PIX_FMT_YUVJ420P.rawValue,
+              let luma = frame.pointee.data.0, frame.pointee.linesize.0 > 0 else { return nil }
+        let width = Int(frame.pointee.width), height = Int(frame.pointee.height), stride = Int(frame.pointee.linesize.0)
+        let rows = FrameMarker.bandHeight(pictureHeight: height)
+        guard height >= rows else { return nil }
+        return FrameMarker.read(
+            luma: UnsafeBufferPointer(start: luma, count: (rows - 1) * stride + width), stride: stride, width: width, height: height)
     }
 
     /// The decoded picture as a tightly packed I420 `VideoFrame`.

@@ -35,8 +35,10 @@ public struct TestPattern: Sendable {
     /// The text scale: font pixels per picture pixel, about 1/120 of the height.
     var textScale: Int { max(1, height / 120) }
 
-    /// The picture for frame `index`, stamped with `captureNanoseconds`.
-    public func render(frameIndex index: Int, captureNanoseconds: UInt64 = 0) -> VideoFrame {
+    /// The picture for frame `index`, stamped with `captureNanoseconds`. Its top rows carry a `FrameMarker`:
+    /// the frame number and `wallMicroseconds` (the capture instant on CLOCK_REALTIME), or — when that is
+    /// nil, as in a file made ahead of time — the frame's time since frame 0.
+    public func render(frameIndex index: Int, captureNanoseconds: UInt64 = 0, wallMicroseconds: UInt64? = nil) -> VideoFrame {
         var frame = VideoFrame(width: width, height: height, captureNanoseconds: captureNanoseconds, sequenceNumber: index)
         let chromaWidth = frame.chromaWidth
         let chromaHeight = frame.chromaHeight
@@ -81,8 +83,17 @@ public struct TestPattern: Sendable {
             TestPatternFont.draw(
                 TestPattern.clockText(frameIndex: index, framesPerSecond: framesPerSecond), into: luma,
                 width: width, height: height, x: margin, y: bandTop + margin + lineHeight, scale: scale, value: 235)
+            marker(frameIndex: index, wallMicroseconds: wallMicroseconds).draw(into: luma, width: width, height: height)
         }
         return frame
+    }
+
+    /// The marker of frame `index`: its capture instant if known, else its offset from frame 0.
+    func marker(frameIndex index: Int, wallMicroseconds: UInt64?) -> FrameMarker {
+        let number = UInt32(truncatingIfNeeded: index)
+        if let wallMicroseconds { return FrameMarker(frameNumber: number, clock: .wallMicroseconds(wallMicroseconds)) }
+        let offset = UInt64((Double(max(index, 0)) * 1e6 / max(framesPerSecond, 1)).rounded())
+        return FrameMarker(frameNumber: number, clock: .streamMicroseconds(offset))
     }
 
     /// The burned-in counter: six digits, wrapping at a million.
@@ -127,6 +138,7 @@ public final class TestPatternSource: VideoSource {
         skippedFrames += tick.skipped
         index += tick.skipped
         defer { index += 1 }
-        return pattern.render(frameIndex: index, captureNanoseconds: tick.time)
+        return pattern.render(
+            frameIndex: index, captureNanoseconds: tick.time, wallMicroseconds: WallClock.microseconds(ofMonotonic: tick.time))
     }
 }

@@ -14,6 +14,11 @@ struct SubscribeCommand: AsyncParsableCommand {
     @OptionGroup var tls: TLSOptions
     @OptionGroup var presentation: PresentationOptions
 
+    @Option(help: ArgumentHelp(
+        "Unix time (seconds, e.g. from `date +%s.%N`) at which frame 0 of a pattern made by `onair pattern` was due.",
+        discussion: "Glass-to-glass latency of a file-made pattern counts from here (frame n is due n/fps later)."))
+    var patternEpoch: Double?
+
     func run() async throws {
         let options = SubscribeOptions(
             url: url,
@@ -22,7 +27,8 @@ struct SubscribeCommand: AsyncParsableCommand {
             duration: presentation.duration,
             theme: presentation.theme,
             previewFramesPerSecond: presentation.previewFps,
-            caFile: tls.caFile
+            caFile: tls.caFile,
+            patternEpoch: patternEpoch
         )
         try await runFrontEnd {
             if presentation.headless {
