@@ -16,6 +16,10 @@ public final class SubscriberController {
     private var renderPaused = false
     /// Counts of decoders already replaced, so totals survive a new codec configuration.
     private var retiredCounters = PacketDecoder.Counters()
+    /// `decoderCounters` when the current play (or the publisher's current session on it) began:
+    /// `framesDecoded` counts that only, so frames from before an interruption never make a scenario's
+    /// `framesDecoded above 0` hold.
+    private(set) var countersAtPlay = PacketDecoder.Counters()
     private let previewSize: (width: Int, height: Int)
     public private(set) var meter = RateMeter()
     /// Time without video, for the report and `expect subscriber gap below …`.
@@ -131,6 +135,8 @@ public final class SubscriberController {
         switch event {
         case .status(let status):
             if let code = PlayStatus(rawValue: status.code.rawValue) {
+                // A new publish session on the same play: `framesDecoded` counts its frames only.
+                if code == .publishNotify || code == .unpublishNotify { countersAtPlay = decoderCounters }
                 if code == .unpublishNotify || code == .stop { mediaFlowing = false }
                 await apply(.status(code), at: now)
             }
@@ -201,14 +207,16 @@ public final class SubscriberController {
     }
 
     private func rebuildDecoder() {
+        let glassToGlassCarried = decoder?.snapshot.glassToGlass
         if let old = decoder {
             old.stop()
             retiredCounters = retiredCounters.adding(old.snapshot.counters)
         }
         do {
+            // The marker figures carry over: a republish is a new codec configuration, not a new picture history.
             decoder = try DecoderThread(
                 video: videoTrack, audio: audioTrack, previewWidth: previewSize.width, previewHeight: previewSize.height,
-                streamEpochMicroseconds: streamEpochMicroseconds)
+                glassToGlass: glassToGlassCarried ?? GlassToGlassMeter(streamEpochMicroseconds: streamEpochMicroseconds))
             decoder?.setRenderPaused(renderPaused)
         } catch {
             decoder = nil
@@ -218,6 +226,7 @@ public final class SubscriberController {
 
     /// A new connection for every play, as the seed's `reconnect()` makes a new subscriber.
     private func play(_ name: String) async {
+        countersAtPlay = decoderCounters
         generation += 1
         let current = generation
         if let previous = player { await previous.stop() }

@@ -43,10 +43,10 @@ public final class DecoderThread: Sendable {
     /// Opens the decoders on a new thread; throws if a codec is missing or a track is unusable.
     public init(
         video: VideoTrackDescription?, audio: AudioTrackDescription?, previewWidth: Int = 64, previewHeight: Int = 36,
-        backlog: Int = 90, streamEpochMicroseconds: UInt64? = nil
+        backlog: Int = 90, glassToGlass: GlassToGlassMeter = GlassToGlassMeter()
     ) throws {
         let shared = Shared(input: PacketQueue(capacity: backlog, byteCapacity: 16 << 20))
-        shared.output.withLock { $0.glassToGlass = GlassToGlassMeter(streamEpochMicroseconds: streamEpochMicroseconds) }
+        shared.output.withLock { $0.glassToGlass = glassToGlass }
         self.shared = shared
         let (thread, _) = try WorkerThread.start(name: "onair.decode") { (ready: @Sendable (Result<Bool, any Error>) -> Void) in
             let decoder: PacketDecoder

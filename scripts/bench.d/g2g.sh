@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Glass-to-glass benchmark (issue 13), one run: 1280x720 30 fps test pattern, capture instant → picture
+# decoded by the same `onair subscribe`, through the embedded relay (`onair serve`) and through nginx-rtmp,
+# with OnAir's publisher and with the ffmpeg CLI side by side.
+#  - OnAir: `onair publish --video test` stamps each frame's capture instant (CLOCK_REALTIME) into the
+#    frame marker (README, "Glass to glass").
+#  - ffmpeg: sends a Y4M made by `onair pattern` with -re; its markers count from frame 0, so frame n is
+#    due at ffmpeg's start + n/30 s; the start is taken just before ffmpeg is launched (so ffmpeg's figure
+#    includes its own start-up until -re begins pacing: process start, probing, the RTMP connect).
+#    Encoder settings as OnAir's: libx264 ultrafast, zerolatency, 2500k, keyframe every 2 s; video only.
+# Figures: the subscriber's glassToGlassP50Ms/P99Ms over its last 300 pictures (10 s), from its last
+# `stats` event after RUN seconds. Aim: OnAir's p99 ≤ 80 ms and at most half of ffmpeg's.
+# Results: stdout and bench-results/g2g.txt. Bounded: about 4 × (RUN + 3) s plus writing the Y4M.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. scripts/bench.d/lib.sh
+ONAIR=${ONAIR:-.build/release/onair}
+RUN=${G2G_BENCH_SECONDS:-16}
+bench_init g2g
+bench_require ffmpeg nginx python3
+[ -x "$ONAIR" ] || bench_fail "$ONAIR missing; run make release"
+LOAD=$(cut -d" " -f1-3 /proc/loadavg)
+PATTERN="$BENCH_WORK/pattern.y4m"
+"$ONAIR" pattern --out "$PATTERN" --size 1280x720 --fps 30 --seconds $((RUN + 6)) 2> "$BENCH_WORK/pattern.err" \
+  || bench_fail "onair pattern failed: $(cat "$BENCH_WORK/pattern.err")"
+
+# subscribe URL NAME [EPOCH]: the subscriber's last stats line, after RUN seconds.
+subscribe() {
+  local url=$1 name=$2 epoch=${3:-}
+  local args=("$url" --headless --duration "$RUN")
+  [ -n "$epoch" ] && args+=(--pattern-epoch "$epoch")
+  "$ONAIR" subscribe "${args[@]}" < /dev/null > "$BENCH_WORK/$name.jsonl" 2> "$BENCH_WORK/$name.err" || true
+  grep '"kind":"stats"' "$BENCH_WORK/$name.jsonl" | tail -1
+}
+
+# measure SERVER-LABEL BASE-URL: both publishers in turn on one server; one result line each.
+measure() {
+  local label=$1 base=$2 line epoch
+  bench_spawn "$ONAIR" publish "$base/onair" --video test --audio test --size 1280x720 --fps 30 --bitrate 2500k \
+    --headless --duration $((RUN + 4)) < /dev/null > "$BENCH_WORK/pub-$label.jsonl" 2>&1
+  local publisher=$BENCH_PID
+  sleep 1
+  line=$(subscribe "$base/onair" "sub-onair-$label")
+  kill "$publisher" 2>/dev/null || true; wait "$publisher" 2>/dev/null || true
+  echo "$label onair $line" >> "$BENCH_WORK/results"
+  epoch=$(date +%s.%N)
+  bench_spawn ffmpeg -hide_banner -loglevel error -re -i "$PATTERN" -c:v libx264 -preset ultrafast -tune zerolatency \
+    -b:v 2500k -maxrate 2500k -bufsize 2500k -g 60 -pix_fmt yuv420p -an -f flv "$base/ffmpeg" \
+    < /dev/null > "$BENCH_WORK/ffmpeg-$label.log" 2>&1
+  local sender=$BENCH_PID
+  sleep 1
+  line=$(subscribe "$base/ffmpeg" "sub-ffmpeg-$label" "$epoch")
+  kill "$sender" 2>/dev/null || true; wait "$sender" 2>/dev/null || true
+  echo "$label ffmpeg $line" >> "$BENCH_WORK/results"
+}
+
+RELAY_PORT=$(bench_free_port)
+bench_spawn "$ONAIR" serve --listen "127.0.0.1:$RELAY_PORT" --idle-timeout 0 --record-dir "$BENCH_WORK/rec" --headless \
+  > "$BENCH_WORK/serve.log" 2>&1
+RELAY_PID=$BENCH_PID
+bench_wait_port "$RELAY_PORT" || bench_fail "onair serve did not start: $(tail -3 "$BENCH_WORK/serve.log")"
+measure relay "rtmp://127.0.0.1:$RELAY_PORT/live"
+kill "$RELAY_PID" 2>/dev/null || true
+bench_start_nginx
+measure nginx "rtmp://127.0.0.1:$NGINX_PORT/live"
+bench_stop_nginx
+
+mkdir -p bench-results
+python3 - "$BENCH_WORK/results" "$LOAD" "$RUN" <<'PY' | tee bench-results/g2g.txt
+import json, sys
+path, load, run = sys.argv[1], sys.argv[2], sys.argv[3]
+rows = {}
+for line in open(path):
+    server, publisher, rest = (line.rstrip("\n").split(" ", 2) + ["", ""])[:3]
+    try:
+        details = json.loads(rest)["details"]
+    except (ValueError, KeyError):
+        details = {}
+    rows[(server, publisher)] = details
+print(f"glass to glass: 1280x720 30 fps test pattern, 2500k ultrafast/zerolatency, loopback, {run} s per run; load average {load}")
+print(f"{'server':8} {'publisher':9} {'p50 ms':>8} {'p99 ms':>8} {'frozen ms':>10} {'skipped':>8} {'last frame':>10} {'unreadable':>10}")
+ok = True
+for server in ("relay", "nginx"):
+    for publisher in ("onair", "ffmpeg"):
+        d = rows.get((server, publisher), {})
+        cells = [d.get(k, "-") for k in ("glassToGlassP50Ms", "glassToGlassP99Ms", "frozenMs", "skippedFrames", "lastFrameNumber", "markersUnreadable")]
+        print(f"{server:8} {publisher:9} " + " ".join(f"{str(c):>{w}}" for c, w in zip(cells, (8, 8, 10, 8, 10, 10))))
+for server in ("relay", "nginx"):
+    mine = rows.get((server, "onair"), {}).get("glassToGlassP99Ms")
+    theirs = rows.get((server, "ffmpeg"), {}).get("glassToGlassP99Ms")
+    if mine is None or theirs is None:
+        print(f"{server}: no figure from one of the publishers (see the .jsonl files)")
+        ok = False
+        continue
+    met = mine <= 80 and mine <= theirs / 2
+    ok = ok and met
+    print(f"{server}: OnAir p99 {mine} ms vs ffmpeg {theirs} ms; aim p99 <= 80 ms and <= half of ffmpeg's: {'MET' if met else 'MISSED'}")
+PY
