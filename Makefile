@@ -10,6 +10,8 @@ DEBUG_BIN := .build/debug/onair
 demo: deps-run release
 	$(RELEASE_BIN) demo $(ARGS)
 
+# The mutation test (scripts/mutation-test.sh) is a phase of its own for the same reason: each shipped
+# scenario once per press line with that line deleted, headless, two at a time, small pictures (a few minutes).
 # Three phases on purpose: the whole suite in parallel, then the scenario runs and the 5-minute throttled-link
 # soak each on a quiet machine — their real-time flows and 720p encode would otherwise compete with hundreds
 # of parallel tests for 2 cores and measure the machine's load instead of OnAir.
@@ -23,6 +25,7 @@ test: deps-test
 	$(SWIFT) test --skip-build --skip "$(HEAVY_TESTS)"
 	$(SWIFT) test --skip-build --filter ScenarioRunTests
 	$(SWIFT) test --skip-build --filter ThrottledLinkSoakTests
+	scripts/mutation-test.sh $(DEBUG_BIN)
 	$(MAKE) fuzz-smoke
 
 build: deps-run
