@@ -45,8 +45,8 @@ public final class SubscriberController {
         url: StreamURL,
         clock: SessionClock,
         stallTimeout: Duration = .seconds(3),
-        previewWidth: Int = 64,
-        previewHeight: Int = 36,
+        previewWidth: Int = 128,
+        previewHeight: Int = 72,
         rtmp: RTMPClient.Configuration = .init(),
         streamEpochMicroseconds: UInt64? = nil,
         post: @escaping @Sendable (SubscriberInput) -> Void

@@ -29,11 +29,18 @@ public struct TestPattern: Sendable {
         barRowY = (0..<width).map { TestPattern.bars[$0 * 7 / max(width, 1)].0 }
         barRowU = (0..<chromaWidth).map { TestPattern.bars[min(6, $0 * 2 * 7 / max(width, 1))].1 }
         barRowV = (0..<chromaWidth).map { TestPattern.bars[min(6, $0 * 2 * 7 / max(width, 1))].2 }
-        bandTop = (height * 3 / 4) & ~1
+        bandTop = (height * 3 / 5) & ~1
     }
 
-    /// The text scale: font pixels per picture pixel, about 1/120 of the height.
-    var textScale: Int { max(1, height / 120) }
+    /// The text scale: picture pixels per font pixel. As large as two lines (counter, clock) fit in the
+    /// caption band and the 12-character clock fits in the width — so that the digits stay readable in a
+    /// terminal preview a few dozen cells wide (16 at 720p: a digit is 80×112 pixels).
+    var textScale: Int {
+        let lineHeight = TestPatternFont.glyphHeight + 2
+        let byHeight = (height - bandTop) / (2 * lineHeight + 1)
+        let byWidth = width / ((TestPatternFont.glyphWidth + 1) * 12 + 4)
+        return max(1, min(byHeight, byWidth))
+    }
 
     /// The picture for frame `index`, stamped with `captureNanoseconds`. Its top rows carry a `FrameMarker`:
     /// the frame number and `wallMicroseconds` (the capture instant on CLOCK_REALTIME), or — when that is
@@ -76,7 +83,7 @@ public struct TestPattern: Sendable {
             }
             let scale = textScale
             let lineHeight = (TestPatternFont.glyphHeight + 2) * scale
-            let margin = 2 * scale
+            let margin = scale
             TestPatternFont.draw(
                 TestPattern.counterText(index), into: luma, width: width, height: height,
                 x: margin, y: bandTop + margin, scale: scale, value: 235)
