@@ -21,6 +21,7 @@ extension SubscriberController {
         if let number = reading.lastFrameNumber { details["lastFrameNumber"] = .integer(Int64(number)) }
         if let p50 = reading.p50Milliseconds { details["glassToGlassP50Ms"] = milliseconds(p50) }
         if let p99 = reading.p99Milliseconds { details["glassToGlassP99Ms"] = milliseconds(p99) }
+        if let offset = reading.avOffsetMilliseconds { details["avOffsetMs"] = milliseconds(offset) }
         if let capture = reading.lastCaptureWallMicroseconds {
             // On the session clock, like every event's `time`: scenarios compare it with their presses.
             let age = Int64(bitPattern: wallNow &- capture) / 1000

@@ -71,9 +71,11 @@ public final class DecoderThread: Sendable {
                     case let .success(.picture(picture)):
                         snapshot.preview = picture.preview
                         snapshot.previewTimestamp = picture.decodeTimestamp
-                        snapshot.glassToGlass.record(picture.marker, decodedAt: picture.decodedAtWallMicroseconds)
+                        snapshot.glassToGlass.record(
+                            picture.marker, decodedAt: picture.decodedAtWallMicroseconds, streamMilliseconds: picture.decodeTimestamp)
                     case let .success(.audio(level)):
                         snapshot.audioLevel = level
+                        if let mark = level.toneMarkMilliseconds { snapshot.glassToGlass.recordToneMark(atStreamMilliseconds: mark) }
                     case .success(.nothing):
                         break
                     case let .failure(error):

@@ -20,6 +20,9 @@ public struct GlassToGlassMeter: Sendable, Equatable {
         /// Pictures decoded that carried a readable marker, and those that did not.
         public var markersRead: Int
         public var markersUnreadable: Int
+        /// Audio's stream timestamp minus video's for the same capture instant (positive: audio plays late),
+        /// from the tone's once-a-second gap and the newest picture's marker; nil until both were seen.
+        public var avOffsetMilliseconds: Double?
     }
 
     /// A picture counts as frozen once it is this much older than the median latency: three frames at 30 fps.
@@ -32,6 +35,9 @@ public struct GlassToGlassMeter: Sendable, Equatable {
     private var frozen: UInt64 = 0
     private var skipped = 0
     private var read = 0
+    /// The newest picture with a wall-clock marker: its stream timestamp (ms) and capture instant (wall µs).
+    private var lastVideo: VideoInstant?
+    private var avOffset: Double?
     private var unreadable = 0
 
     public init(streamEpochMicroseconds: UInt64? = nil) {
@@ -39,7 +45,7 @@ public struct GlassToGlassMeter: Sendable, Equatable {
     }
 
     /// One decoded picture, with its marker (nil: none readable) and the wall instant it was decoded.
-    public mutating func record(_ marker: FrameMarker?, decodedAt now: UInt64) {
+    public mutating func record(_ marker: FrameMarker?, decodedAt now: UInt64, streamMilliseconds: Int64 = 0) {
         guard let marker else {
             unreadable += 1
             return
@@ -54,7 +60,19 @@ public struct GlassToGlassMeter: Sendable, Equatable {
         guard let capture = captureInstant(of: marker, near: now) else { return }
         closeShownInterval(until: now)
         shown = ShownPicture(capture: capture, countedUntil: now)
+        lastVideo = VideoInstant(streamMilliseconds: streamMilliseconds, captureWall: capture)
         latency.record(milliseconds: Double(Int64(bitPattern: now &- capture)) / 1000)
+    }
+
+    /// The tone's gap began at stream time `streamMilliseconds`; it was captured on a whole second of the wall
+    /// clock — the one nearest to what the newest picture's timestamp and capture instant say.
+    public mutating func recordToneMark(atStreamMilliseconds streamMilliseconds: Double) {
+        guard let video = lastVideo else { return }
+        let sinceVideo = streamMilliseconds - Double(video.streamMilliseconds)
+        let estimatedWall = Double(video.captureWall) + sinceVideo * 1000
+        let second = (estimatedWall / 1e6).rounded() * 1e6
+        let videoStreamTimeOfSecond = Double(video.streamMilliseconds) + (second - Double(video.captureWall)) / 1000
+        avOffset = streamMilliseconds - videoStreamTimeOfSecond
     }
 
     /// The figures at wall instant `now` (the picture on show since its decode counts towards frozen time).
@@ -65,7 +83,7 @@ public struct GlassToGlassMeter: Sendable, Equatable {
             p50Milliseconds: latency.percentile(0.5), p99Milliseconds: latency.percentile(0.99),
             frozenMilliseconds: Int64(copy.frozen / 1000), skippedFrames: skipped,
             lastFrameNumber: lastFrameNumber.map(Int.init), lastCaptureWallMicroseconds: shown?.capture,
-            markersRead: read, markersUnreadable: unreadable)
+            markersRead: read, markersUnreadable: unreadable, avOffsetMilliseconds: avOffset)
     }
 
     /// The capture instant of a marker, on the wall clock.
@@ -83,6 +101,11 @@ public struct GlassToGlassMeter: Sendable, Equatable {
         let from = max(shown.countedUntil, limit)
         if now > from { frozen += now - from }
         self.shown?.countedUntil = max(shown.countedUntil, now)
+    }
+
+    private struct VideoInstant: Sendable, Equatable {
+        var streamMilliseconds: Int64
+        var captureWall: UInt64
     }
 
     private struct ShownPicture: Sendable, Equatable {

@@ -31,6 +31,8 @@ public final class PacketDecoder {
         public var decodeTimestamp: Int64
         public var rmsDBFS: Double
         public var peakDBFS: Double
+        /// Stream time (ms) at which the test tone's once-a-second gap began in this frame, if it did.
+        public var toneMarkMilliseconds: Double? = nil
     }
 
     public struct Counters: Sendable, Equatable {
@@ -55,6 +57,7 @@ public final class PacketDecoder {
     private let keepsFullFrames: Bool
     private let scaler = FrameScaler()
     private var awaitingKeyframe = true
+    private var toneGaps = ToneGapDetector()
 
     public init(
         video: VideoTrackDescription?, audio: AudioTrackDescription?,
@@ -136,9 +139,19 @@ public final class PacketDecoder {
         var output = Output.nothing
         try audio.decode(packet.payload, pts: packet.decodeTimestamp, name: "aac") { frame in
             counters.audioFramesDecoded += 1
-            output = .audio(PacketDecoder.level(of: frame, timestamp: packet.decodeTimestamp))
+            var level = PacketDecoder.level(of: frame, timestamp: packet.decodeTimestamp)
+            level.toneMarkMilliseconds = toneMark(in: frame, timestamp: packet.decodeTimestamp)
+            output = .audio(level)
         }
         return output
+    }
+
+    /// The start of the tone's gap in the first channel of a planar-float frame, as stream time.
+    private func toneMark(in frame: UnsafeMutablePointer<AVFrame>, timestamp: Int64) -> Double? {
+        guard frame.pointee.format == AV_SAMPLE_FMT_FLTP.rawValue, let plane = frame.pointee.data.0 else { return nil }
+        let samples = UnsafeBufferPointer(
+            start: UnsafeRawPointer(plane).assumingMemoryBound(to: Float.self), count: Int(frame.pointee.nb_samples))
+        return toneGaps.feed(samples, firstMilliseconds: Double(timestamp), sampleRate: Double(frame.pointee.sample_rate))
     }
 
     /// RMS and peak over all channels of a planar-float (the AAC decoder's) frame.

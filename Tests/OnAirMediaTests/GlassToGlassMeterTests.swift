@@ -63,3 +63,27 @@ struct GlassToGlassMeterTests {
         #expect(reading.p50Milliseconds == 80)
     }
 }
+
+@Suite("glass-to-glass meter: A/V offset from the tone's gap")
+struct AVOffsetTests {
+    @Test("the gap's stream time against the video's stream time for the same wall second", arguments: [
+        (0.0, 0.0), (21.3, 21.3), (-40.0, -40.0),
+    ])
+    func offset(audioLate: Double, expected: Double) {
+        var meter = GlassToGlassMeter()
+        let base = GlassToGlassMeterTests.base // a whole second
+        // Frame captured 200 ms before the second, timestamped 5000 ms.
+        let capture = base - 200_000
+        meter.record(GlassToGlassMeterTests.marker(1, capturedAt: capture), decodedAt: capture + 30_000, streamMilliseconds: 5000)
+        meter.recordToneMark(atStreamMilliseconds: 5200 + audioLate)
+        let offset = meter.reading(at: capture + 30_000).avOffsetMilliseconds ?? .nan
+        #expect(abs(offset - expected) < 0.001)
+    }
+
+    @Test("no offset before a picture with a wall-clock marker")
+    func needsVideo() {
+        var meter = GlassToGlassMeter()
+        meter.recordToneMark(atStreamMilliseconds: 1000)
+        #expect(meter.reading(at: GlassToGlassMeterTests.base).avOffsetMilliseconds == nil)
+    }
+}
