@@ -115,10 +115,19 @@ public final class PacketDecoder {
             counters.videoFramesDecoded += 1
             let width = Int(frame.pointee.width)
             let height = Int(frame.pointee.height)
+            let marker = PacketDecoder.marker(in: frame)
+            // The marker row changes every frame: left in the preview it would repaint a row of cells each
+            // refresh, bytes to the terminal that show nothing a viewer can read.
+            let skip = marker == nil ? 0 : FrameMarker.bandHeight(pictureHeight: height)
+            let strides = [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2]
             let source = FrameScaler.Picture(
-                format: AVPixelFormat(frame.pointee.format), width: width, height: height,
-                planes: [UnsafePointer(frame.pointee.data.0), UnsafePointer(frame.pointee.data.1), UnsafePointer(frame.pointee.data.2)],
-                strides: [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2])
+                format: AVPixelFormat(frame.pointee.format), width: width, height: height - skip,
+                planes: [
+                    UnsafePointer(frame.pointee.data.0.map { $0 + skip * Int(strides[0]) }),
+                    UnsafePointer(frame.pointee.data.1.map { $0 + skip / 2 * Int(strides[1]) }),
+                    UnsafePointer(frame.pointee.data.2.map { $0 + skip / 2 * Int(strides[2]) }),
+                ],
+                strides: strides)
             var rgb = [UInt8](repeating: 0, count: previewWidth * previewHeight * 3)
             try rgb.withUnsafeMutableBufferPointer { buffer in
                 try scaler.scale(
@@ -129,7 +138,7 @@ public final class PacketDecoder {
             output = .picture(DecodedPicture(
                 decodeTimestamp: packet.decodeTimestamp,
                 preview: PreviewImage(width: previewWidth, height: previewHeight, rgb: rgb), frame: full,
-                marker: PacketDecoder.marker(in: frame), decodedAtWallMicroseconds: WallClock.nowMicroseconds()))
+                marker: marker, decodedAtWallMicroseconds: WallClock.nowMicroseconds()))
         }
         return output
     }

@@ -32,13 +32,18 @@ public struct TestPattern: Sendable {
         bandTop = (height * 3 / 5) & ~1
     }
 
-    /// The text scale: picture pixels per font pixel. As large as two lines (counter, clock) fit in the
-    /// caption band and the 12-character clock fits in the width — so that the digits stay readable in a
-    /// terminal preview a few dozen cells wide (16 at 720p: a digit is 80×112 pixels).
-    var textScale: Int {
-        let lineHeight = TestPatternFont.glyphHeight + 2
-        let byHeight = (height - bandTop) / (2 * lineHeight + 1)
-        let byWidth = width / ((TestPatternFont.glyphWidth + 1) * 12 + 4)
+    /// The small text's scale (picture pixels per font pixel): about 1/120 of the height.
+    var textScale: Int { max(1, height / 120) }
+
+    /// The large clock's scale: as large as the caption band holds under the small line and the width holds
+    /// eight characters (25 at 720p: a digit is 125×175 pixels, readable in a terminal preview 60 cells wide).
+    /// Why only the clock: it changes once a second, so it costs the terminal nothing between changes, while
+    /// large digits that change every frame (the counter, the milliseconds) would repaint a block of preview
+    /// cells at every refresh — 8 kB/s at 80×24.
+    var largeTextScale: Int {
+        let glyph = TestPatternFont.glyphHeight + 2
+        let byHeight = (height - bandTop - glyph * textScale - 2 * textScale) / glyph
+        let byWidth = width / ((TestPatternFont.glyphWidth + 1) * 8 + 2)
         return max(1, min(byHeight, byWidth))
     }
 
@@ -81,15 +86,15 @@ public struct TestPattern: Sendable {
                     v[y * chromaWidth + x] = 128
                 }
             }
-            let scale = textScale
-            let lineHeight = (TestPatternFont.glyphHeight + 2) * scale
+            let scale = textScale, large = largeTextScale
             let margin = scale
+            let clock = TestPattern.clockText(frameIndex: index, framesPerSecond: framesPerSecond)
             TestPatternFont.draw(
-                TestPattern.counterText(index), into: luma, width: width, height: height,
-                x: margin, y: bandTop + margin, scale: scale, value: 235)
+                String(clock.prefix(8)), into: luma, width: width, height: height,
+                x: margin, y: bandTop + margin, scale: large, value: 235)
             TestPatternFont.draw(
-                TestPattern.clockText(frameIndex: index, framesPerSecond: framesPerSecond), into: luma,
-                width: width, height: height, x: margin, y: bandTop + margin + lineHeight, scale: scale, value: 235)
+                TestPattern.counterText(index) + "  " + clock, into: luma, width: width, height: height,
+                x: margin, y: bandTop + margin + (TestPatternFont.glyphHeight + 2) * large, scale: scale, value: 235)
             marker(frameIndex: index, wallMicroseconds: wallMicroseconds).draw(into: luma, width: width, height: height)
         }
         return frame
