@@ -73,7 +73,7 @@ public final class SubscriberController {
     /// Received bitrate, fps and the decoded preview, for the dashboard.
     public var telemetry: StreamTelemetry {
         let decoded = decoder?.snapshot
-        return StreamTelemetry(
+        var telemetry = StreamTelemetry(
             bitrate: meter.bitrate,
             bitrateHistory: meter.history,
             framesPerSecond: meter.framesPerSecond,
@@ -82,6 +82,10 @@ public final class SubscriberController {
             congestion: 0,
             preview: decoded?.preview
         )
+        if let reading = glassToGlassNow, let p50 = reading.p50Milliseconds, let p99 = reading.p99Milliseconds, let frame = reading.lastFrameNumber {
+            telemetry.glassToGlass = StreamTelemetry.GlassToGlass(p50Milliseconds: p50, p99Milliseconds: p99, frameNumber: frame)
+        }
+        return telemetry
     }
 
     public func handle(_ input: SubscriberInput) async {

@@ -74,7 +74,11 @@ public struct SubscriberDashboard: Widget {
         PublisherDashboard.renderBitrate(telemetry, in: info.row(4), into: &buffer, theme: theme)
         LabelledField(
             "fps",
-            "\(ConsoleFormat.decimal(telemetry.framesPerSecond, places: 1))  dropped \(telemetry.droppedFrames)  queue \(telemetry.queueDepth)",
+            "\(ConsoleFormat.decimal(telemetry.framesPerSecond, places: 1))  dropped \(telemetry.droppedFrames)  queue \(telemetry.queueDepth)"
+                + (telemetry.glassToGlass.map {
+                    "  g2g \(ConsoleFormat.decimal($0.p50Milliseconds, places: 0))/\(ConsoleFormat.decimal($0.p99Milliseconds, places: 0)) ms"
+                        + "  #\($0.frameNumber)"
+                } ?? ""),
             labelWidth: 9
         ).render(in: info.row(5), into: &buffer, theme: theme)
     }
