@@ -140,7 +140,7 @@ public final class SubscriberController {
         case .status(let status):
             if let code = PlayStatus(rawValue: status.code.rawValue) {
                 // A new publish session on the same play: `framesDecoded` counts its frames only.
-                if code == .publishNotify || code == .unpublishNotify { countersAtPlay = decoderCounters }
+                if code == .publishNotify { countersAtPlay = decoderCounters }
                 if code == .unpublishNotify || code == .stop { mediaFlowing = false }
                 await apply(.status(code), at: now)
             }
