@@ -10,10 +10,11 @@ DEBUG_BIN := .build/debug/onair
 demo: deps-run release
 	$(RELEASE_BIN) demo $(ARGS)
 
-# Phases on purpose: the whole suite in parallel, then the scenario runs, the 5-minute throttled-link soak and
-# the hostile-client suite (healthy-player rates under attack) each on a quiet machine — their real-time flows
-# and 720p encode would otherwise compete with hundreds of parallel tests for 2 cores and measure the
-# machine's load instead of OnAir.
+# Phases on purpose: the whole suite in parallel, then the scenario runs, the 5-minute throttled-link soak,
+# the hostile-client suite (healthy-player rates under attack) and the scenario mutation test
+# (scripts/mutation-test.sh: each shipped scenario once per press line with that line deleted, headless, two
+# at a time, small pictures) each on a quiet machine — their real-time flows and 720p encode would otherwise
+# compete with hundreds of parallel tests for 2 cores and measure the machine's load instead of OnAir.
 HEAVY_TESTS := ScenarioRunTests|ThrottledLinkSoakTests|RelayHostileClientTests
 # Most tests start real processes (onair, nginx, ffmpeg, tmux) and wait for them: at most this many at once,
 # or 2 cores spend the run switching between dozens of encoders and the waits time out.
@@ -25,6 +26,7 @@ test: deps-test
 	$(SWIFT) test --skip-build --filter ScenarioRunTests
 	$(SWIFT) test --skip-build --filter ThrottledLinkSoakTests
 	$(SWIFT) test --skip-build --filter RelayHostileClientTests
+	scripts/mutation-test.sh $(DEBUG_BIN)
 	$(MAKE) fuzz-smoke
 
 build: deps-run

@@ -16,7 +16,8 @@ public enum SubscribeFrontEnd {
         let console = ConsoleFrontEnd(clock: clock, theme: theme, previewFramesPerSecond: options.previewFramesPerSecond, color: options.color)
         let controller = SubscriberController(
             session: SubscriberSession(streamName: url.bareStreamName, redactedURL: url.redacted, reconnectDelay: reconnectDelay),
-            url: url, clock: clock, stallTimeout: stallTimeout, rtmp: rtmp, post: console.subscriberPost
+            url: url, clock: clock, stallTimeout: stallTimeout, rtmp: rtmp,
+            streamEpochMicroseconds: try patternEpoch(options), post: console.subscriberPost
         )
         console.attach(publisher: nil, subscriber: controller)
         if let log = try FrontEndSetup.eventLog(options.logFile, command: "subscribe") { console.writeEvents(to: log) }
@@ -37,7 +38,10 @@ public enum SubscribeFrontEnd {
         let session = SubscriberSession(streamName: url.bareStreamName, redactedURL: url.redacted, reconnectDelay: reconnectDelay)
         var notices: [String] = []
         let rtmp = try FrontEndSetup.rtmpConfiguration(url: url, caFile: options.caFile, command: "subscribe") { notices.append($0) }
-        let controller = SubscriberController(session: session, url: url, clock: clock, stallTimeout: stallTimeout, rtmp: rtmp) { inputs.post($0) }
+        let controller = SubscriberController(
+            session: session, url: url, clock: clock, stallTimeout: stallTimeout, rtmp: rtmp,
+            streamEpochMicroseconds: try patternEpoch(options)
+        ) { inputs.post($0) }
         writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "started", details: [
             "command": "subscribe", "url": .string(url.redacted),
         ]))
@@ -46,6 +50,15 @@ public enum SubscribeFrontEnd {
         }
         inputs.post(.event(.control(.play)))
         try await HeadlessLoop.run(HeadlessSubscriber(controller), inputs: inputs, writer: writer, clock: clock)
+    }
+
+    /// `--pattern-epoch` in wall microseconds; a value that is not a Unix time after 2001 is a usage error.
+    static func patternEpoch(_ options: SubscribeOptions) throws -> UInt64? {
+        guard let seconds = options.patternEpoch else { return nil }
+        guard seconds.isFinite, seconds > 1e9, seconds < 1e11 else {
+            throw FrontEndExit(code: 2, message: "onair subscribe: --pattern-epoch \(seconds) is not a Unix time in seconds; pass `date +%s.%N` taken when the sender started")
+        }
+        return UInt64(seconds * 1e6)
     }
 }
 
@@ -58,7 +71,8 @@ extension SubscriberController {
             "bitrate": .integer(Int64(meter.bitrate)),
             "fps": .number((meter.framesPerSecond * 10).rounded() / 10),
             "videoPackets": .integer(Int64(counters.videoPacketsReceived)),
-            "framesDecoded": .integer(Int64(counters.videoFramesDecoded)),
+            "framesDecoded": .integer(Int64(counters.videoFramesDecoded - countersAtPlay.videoFramesDecoded)),
+            "framesDecodedTotal": .integer(Int64(counters.videoFramesDecoded)),
             "skippedWhilePaused": .integer(Int64(counters.videoSkippedWhilePaused)),
             "skippedAwaitingKeyframe": .integer(Int64(counters.videoSkippedAwaitingKeyframe)),
             "audioFramesDecoded": .integer(Int64(counters.audioFramesDecoded)),
@@ -68,6 +82,7 @@ extension SubscriberController {
         ]
         if let level = decoded?.audioLevel { details["audioLevelDb"] = .number((level.rmsDBFS * 10).rounded() / 10) }
         if let error = decoded?.lastError { details["decodeError"] = .string(error) }
+        if let decoded { details.merge(glassToGlassDetails(decoded.glassToGlass)) { $1 } }
         return details
     }
 }

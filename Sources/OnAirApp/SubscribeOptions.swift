@@ -14,6 +14,8 @@ public struct SubscribeOptions: Sendable {
     public var previewFramesPerSecond: Double
     /// PEM certificate authorities to trust for `rtmps://` instead of the system's roots (`--ca-file`).
     public var caFile: String?
+    /// `--pattern-epoch`: Unix time (seconds) at which frame 0 of a pattern made by `onair pattern` was due.
+    public var patternEpoch: Double?
 
     public init(
         url: String,
@@ -24,8 +26,10 @@ public struct SubscribeOptions: Sendable {
         color: ColorChoice = .auto,
         logFile: String? = nil,
         previewFramesPerSecond: Double = 8,
-        caFile: String? = nil
+        caFile: String? = nil,
+        patternEpoch: Double? = nil
     ) {
+        self.patternEpoch = patternEpoch
         self.url = url
         self.reconnectDelay = reconnectDelay
         self.stallTimeout = stallTimeout

@@ -16,15 +16,21 @@ public final class SubscriberController {
     private var renderPaused = false
     /// Counts of decoders already replaced, so totals survive a new codec configuration.
     private var retiredCounters = PacketDecoder.Counters()
+    /// `decoderCounters` when the current play (or the publisher's current session on it) began:
+    /// `framesDecoded` counts that only, so frames from before an interruption never make a scenario's
+    /// `framesDecoded above 0` hold.
+    private(set) var countersAtPlay = PacketDecoder.Counters()
     private let previewSize: (width: Int, height: Int)
     public private(set) var meter = RateMeter()
     /// Time without video, for the report and `expect subscriber gap below …`.
     public private(set) var videoGaps = VideoGapMeter()
-    private let clock: SessionClock
+    let clock: SessionClock
     private let rtmp: RTMPClient.Configuration
     private let post: @Sendable (SubscriberInput) -> Void
     private let timers: TimerService<SubscriberTimer>
     private let stallTimeout: Duration
+    /// When frame 0 of a file-made pattern was due (wall µs), for pictures whose markers count from there.
+    private let streamEpochMicroseconds: UInt64?
     private var player: RTMPPlayer?
     private var generation = 0
     private var lastMedia: SessionTime?
@@ -44,11 +50,13 @@ public final class SubscriberController {
         url: StreamURL,
         clock: SessionClock,
         stallTimeout: Duration = .seconds(3),
-        previewWidth: Int = 64,
-        previewHeight: Int = 36,
+        previewWidth: Int = 128,
+        previewHeight: Int = 72,
         rtmp: RTMPClient.Configuration = .init(),
+        streamEpochMicroseconds: UInt64? = nil,
         post: @escaping @Sendable (SubscriberInput) -> Void
     ) {
+        self.streamEpochMicroseconds = streamEpochMicroseconds
         self.session = session
         self.url = url
         self.clock = clock
@@ -70,7 +78,7 @@ public final class SubscriberController {
     /// Received bitrate, fps and the decoded preview, for the dashboard.
     public var telemetry: StreamTelemetry {
         let decoded = decoder?.snapshot
-        return StreamTelemetry(
+        var telemetry = StreamTelemetry(
             bitrate: meter.bitrate,
             bitrateHistory: meter.history,
             framesPerSecond: meter.framesPerSecond,
@@ -81,6 +89,10 @@ public final class SubscriberController {
             preview: decoded?.preview,
             audioLevelDBFS: decoded?.audioLevel?.rmsDBFS
         )
+        if let reading = glassToGlassNow, let p50 = reading.p50Milliseconds, let p99 = reading.p99Milliseconds, let frame = reading.lastFrameNumber {
+            telemetry.glassToGlass = StreamTelemetry.GlassToGlass(p50Milliseconds: p50, p99Milliseconds: p99, frameNumber: frame)
+        }
+        return telemetry
     }
 
     public func handle(_ input: SubscriberInput) async {
@@ -141,6 +153,8 @@ public final class SubscriberController {
         switch event {
         case .status(let status):
             if let code = PlayStatus(rawValue: status.code.rawValue) {
+                // A new publish session on the same play: `framesDecoded` counts its frames only.
+                if code == .publishNotify { countersAtPlay = decoderCounters }
                 if code == .unpublishNotify || code == .stop {
                     mediaFlowing = false
                     decoder?.drain()
@@ -223,11 +237,15 @@ public final class SubscriberController {
         retiredCounters.adding(decoder?.snapshot.counters ?? PacketDecoder.Counters())
     }
 
-    /// The decoder thread, started at the first track; `nil` (with an error notice) if it cannot start.
+    /// The decoder thread, started at the first track; `nil` (with an error notice) if it cannot start. It lives
+    /// as long as the controller, so the marker figures (glass-to-glass, frozen, skipped) span republishes: a
+    /// republish is a new codec configuration, not a new picture history.
     private func decoderForTracks() -> DecoderThread? {
         if let decoder { return decoder }
         do {
-            decoder = try DecoderThread(video: nil, audio: nil, previewWidth: previewSize.width, previewHeight: previewSize.height)
+            decoder = try DecoderThread(
+                video: nil, audio: nil, previewWidth: previewSize.width, previewHeight: previewSize.height,
+                glassToGlass: GlassToGlassMeter(streamEpochMicroseconds: streamEpochMicroseconds))
             decoder?.setRenderPaused(renderPaused)
         } catch {
             notices.append(("error", ["text": .string("cannot decode this stream: \(error)")]))
@@ -259,6 +277,7 @@ public final class SubscriberController {
 
     /// A new connection for every play, as the seed's `reconnect()` makes a new subscriber.
     private func play(_ name: String) async {
+        countersAtPlay = decoderCounters
         generation += 1
         let current = generation
         // Only media of this play may say PLAYING.

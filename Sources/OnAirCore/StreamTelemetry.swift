@@ -22,6 +22,21 @@ public struct StreamTelemetry: Sendable, Equatable {
     /// took). They differ when packets wait in the queue, are dropped, or nothing is being sent.
     public var encoderBitrate: Int?
     public var encoderFramesPerSecond: Double?
+    /// Subscriber: glass-to-glass p50/p99 in ms and the newest frame number, read from the pictures' frame
+    /// markers (nil when the pictures carry none).
+    public var glassToGlass: GlassToGlass?
+
+    public struct GlassToGlass: Sendable, Equatable {
+        public var p50Milliseconds: Double
+        public var p99Milliseconds: Double
+        public var frameNumber: Int
+
+        public init(p50Milliseconds: Double, p99Milliseconds: Double, frameNumber: Int) {
+            self.p50Milliseconds = p50Milliseconds
+            self.p99Milliseconds = p99Milliseconds
+            self.frameNumber = frameNumber
+        }
+    }
 
     public init(
         bitrate: Int = 0,

@@ -30,6 +30,8 @@ public final class DecoderThread: Sendable {
         public var problems: [String] = []
         /// Commands (configurations, drains) not yet applied.
         public var pendingCommands = 0
+        /// Frame markers read from the decoded pictures (glass-to-glass latency, frozen time, skipped frames).
+        public var glassToGlass = GlassToGlassMeter()
     }
 
     /// How many refused configurations a snapshot keeps (a hostile peer may send thousands).
@@ -84,9 +86,10 @@ public final class DecoderThread: Sendable {
     /// in ``Snapshot/problems`` and the other track still decodes; throws only if the thread cannot start.
     public init(
         video: VideoTrackDescription?, audio: AudioTrackDescription?, previewWidth: Int = 64, previewHeight: Int = 36,
-        backlog: Int = 90
+        backlog: Int = 90, glassToGlass: GlassToGlassMeter = GlassToGlassMeter()
     ) throws {
         let shared = Shared(input: PacketQueue(capacity: backlog, byteCapacity: 16 << 20))
+        shared.output.withLock { $0.glassToGlass = glassToGlass }
         self.shared = shared
         shared.commands.withLock { $0 = [(0, .video(video)), (0, .audio(audio))] }
         let (thread, _) = try WorkerThread.start(name: "onair.decode") { (ready: @Sendable (Result<Bool, any Error>) -> Void) in
@@ -194,8 +197,11 @@ public final class DecoderThread: Sendable {
             case let .success(.picture(picture)):
                 snapshot.preview = picture.preview
                 snapshot.previewTimestamp = picture.decodeTimestamp
+                snapshot.glassToGlass.record(
+                    picture.marker, decodedAt: picture.decodedAtWallMicroseconds, streamMilliseconds: picture.decodeTimestamp)
             case let .success(.audio(level)):
                 snapshot.audioLevel = level
+                if let mark = level.toneMarkMilliseconds { snapshot.glassToGlass.recordToneMark(atStreamMilliseconds: mark) }
             case .success(.nothing):
                 break
             case let .failure(error) where isConfiguration:

@@ -53,7 +53,7 @@ struct EnginePipeline: Sendable {
         case let .tone(frequency):
             return try ToneSource(
                 frequency: frequency, sampleRate: configuration.audioSampleRate, channels: configuration.audioChannels,
-                pacing: configuration.pacing)
+                pacing: configuration.pacing, marksSeconds: configuration.pacing == .realTime)
         case let .wavFile(path):
             return try WAVFileSource(path: path, pacing: configuration.pacing)
         case let .alsa(device):

@@ -43,9 +43,16 @@ final class FrameScaler {
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         try frame.planes.withUnsafeBufferPointer { planes throws in
             let base = planes.baseAddress!
+            // Without the frame marker's row (it changes every frame; see PacketDecoder), when there is one.
+            let hasMarker = FrameMarker.read(luma: UnsafeBufferPointer(rebasing: planes[0..<frame.lumaCount]),
+                                             stride: frame.width, width: frame.width, height: frame.height) != nil
+            let skip = hasMarker ? FrameMarker.bandHeight(pictureHeight: frame.height) : 0
             let source = Picture(
-                format: AV_PIX_FMT_YUV420P, width: frame.width, height: frame.height,
-                planes: [base, base + frame.lumaCount, base + frame.lumaCount + frame.chromaCount],
+                format: AV_PIX_FMT_YUV420P, width: frame.width, height: frame.height - skip,
+                planes: [
+                    base + skip * frame.width, base + frame.lumaCount + skip / 2 * frame.chromaWidth,
+                    base + frame.lumaCount + frame.chromaCount + skip / 2 * frame.chromaWidth,
+                ],
                 strides: [Int32(frame.width), Int32(frame.chromaWidth), Int32(frame.chromaWidth)])
             try rgb.withUnsafeMutableBufferPointer { output throws in
                 try scale(

@@ -2,7 +2,7 @@
 ///
 /// A fixed ring rather than a histogram: at 30 fps, 300 samples are the last ten seconds, which is what an
 /// operator watching the dashboard cares about; sorting 300 values per stats pull is cheap.
-struct LatencyWindow: Sendable {
+struct LatencyWindow: Sendable, Equatable {
     private var samples: [Double] = []
     private var next = 0
     let capacity: Int

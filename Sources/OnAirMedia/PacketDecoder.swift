@@ -27,6 +27,9 @@ public final class PacketDecoder {
         public var preview: PreviewImage
         /// The full-size picture, when the decoder was made with `keepsFullFrames` (for tests and quality checks).
         public var frame: VideoFrame?
+        /// The frame number and capture instant the picture carries (the test pattern's), and when it was decoded.
+        public var marker: FrameMarker? = nil
+        public var decodedAtWallMicroseconds: UInt64 = 0
     }
 
     /// Loudness of one decoded audio frame, in dB relative to full scale (0 dBFS = full-scale square wave).
@@ -34,6 +37,8 @@ public final class PacketDecoder {
         public var decodeTimestamp: Int64
         public var rmsDBFS: Double
         public var peakDBFS: Double
+        /// Stream time (ms) at which the test tone's once-a-second gap began in this frame, if it did.
+        public var toneMarkMilliseconds: Double? = nil
     }
 
     public struct Counters: Sendable, Equatable {
@@ -75,6 +80,7 @@ public final class PacketDecoder {
     /// The timestamp of the packet most recently sent to each decoder, for pictures that come out of a drain.
     private var lastVideoTimestamp: Int64 = 0
     private var lastAudioTimestamp: Int64 = 0
+    private var toneGaps = ToneGapDetector()
 
     public init(
         video: VideoTrackDescription?, audio: AudioTrackDescription?,
@@ -230,10 +236,20 @@ public final class PacketDecoder {
 
     private func picture(from frame: UnsafeMutablePointer<AVFrame>, timestamp: Int64) throws -> Output {
         counters.videoFramesDecoded += 1
+        let height = Int(frame.pointee.height)
+        let marker = PacketDecoder.marker(in: frame)
+        // The marker row changes every frame: left in the preview it would repaint a row of cells each
+        // refresh, bytes to the terminal that show nothing a viewer can read.
+        let skip = marker == nil ? 0 : FrameMarker.bandHeight(pictureHeight: height)
+        let strides = [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2]
         let source = FrameScaler.Picture(
-            format: AVPixelFormat(frame.pointee.format), width: Int(frame.pointee.width), height: Int(frame.pointee.height),
-            planes: [UnsafePointer(frame.pointee.data.0), UnsafePointer(frame.pointee.data.1), UnsafePointer(frame.pointee.data.2)],
-            strides: [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2])
+            format: AVPixelFormat(frame.pointee.format), width: Int(frame.pointee.width), height: height - skip,
+            planes: [
+                UnsafePointer(frame.pointee.data.0.map { $0 + skip * Int(strides[0]) }),
+                UnsafePointer(frame.pointee.data.1.map { $0 + skip / 2 * Int(strides[1]) }),
+                UnsafePointer(frame.pointee.data.2.map { $0 + skip / 2 * Int(strides[2]) }),
+            ],
+            strides: strides)
         var rgb = [UInt8](repeating: 0, count: previewWidth * previewHeight * 3)
         try rgb.withUnsafeMutableBufferPointer { buffer in
             try scaler.scale(
@@ -242,7 +258,8 @@ public final class PacketDecoder {
         }
         let full = keepsFullFrames ? PacketDecoder.copyI420(frame, timestamp: frame.pointee.pts) : nil
         return .picture(DecodedPicture(
-            decodeTimestamp: timestamp, preview: PreviewImage(width: previewWidth, height: previewHeight, rgb: rgb), frame: full))
+            decodeTimestamp: timestamp, preview: PreviewImage(width: previewWidth, height: previewHeight, rgb: rgb), frame: full,
+            marker: marker, decodedAtWallMicroseconds: WallClock.nowMicroseconds()))
     }
 
     private func decodeAudio(_ packet: EncodedPacket) throws -> Output {
@@ -251,8 +268,30 @@ public final class PacketDecoder {
         lastAudioTimestamp = packet.decodeTimestamp
         try audio.decode(packet.payload, pts: packet.decodeTimestamp, name: name) { frame in
             counters.audioFramesDecoded += 1
-            output = .audio(PacketDecoder.level(of: frame, timestamp: packet.decodeTimestamp))
+            var level = PacketDecoder.level(of: frame, timestamp: packet.decodeTimestamp)
+            level.toneMarkMilliseconds = toneMark(in: frame, timestamp: packet.decodeTimestamp)
+            output = .audio(level)
         }
         return output
+    }
+
+    /// The start of the tone's gap in the first channel of a planar-float frame, as stream time.
+    private func toneMark(in frame: UnsafeMutablePointer<AVFrame>, timestamp: Int64) -> Double? {
+        guard frame.pointee.format == AV_SAMPLE_FMT_FLTP.rawValue, let plane = frame.pointee.data.0 else { return nil }
+        let samples = UnsafeBufferPointer(
+            start: UnsafeRawPointer(plane).assumingMemoryBound(to: Float.self), count: Int(frame.pointee.nb_samples))
+        return toneGaps.feed(samples, firstMilliseconds: Double(timestamp), sampleRate: Double(frame.pointee.sample_rate))
+    }
+
+    /// The `FrameMarker` in the top rows of a decoded 8-bit YUV picture, if it carries one.
+    private static func marker(in frame: UnsafeMutablePointer<AVFrame>) -> FrameMarker? {
+        let format = frame.pointee.format
+        guard format == AV_PIX_FMT_YUV420P.rawValue || format == AV_PIX_FMT_YUVJ420P.rawValue,
+              let luma = frame.pointee.data.0, frame.pointee.linesize.0 > 0 else { return nil }
+        let width = Int(frame.pointee.width), height = Int(frame.pointee.height), stride = Int(frame.pointee.linesize.0)
+        let rows = FrameMarker.bandHeight(pictureHeight: height)
+        guard height >= rows else { return nil }
+        return FrameMarker.read(
+            luma: UnsafeBufferPointer(start: luma, count: (rows - 1) * stride + width), stride: stride, width: width, height: height)
     }
 }

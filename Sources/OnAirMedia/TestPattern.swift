@@ -29,14 +29,28 @@ public struct TestPattern: Sendable {
         barRowY = (0..<width).map { TestPattern.bars[$0 * 7 / max(width, 1)].0 }
         barRowU = (0..<chromaWidth).map { TestPattern.bars[min(6, $0 * 2 * 7 / max(width, 1))].1 }
         barRowV = (0..<chromaWidth).map { TestPattern.bars[min(6, $0 * 2 * 7 / max(width, 1))].2 }
-        bandTop = (height * 3 / 4) & ~1
+        bandTop = (height * 3 / 5) & ~1
     }
 
-    /// The text scale: font pixels per picture pixel, about 1/120 of the height.
+    /// The small text's scale (picture pixels per font pixel): about 1/120 of the height.
     var textScale: Int { max(1, height / 120) }
 
-    /// The picture for frame `index`, stamped with `captureNanoseconds`.
-    public func render(frameIndex index: Int, captureNanoseconds: UInt64 = 0) -> VideoFrame {
+    /// The large clock's scale: as large as the caption band holds under the small line and the width holds
+    /// eight characters (25 at 720p: a digit is 125×175 pixels, readable in a terminal preview 60 cells wide).
+    /// Why only the clock: it changes once a second, so it costs the terminal nothing between changes, while
+    /// large digits that change every frame (the counter, the milliseconds) would repaint a block of preview
+    /// cells at every refresh — 8 kB/s at 80×24.
+    var largeTextScale: Int {
+        let glyph = TestPatternFont.glyphHeight + 2
+        let byHeight = (height - bandTop - glyph * textScale - 2 * textScale) / glyph
+        let byWidth = width / ((TestPatternFont.glyphWidth + 1) * 8 + 2)
+        return max(1, min(byHeight, byWidth))
+    }
+
+    /// The picture for frame `index`, stamped with `captureNanoseconds`. Its top rows carry a `FrameMarker`:
+    /// the frame number and `wallMicroseconds` (the capture instant on CLOCK_REALTIME), or — when that is
+    /// nil, as in a file made ahead of time — the frame's time since frame 0.
+    public func render(frameIndex index: Int, captureNanoseconds: UInt64 = 0, wallMicroseconds: UInt64? = nil) -> VideoFrame {
         var frame = VideoFrame(width: width, height: height, captureNanoseconds: captureNanoseconds, sequenceNumber: index)
         let chromaWidth = frame.chromaWidth
         let chromaHeight = frame.chromaHeight
@@ -72,17 +86,26 @@ public struct TestPattern: Sendable {
                     v[y * chromaWidth + x] = 128
                 }
             }
-            let scale = textScale
-            let lineHeight = (TestPatternFont.glyphHeight + 2) * scale
-            let margin = 2 * scale
+            let scale = textScale, large = largeTextScale
+            let margin = scale
+            let clock = TestPattern.clockText(frameIndex: index, framesPerSecond: framesPerSecond)
             TestPatternFont.draw(
-                TestPattern.counterText(index), into: luma, width: width, height: height,
-                x: margin, y: bandTop + margin, scale: scale, value: 235)
+                String(clock.prefix(8)), into: luma, width: width, height: height,
+                x: margin, y: bandTop + margin, scale: large, value: 235)
             TestPatternFont.draw(
-                TestPattern.clockText(frameIndex: index, framesPerSecond: framesPerSecond), into: luma,
-                width: width, height: height, x: margin, y: bandTop + margin + lineHeight, scale: scale, value: 235)
+                TestPattern.counterText(index) + "  " + clock, into: luma, width: width, height: height,
+                x: margin, y: bandTop + margin + (TestPatternFont.glyphHeight + 2) * large, scale: scale, value: 235)
+            marker(frameIndex: index, wallMicroseconds: wallMicroseconds).draw(into: luma, width: width, height: height)
         }
         return frame
+    }
+
+    /// The marker of frame `index`: its capture instant if known, else its offset from frame 0.
+    func marker(frameIndex index: Int, wallMicroseconds: UInt64?) -> FrameMarker {
+        let number = UInt32(truncatingIfNeeded: index)
+        if let wallMicroseconds { return FrameMarker(frameNumber: number, clock: .wallMicroseconds(wallMicroseconds)) }
+        let offset = UInt64((Double(max(index, 0)) * 1e6 / max(framesPerSecond, 1)).rounded())
+        return FrameMarker(frameNumber: number, clock: .streamMicroseconds(offset))
     }
 
     /// The burned-in counter: six digits, wrapping at a million.
@@ -127,6 +150,7 @@ public final class TestPatternSource: VideoSource {
         skippedFrames += tick.skipped
         index += tick.skipped
         defer { index += 1 }
-        return pattern.render(frameIndex: index, captureNanoseconds: tick.time)
+        return pattern.render(
+            frameIndex: index, captureNanoseconds: tick.time, wallMicroseconds: WallClock.microseconds(ofMonotonic: tick.time))
     }
 }

@@ -8,13 +8,19 @@ public final class ToneSource: AudioSource {
     public let amplitude: Double
     public let overruns = 0
     private let pacing: Pacing
+    /// Silences the first ``markGapMicroseconds`` of every second of the wall clock: the audio's frame marker.
+    public let marksSeconds: Bool
+    /// The gap: long enough to find after AAC (whose frames smear edges by a few ms), short enough not to hear.
+    public static let markGapMicroseconds: UInt64 = 10_000
     private var start: UInt64?
     /// Sample frames produced so far (internal: tests start a tone hours in).
     var framesDelivered: Int64 = 0
 
     public init(
-        frequency: Double = 440, amplitude: Double = 0.25, sampleRate: Int = 48_000, channels: Int = 2, pacing: Pacing = .realTime
+        frequency: Double = 440, amplitude: Double = 0.25, sampleRate: Int = 48_000, channels: Int = 2, pacing: Pacing = .realTime,
+        marksSeconds: Bool = false
     ) throws {
+        self.marksSeconds = marksSeconds
         guard sampleRate > 0, (1...2).contains(channels), frequency > 0, frequency < Double(sampleRate) / 2 else {
             throw MediaError.invalidConfiguration("tone \(frequency) Hz at \(sampleRate) Hz × \(channels) ch: need 1–2 channels and a frequency below Nyquist")
         }
@@ -41,7 +47,7 @@ public final class ToneSource: AudioSource {
         let step = 2 * Double.pi * cyclesPerSample
         let (stepSine, stepCosine) = (sin(step), cos(step))
         var (sine, cosine) = (sin(phase), cos(phase))
-        let samples = [Int16](unsafeUninitializedCapacity: frames * channels) { buffer, initialized in
+        var samples = [Int16](unsafeUninitializedCapacity: frames * channels) { buffer, initialized in
             for frame in 0..<frames {
                 let value = Int16((peak * sine).rounded())
                 for channel in 0..<channels { buffer[frame * channels + channel] = value }
@@ -50,9 +56,25 @@ public final class ToneSource: AudioSource {
             initialized = frames * channels
         }
         framesDelivered += Int64(frames)
+        if marksSeconds {
+            ToneSource.silenceMarks(
+                in: &samples, channels: channels, sampleRate: rate, firstSampleWall: WallClock.microseconds(ofMonotonic: firstSampleTime))
+        }
         if pacing == .realTime {
             try MonotonicClock.sleep(until: start + UInt64(Double(framesDelivered) * 1e9 / rate))
         }
         return AudioChunk(sampleRate: format.sampleRate, channels: format.channels, samples: samples, captureNanoseconds: firstSampleTime)
+    }
+}
+
+extension ToneSource {
+    /// Zeroes the samples whose wall-clock instant falls in the first ``markGapMicroseconds`` of a second.
+    static func silenceMarks(in samples: inout [Int16], channels: Int, sampleRate: Double, firstSampleWall: UInt64) {
+        let frames = samples.count / max(channels, 1)
+        for frame in 0..<frames {
+            let wall = firstSampleWall + UInt64(Double(frame) * 1e6 / sampleRate)
+            guard wall % 1_000_000 < markGapMicroseconds else { continue }
+            for channel in 0..<channels { samples[frame * channels + channel] = 0 }
+        }
     }
 }

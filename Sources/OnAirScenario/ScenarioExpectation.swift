@@ -36,6 +36,9 @@ public struct ScenarioExpectation: Sendable, Equatable {
         case field(Side, String, Comparison)
         /// `expect subscriber gap below D`: the longest time without video, so far.
         case videoGap(below: Duration)
+        /// `expect subscriber shows video captured after the last press`: the newest picture the subscriber
+        /// decoded carries a capture instant (its frame marker) later than the last `press`.
+        case videoCapturedAfterLastPress
         /// `expect recording [NAME] lasts …|continuous`: the relay's recording of NAME (the demo's stream by default).
         case recording(name: String?, RecordingCheck)
     }

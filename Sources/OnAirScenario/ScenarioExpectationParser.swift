@@ -4,13 +4,14 @@
 ///     expect publisher|subscriber log "TEXT" [within D]
 ///     expect publisher|subscriber FIELD is VALUE | above N | below N | increases [within D]
 ///     expect subscriber gap below D
+///     expect subscriber shows video captured after the last press [within D]
 ///     expect recording [NAME] lasts D ± D | continuous [within D]
 enum ScenarioExpectationParser {
     typealias Token = ScenarioLineTokenizer.Token
     typealias Failure = ScenarioParser.Failure
 
     static let forms = "expect [no] SIDE toast \"TEXT\", expect SIDE log \"TEXT\", expect SIDE FIELD is|above|below VALUE or increases, " +
-        "expect subscriber gap below D, expect recording [NAME] lasts D ± D | continuous — each may end in `within D`"
+        "expect subscriber gap below D, expect subscriber shows video captured after the last press, expect recording [NAME] lasts D ± D | continuous — each may end in `within D`"
 
     static func parse(_ tokens: [Token], line: Int, text: String) throws(Failure) -> ScenarioExpectation {
         var words = tokens
@@ -59,6 +60,12 @@ enum ScenarioExpectationParser {
             guard !text.isEmpty else { throw Failure(message: "the \(keyword) text is empty") }
             if keyword == "log" { return .log(side, text) }
             return negated ? .noToast(side, text) : .toast(side, text)
+        case "shows":
+            let phrase = rest.map { $0.text.lowercased() }.joined(separator: " ")
+            guard side == .subscriber, phrase == "video captured after the last press" else {
+                throw Failure(message: "write `expect subscriber shows video captured after the last press within D`")
+            }
+            return .videoCapturedAfterLastPress
         case "gap":
             guard side == .subscriber, rest.count == 2, rest[0].text.lowercased() == "below" else {
                 throw Failure(message: "write `expect subscriber gap below D`: the longest time the subscriber went without video")

@@ -33,6 +33,8 @@ extension ScenarioTimeline {
         case .videoGap(let limit):
             guard let gap = metrics.longestVideoGap else { return .unmet(seen: "no subscriber stats yet") }
             return gap < limit ? .met : .broken(seen: "a gap of \(gap.secondsText) without video")
+        case .videoCapturedAfterLastPress:
+            return capturedAfterPressVerdict(since: since)
         case .recording(_, let check):
             guard let recording else { return .unmet(seen: "no recording file") }
             return recordingVerdict(recording, check)
@@ -55,6 +57,16 @@ extension ScenarioTimeline {
         case .increases: return .unmet(seen: "\(side) \(name) is \(value.text); `increases` needs a baseline (see ScenarioTimeline.baseline)")
         }
         return holds ? .met : .unmet(seen: "\(side) \(name) is \(value.text)")
+    }
+
+    /// Read from the picture (the frame marker's capture instant, on the session clock), not from the
+    /// connection state: a subscriber can be PLAYING a stream that carries nothing new.
+    private func capturedAfterPressVerdict(since: Int64) -> ScenarioVerdict {
+        guard let captured = latestStats["subscriber"]?["lastFrameCapturedAtMs"]?.number else {
+            return .unmet(seen: "no subscriber picture with a readable frame marker yet")
+        }
+        if Int64(captured) > since { return .met }
+        return .unmet(seen: "the subscriber's newest picture was captured at \(seconds(Int64(captured))), the last press was at \(seconds(since))")
     }
 
     private func recordingVerdict(_ recording: RecordingSummary, _ check: ScenarioExpectation.RecordingCheck) -> ScenarioVerdict {

@@ -19,6 +19,7 @@ struct OnAirCommand: AsyncParsableCommand {
             SubscribeCommand.self,
             ServeCommand.self,
             ThemesCommand.self,
+            PatternCommand.self,
         ],
         defaultSubcommand: nil
     )

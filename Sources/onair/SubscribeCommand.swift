@@ -15,6 +15,11 @@ struct SubscribeCommand: AsyncParsableCommand {
     @OptionGroup var streamKey: StreamKeyOptions
     @OptionGroup var presentation: PresentationOptions
 
+    @Option(help: ArgumentHelp(
+        "Unix time (seconds, e.g. from `date +%s.%N`) at which frame 0 of a pattern made by `onair pattern` was due.",
+        discussion: "Glass-to-glass latency of a file-made pattern counts from here (frame n is due n/fps later)."))
+    var patternEpoch: Double?
+
     func run() async throws {
         let options = SubscribeOptions(
             url: try streamKey.url(url),
@@ -25,7 +30,8 @@ struct SubscribeCommand: AsyncParsableCommand {
             color: presentation.color,
             logFile: presentation.log,
             previewFramesPerSecond: presentation.previewFps,
-            caFile: tls.caFile
+            caFile: tls.caFile,
+            patternEpoch: patternEpoch
         )
         try await runFrontEnd {
             if presentation.headless {

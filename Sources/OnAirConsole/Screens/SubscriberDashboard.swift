@@ -87,6 +87,10 @@ public struct SubscriberDashboard: Widget {
         LabelledField("url", state.redactedURL, labelWidth: 9).render(in: info.row(3), into: &buffer, theme: theme)
         PublisherDashboard.renderBitrate(telemetry, in: info.row(4), into: &buffer, theme: theme)
         let fps = "\(ConsoleFormat.decimal(telemetry.framesPerSecond, places: 1))  dropped \(telemetry.droppedFrames)  queue \(telemetry.queueDepth)"
+            + (telemetry.glassToGlass.map {
+                "  g2g \(ConsoleFormat.decimal($0.p50Milliseconds, places: 0))/\(ConsoleFormat.decimal($0.p99Milliseconds, places: 0)) ms"
+                    + "  #\($0.frameNumber)"
+            } ?? "")
         LabelledField("fps", fps, labelWidth: 9).render(in: info.row(5), into: &buffer, theme: theme)
     }
 }

@@ -3,7 +3,8 @@ import OnAirCore
 /// A colour picture drawn with the upper half block `▀`: each cell shows two pixels, the top one as the
 /// foreground and the bottom one as the background, which makes pixels roughly square in a terminal.
 ///
-/// The picture is scaled (nearest neighbour) to fit the area with its aspect ratio kept, and centred.
+/// The picture is scaled to fit the area with its aspect ratio kept (area-averaged: each cell half is the
+/// mean of the pixels it covers, so thin strokes stay visible), and centred.
 public struct PreviewView: Widget {
     public var image: PreviewImage?
     /// Shown when there is no picture (preview off, nothing decoded yet).
@@ -40,9 +41,8 @@ public struct PreviewView: Widget {
         let pixelRows = size.rows * 2
         for row in 0..<size.rows {
             for column in 0..<size.columns {
-                let sourceX = column * image.width / size.columns
-                let top = image.pixel(x: sourceX, y: min(image.height - 1, (row * 2) * image.height / pixelRows))
-                let bottom = image.pixel(x: sourceX, y: min(image.height - 1, (row * 2 + 1) * image.height / pixelRows))
+                let top = Self.quantized(image.areaAverage(x: column, y: row * 2, width: size.columns, height: pixelRows))
+                let bottom = Self.quantized(image.areaAverage(x: column, y: row * 2 + 1, width: size.columns, height: pixelRows))
                 let style = Style(
                     foreground: .rgb(top.red, top.green, top.blue),
                     background: .rgb(bottom.red, bottom.green, bottom.blue)
@@ -50,5 +50,13 @@ public struct PreviewView: Widget {
                 buffer.put("▀", x: target.x + column, y: target.y + row, style: style, clip: target)
             }
         }
+    }
+
+    /// Each channel to the nearest of 16 levels, 0, 17, … 255 (pure colours stay pure). Why: the terminal is sent only the cells
+    /// whose colours changed, and an encoder's noise shifts averaged colours by a few units every frame;
+    /// 16 levels keep a still picture still on the wire (≤ 10 kB/s at 80×24) and the pattern's digits legible.
+    static func quantized(_ colour: (red: UInt8, green: UInt8, blue: UInt8)) -> (red: UInt8, green: UInt8, blue: UInt8) {
+        func level(_ value: UInt8) -> UInt8 { UInt8((Int(value) + 8) / 17 * 17) }
+        return (level(colour.red), level(colour.green), level(colour.blue))
     }
 }
