@@ -62,6 +62,14 @@ struct RelaySlowPlayerTests {
             #expect((slowPlayer?.queuedBytes ?? .max) <= limit, "the stalled player's queue stays bounded")
             #expect(harness.events.all.contains { if case .playerDropping(stream: "fanout", _, _) = $0 { true } else { false } })
         } catch {
+            // Say which side the relay closed, and why, if it did (a lost connection alone does not tell).
+            let closures = harness.events.all.filter {
+                switch $0 {
+                case .connectionRejected, .protocolError: true
+                default: false
+                }
+            }
+            Issue.record("relay closures before the failure: \(closures)")
             await publisher.unpublish()
             await fast.close()
             await slow.close()
