@@ -29,31 +29,20 @@ public struct EventLogEntry: Sendable, Equatable, Codable {
     }
 }
 
-/// A bounded event log: the newest `capacity` entries, oldest first.
-public struct EventLog: Sendable, Equatable {
-    private var history: BoundedHistory<EventLogEntry>
+/// The event log: the newest entries, oldest first (500 unless another capacity is given).
+public typealias EventLog = BoundedHistory<EventLogEntry>
 
-    public init(capacity: Int = 500) {
-        history = BoundedHistory(capacity: capacity)
+extension BoundedHistory where Element == EventLogEntry {
+    public init() {
+        self.init(capacity: 500)
     }
 
-    public var entries: [EventLogEntry] { history.elements }
-    public var capacity: Int { history.capacity }
-    /// Entries appended since the log was made, including those dropped for capacity: a front end that
-    /// remembers this number can tell exactly which entries are new since it last looked.
-    public var appendedCount: Int { history.appendedCount }
-
-    public mutating func append(_ entry: EventLogEntry) {
-        history.append(entry)
-    }
+    public var entries: [EventLogEntry] { elements }
 
     public mutating func append(_ time: SessionTime, _ source: EventSource, _ text: String) {
         append(EventLogEntry(time: time, source: source, text: text))
     }
 
-    /// The newest `count` entries, oldest first: what a log widget of `count` lines shows.
-    public func last(_ count: Int) -> ArraySlice<EventLogEntry> { history.last(count) }
-
     /// The entries appended after the log had `appendedCount` entries (those still kept).
-    public func entries(after appendedCount: Int) -> ArraySlice<EventLogEntry> { history.elements(after: appendedCount) }
+    public func entries(after appendedCount: Int) -> ArraySlice<EventLogEntry> { elements(after: appendedCount) }
 }
