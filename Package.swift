@@ -11,7 +11,7 @@
 //                    └─► OnAirMedia ─► OnAirCore, CFFmpeg, CV4L2, CALSA
 //
 // OnAirApp reads FLV recordings with OnAirRTMP directly and holds no NIO type.
-// Each C library has exactly one shim target, imported by exactly one Swift target.
+// Each C library has exactly one shim target, imported by exactly one Swift target (and its tests).
 import PackageDescription
 
 let package = Package(
@@ -127,7 +127,8 @@ let package = Package(
         .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirCore", "OnAirTestSupport"]),
         .testTarget(name: "OnAirConsoleTests", dependencies: ["OnAirConsole", "OnAirCore", "OnAirTestSupport"], resources: [.copy("Snapshots")]),
         .testTarget(name: "OnAirScenarioTests", dependencies: ["OnAirScenario", "OnAirCore", "OnAirTestSupport"]),
-        .testTarget(name: "OnAirTerminalTests", dependencies: ["OnAirTerminal", "OnAirConsole"]),
+        /// CNcurses: the tests read back what ncurses put on screen (`curscr`), which the product never needs.
+        .testTarget(name: "OnAirTerminalTests", dependencies: ["OnAirTerminal", "OnAirConsole", "CNcurses"]),
         .testTarget(name: "OnAirAppTests", dependencies: ["OnAirApp", "OnAirCore", "OnAirNet", "OnAirTestSupport"]),
     ]
 )
