@@ -3,14 +3,15 @@
 //
 // Targets follow DESIGN.md §2; imports point one way, toward the pure core:
 //
-//   onair ─► OnAirApp ─► OnAirConsole ─► OnAirCore
+//   onair ─► OnAirApp ─► OnAirConsole ─► OnAirCore          (TerminalBackend, InMemoryTerminal)
 //                    ├─► OnAirScenario ─► OnAirCore
-//                    ├─► OnAirTerminal ─► CNcurses
+//                    ├─► OnAirTerminal ─► OnAirConsole, CNcurses   (TerminalScreen, ThemeCatalog)
 //                    ├─► OnAirNet ─► OnAirRTMP ─► OnAirCore, NIOCore
 //                    │            └─► NIOSSL (rtmps://)
-//                    └─► OnAirMedia ─► CFFmpeg, CV4L2, CALSA
+//                    └─► OnAirMedia ─► OnAirCore, CFFmpeg, CV4L2, CALSA
 //
-// Each C library has exactly one shim target, imported by exactly one Swift target.
+// OnAirApp reads FLV recordings with OnAirRTMP directly and holds no NIO type.
+// Each C library has exactly one shim target, imported by exactly one Swift target (and its tests).
 import PackageDescription
 
 let package = Package(
@@ -21,7 +22,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
@@ -65,7 +65,6 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -94,7 +93,6 @@ let package = Package(
                 "OnAirConsole",
                 "OnAirScenario",
                 "OnAirTerminal",
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
@@ -129,7 +127,8 @@ let package = Package(
         .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirCore", "OnAirTestSupport"]),
         .testTarget(name: "OnAirConsoleTests", dependencies: ["OnAirConsole", "OnAirCore", "OnAirTestSupport"], resources: [.copy("Snapshots")]),
         .testTarget(name: "OnAirScenarioTests", dependencies: ["OnAirScenario", "OnAirCore", "OnAirTestSupport"]),
-        .testTarget(name: "OnAirTerminalTests", dependencies: ["OnAirTerminal", "OnAirConsole"]),
+        /// CNcurses: the tests read back what ncurses put on screen (`curscr`), which the product never needs.
+        .testTarget(name: "OnAirTerminalTests", dependencies: ["OnAirTerminal", "OnAirConsole", "CNcurses"]),
         .testTarget(name: "OnAirAppTests", dependencies: ["OnAirApp", "OnAirCore", "OnAirNet", "OnAirTestSupport"]),
     ]
 )

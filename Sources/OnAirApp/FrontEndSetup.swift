@@ -1,5 +1,6 @@
 import Foundation
 import OnAirConsole
+import OnAirTerminal
 import OnAirCore
 import OnAirMedia
 import OnAirNet

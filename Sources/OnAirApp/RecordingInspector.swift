@@ -1,5 +1,4 @@
 import Foundation
-import NIOCore
 import OnAirRTMP
 import OnAirScenario
 
@@ -14,8 +13,7 @@ struct RecordingInspector: Sendable {
     func summary(of name: String?) -> RecordingSummary? {
         let name = name ?? defaultName
         guard let data = try? Data(contentsOf: directory.appendingPathComponent("\(name).flv")) else { return nil }
-        let bytes = ByteBuffer(bytes: data)
-        guard let (header, tags, _) = try? FLVFileReader.readAll(bytes), header != nil else { return nil }
+        guard let (header, tags, _) = try? FLVFileReader.readAll(bytes: data), header != nil else { return nil }
         var first: UInt32?
         var previous: UInt32?
         var largestJump: UInt32 = 0

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import NIOCore
 import OnAirCore
 import OnAirNet
 

@@ -20,15 +20,21 @@ final class TerminalThread: Sendable {
     private let shared = Mutex(Shared())
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Opens the terminal on a new thread; throws (with the terminal untouched) when it cannot.
-    init(theme: Theme, options: TerminalScreen.Options = TerminalScreen.Options(), onEvent: @escaping @Sendable (TerminalScreen.Event) -> Void) throws {
+    /// Opens the ncurses terminal on a new thread; throws (with the terminal untouched) when it cannot.
+    convenience init(theme: Theme, options: TerminalScreen.Options = TerminalScreen.Options(), onEvent: @escaping @Sendable (TerminalEvent) -> Void) throws {
+        try self.init(theme: theme, open: { try TerminalScreen.open(options) }, onEvent: onEvent)
+    }
+
+    /// Opens the backend `open` makes on a new thread (ncurses must be opened, drawn and read on one thread);
+    /// tests pass an `InMemoryTerminal`.
+    init(theme: Theme, open: @escaping @Sendable () throws -> any TerminalBackend, onEvent: @escaping @Sendable (TerminalEvent) -> Void) throws {
         let opened = DispatchSemaphore(value: 0)
         let failure = Mutex<(any Error)?>(nil)
         let thread = Thread { [self] in
             defer { finished.signal() }
-            let screen: TerminalScreen
+            let screen: any TerminalBackend
             do {
-                screen = try TerminalScreen.open(options)
+                screen = try open()
             } catch {
                 failure.withLock { $0 = error }
                 opened.signal()

@@ -1,4 +1,5 @@
 import OnAirConsole
+import OnAirTerminal
 
 #if canImport(Glibc)
 import Glibc

@@ -41,6 +41,4 @@ public final class TimerService<ID: Hashable & Sendable>: Sendable {
         }
         tasks.forEach { $0.cancel() }
     }
-
-    public var pendingCount: Int { pending.withLock { $0.count } }
 }

@@ -18,19 +18,6 @@ public enum AppNotification: String, Sendable, Equatable, CaseIterable, Codable 
     /// A tap on the screen (a `UITapGestureRecognizer` in the seeds).
     case tap
 
-    /// The name iOS gives the notification, for the event log.
-    public var iOSName: String {
-        switch self {
-        case .willResignActive: "UIApplicationWillResignActiveNotification"
-        case .didEnterBackground: "UIApplicationDidEnterBackgroundNotification"
-        case .willEnterForeground: "UIApplicationWillEnterForegroundNotification"
-        case .didBecomeActive: "UIApplicationDidBecomeActiveNotification"
-        case .audioInterruptionBegan: "AVAudioSessionInterruptionNotification (began)"
-        case .audioInterruptionEnded: "AVAudioSessionInterruptionNotification (ended)"
-        case .tap: "tap"
-        }
-    }
-
     /// The application state once the notification has been posted, or nil when it does not move it.
     ///
     /// iOS reports `.inactive` between `willEnterForeground` and `didBecomeActive`, so a policy that

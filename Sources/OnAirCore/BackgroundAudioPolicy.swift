@@ -29,7 +29,6 @@ public struct BackgroundAudioPolicy: InterruptPolicy {
     }
 
     public var isInterrupted: Bool { phase != .running }
-    public var isTapArmed: Bool { false }
 
     public mutating func handle(_ input: PolicyInput, in context: PolicyContext) -> [PublisherAction] {
         switch input {

@@ -29,33 +29,20 @@ public struct EventLogEntry: Sendable, Equatable, Codable {
     }
 }
 
-/// A bounded event log: the newest `capacity` entries, oldest first.
-public struct EventLog: Sendable, Equatable {
-    public private(set) var entries: [EventLogEntry] = []
-    public let capacity: Int
-    /// Entries appended since the log was made, including those dropped for capacity: a front end that
-    /// remembers this number can tell exactly which entries are new since it last looked.
-    public private(set) var appendedCount = 0
+/// The event log: the newest entries, oldest first (500 unless another capacity is given).
+public typealias EventLog = BoundedHistory<EventLogEntry>
 
-    public init(capacity: Int = 500) {
-        self.capacity = capacity
+extension BoundedHistory where Element == EventLogEntry {
+    public init() {
+        self.init(capacity: 500)
     }
 
-    public mutating func append(_ entry: EventLogEntry) {
-        appendedCount += 1
-        entries.append(entry)
-        if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
-    }
+    public var entries: [EventLogEntry] { elements }
 
     public mutating func append(_ time: SessionTime, _ source: EventSource, _ text: String) {
         append(EventLogEntry(time: time, source: source, text: text))
     }
 
-    /// The newest `count` entries, oldest first: what a log widget of `count` lines shows.
-    public func last(_ count: Int) -> ArraySlice<EventLogEntry> { entries.suffix(count) }
-
     /// The entries appended after the log had `appendedCount` entries (those still kept).
-    public func entries(after appendedCount: Int) -> ArraySlice<EventLogEntry> {
-        entries.suffix(max(0, min(entries.count, self.appendedCount - appendedCount)))
-    }
+    public func entries(after appendedCount: Int) -> ArraySlice<EventLogEntry> { elements(after: appendedCount) }
 }

@@ -6,7 +6,5 @@ public protocol InterruptPolicy: Sendable, Equatable {
     static var kind: PublisherPolicyKind { get }
     /// True while the policy holds the broadcast back and may restore it (dashboard: INTERRUPTED).
     var isInterrupted: Bool { get }
-    /// True while a tap re-publishes.
-    var isTapArmed: Bool { get }
     mutating func handle(_ input: PolicyInput, in context: PolicyContext) -> [PublisherAction]
 }

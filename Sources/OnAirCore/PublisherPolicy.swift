@@ -30,14 +30,6 @@ public enum PublisherPolicy: Sendable, Equatable {
         }
     }
 
-    public var isTapArmed: Bool {
-        switch self {
-        case .tapRepublish(let policy): policy.isTapArmed
-        case .resumeAppend(let policy): policy.isTapArmed
-        case .backgroundAudio(let policy): policy.isTapArmed
-        }
-    }
-
     public mutating func handle(_ input: PolicyInput, in context: PolicyContext) -> [PublisherAction] {
         switch self {
         case .tapRepublish(var policy):

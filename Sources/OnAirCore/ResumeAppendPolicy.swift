@@ -14,7 +14,6 @@ public struct ResumeAppendPolicy: InterruptPolicy {
     public init() {}
 
     public var isInterrupted: Bool { isResumable }
-    public var isTapArmed: Bool { false }
 
     public mutating func handle(_ input: PolicyInput, in context: PolicyContext) -> [PublisherAction] {
         guard case .notification(let notification) = input else { return [] }

@@ -19,7 +19,6 @@ public struct TapRepublishPolicy: InterruptPolicy {
     public init() {}
 
     public var isInterrupted: Bool { false }
-    public var isTapArmed: Bool { tapArmed }
 
     public mutating func handle(_ input: PolicyInput, in context: PolicyContext) -> [PublisherAction] {
         guard case .notification(let notification) = input else { return [] }

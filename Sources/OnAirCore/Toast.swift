@@ -18,35 +18,3 @@ public struct Toast: Sendable, Equatable, Codable {
         now.milliseconds >= postedAt.milliseconds && now.milliseconds < postedAt.milliseconds + lifetimeMilliseconds
     }
 }
-
-/// The toasts of one pane, newest last; several may be visible at once (they stack).
-public struct ToastQueue: Sendable, Equatable {
-    public private(set) var toasts: [Toast] = []
-    /// The most toasts kept; older ones are dropped first.
-    public let capacity: Int
-    /// Toasts posted since the queue was made: a front end that remembers it can tell which are new.
-    public private(set) var postedCount = 0
-
-    public init(capacity: Int = 4) {
-        self.capacity = capacity
-    }
-
-    public mutating func post(_ toast: Toast) {
-        postedCount += 1
-        toasts.append(toast)
-        if toasts.count > capacity { toasts.removeFirst(toasts.count - capacity) }
-    }
-
-    /// The toasts still on screen at `now`, oldest first.
-    public func visible(at now: SessionTime) -> [Toast] { toasts.filter { $0.isVisible(at: now) } }
-
-    /// The toasts posted after the queue had `postedCount` (those still kept).
-    public func toasts(after postedCount: Int) -> ArraySlice<Toast> {
-        toasts.suffix(max(0, min(toasts.count, self.postedCount - postedCount)))
-    }
-
-    /// Forgets toasts that have expired by `now`.
-    public mutating func expire(at now: SessionTime) {
-        toasts.removeAll { now.milliseconds >= $0.postedAt.milliseconds + $0.lifetimeMilliseconds }
-    }
-}

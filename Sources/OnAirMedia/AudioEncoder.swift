@@ -16,9 +16,7 @@ final class AudioEncoder {
     private let channels: Int
     private let originNanoseconds: UInt64
     private let priming: Int64
-    private var context: UnsafeMutablePointer<AVCodecContext>?
-    private var frame: UnsafeMutablePointer<AVFrame>?
-    private var packet: UnsafeMutablePointer<AVPacket>?
+    private let codec: CodecContext
     /// Interleaved samples waiting for a whole encoder frame.
     private var fifo: [Int16] = []
     private var samplesSent: Int64 = 0
@@ -29,14 +27,10 @@ final class AudioEncoder {
         self.sampleRate = sampleRate
         self.channels = channels
         self.originNanoseconds = originNanoseconds
-        LibAVLogging.silence()
-        guard let codec = avcodec_find_encoder(AV_CODEC_ID_AAC) else { throw MediaError.codecNotFound("aac") }
-        guard let context = avcodec_alloc_context3(codec), let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
-            throw MediaError.system(function: "avcodec_alloc_context3", errno: ENOMEM)
-        }
-        self.context = context
-        self.frame = frame
-        self.packet = packet
+        guard let encoder = avcodec_find_encoder(AV_CODEC_ID_AAC) else { throw MediaError.codecNotFound("aac") }
+        codec = try CodecContext(encoder)
+        let context = codec.context
+        let frame = codec.frame
         context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
         context.pointee.sample_rate = Int32(sampleRate)
         onair_channel_layout_default(&context.pointee.ch_layout, Int32(channels))
@@ -44,7 +38,7 @@ final class AudioEncoder {
         context.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
         context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
         do {
-            try check(avcodec_open2(context, codec, nil), "avcodec_open2(aac)")
+            try codec.open(encoder, name: "aac")
         } catch {
             throw MediaError.formatUnsupported("the AAC encoder refuses \(sampleRate) Hz × \(channels) ch at \(bitrate) bit/s (\(error)); use 44100 or 48000 Hz")
         }
@@ -55,16 +49,10 @@ final class AudioEncoder {
         frame.pointee.sample_rate = Int32(sampleRate)
         try check(av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout), "av_channel_layout_copy")
         try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer(audio)")
-        let extradata = Array(UnsafeBufferPointer(start: context.pointee.extradata, count: Int(context.pointee.extradata_size)))
+        let extradata = codec.extradata
         guard extradata.count >= 2 else { throw MediaError.formatUnsupported("the AAC encoder returned no AudioSpecificConfig") }
         track = AudioTrackDescription(
             sampleRate: sampleRate, channels: channels, bitrate: bitrate, audioSpecificConfig: Array(extradata.prefix(2)))
-    }
-
-    deinit {
-        av_packet_free(&packet)
-        av_frame_free(&frame)
-        avcodec_free_context(&context)
     }
 
     /// Queues `chunk` (silenced when `muted`) and encodes every whole AAC frame now available.
@@ -81,7 +69,7 @@ final class AudioEncoder {
         while fifo.count - consumed >= frameSamples {
             try fill(from: consumed)
             consumed += frameSamples
-            packets += try send(frame)
+            packets += try send(codec.frame)
         }
         fifo.removeFirst(consumed)
         return packets
@@ -93,7 +81,7 @@ final class AudioEncoder {
     }
 
     private func fill(from offset: Int) throws {
-        guard let frame else { return }
+        let frame = codec.frame
         try check(av_frame_make_writable(frame), "av_frame_make_writable(audio)")
         let planes = [frame.pointee.data.0, frame.pointee.data.1]
         for channel in 0..<channels {
@@ -108,7 +96,8 @@ final class AudioEncoder {
     }
 
     private func send(_ input: UnsafeMutablePointer<AVFrame>?) throws -> [EncodedPacket] {
-        guard let context, let packet else { return [] }
+        let context = codec.context
+        let packet = codec.packet
         let result = avcodec_send_frame(context, input)
         if !(input == nil && result == onair_AVERROR_EOF()) { try check(result, "avcodec_send_frame(aac)") }
         var packets: [EncodedPacket] = []

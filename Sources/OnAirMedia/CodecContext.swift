@@ -1,72 +1,49 @@
 import CFFmpeg
 import Glibc
 
-/// A libavcodec decoder context with its frame and packet, freed in `deinit`; confined to one thread.
-final class DecoderContext {
+/// The one owner of libavcodec memory for the encoders and the decoders: a codec context with the frame and
+/// packet it works through, freed together in `deinit`; confined to one thread, as its users are.
+///
+/// Why one owner: each encoder and decoder used to allocate and free the three itself, and a failed
+/// allocation of the second or third leaked the first.
+final class CodecContext {
     let context: UnsafeMutablePointer<AVCodecContext>
-    private var contextPointer: UnsafeMutablePointer<AVCodecContext>?
-    var frame: UnsafeMutablePointer<AVFrame>?
-    var packet: UnsafeMutablePointer<AVPacket>?
+    let frame: UnsafeMutablePointer<AVFrame>
+    let packet: UnsafeMutablePointer<AVPacket>
+    private var owned: (context: UnsafeMutablePointer<AVCodecContext>?, frame: UnsafeMutablePointer<AVFrame>?, packet: UnsafeMutablePointer<AVPacket>?)
 
-    /// Opens decoder `id` with `extradata` (copied into libav-owned, padded memory), after `configure`.
-    init(_ id: AVCodecID, name: String, extradata: [UInt8], configure: (UnsafeMutablePointer<AVCodecContext>) -> Void = { _ in }) throws {
+    /// Allocates a context for `codec` (not opened yet: set its options, then `open`).
+    init(_ codec: UnsafePointer<AVCodec>) throws {
         LibAVLogging.silence()
-        guard let codec = avcodec_find_decoder(id) else { throw MediaError.codecNotFound(name) }
-        guard let context = avcodec_alloc_context3(codec), let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
+        var context = avcodec_alloc_context3(codec)
+        var frame = av_frame_alloc()
+        var packet = av_packet_alloc()
+        guard let allocatedContext = context, let allocatedFrame = frame, let allocatedPacket = packet else {
+            av_packet_free(&packet)
+            av_frame_free(&frame)
+            avcodec_free_context(&context)
             throw MediaError.system(function: "avcodec_alloc_context3", errno: ENOMEM)
         }
-        self.context = context
-        contextPointer = context
-        self.frame = frame
-        self.packet = packet
-        if !extradata.isEmpty {
-            let padded = Int(AV_INPUT_BUFFER_PADDING_SIZE)
-            guard let buffer = av_mallocz(extradata.count + padded) else { throw MediaError.system(function: "av_mallocz", errno: ENOMEM) }
-            let bytes = buffer.assumingMemoryBound(to: UInt8.self)
-            bytes.update(from: extradata, count: extradata.count)
-            context.pointee.extradata = bytes
-            context.pointee.extradata_size = Int32(extradata.count)
-        }
-        configure(context)
-        try check(avcodec_open2(context, codec, nil), "avcodec_open2(\(name))")
+        self.context = allocatedContext
+        self.frame = allocatedFrame
+        self.packet = allocatedPacket
+        owned = (allocatedContext, allocatedFrame, allocatedPacket)
     }
 
     deinit {
-        av_packet_free(&packet)
-        av_frame_free(&frame)
-        avcodec_free_context(&contextPointer)
+        av_packet_free(&owned.packet)
+        av_frame_free(&owned.frame)
+        avcodec_free_context(&owned.context)
     }
 
-    /// Sends one compressed unit and calls `body` for every frame that comes out.
-    func decode(_ payload: [UInt8], pts: Int64, name: String, _ body: (UnsafeMutablePointer<AVFrame>) throws -> Void) throws {
-        guard let packet else { return }
-        try check(av_new_packet(packet, Int32(payload.count)), "av_new_packet")
-        defer { av_packet_unref(packet) }
-        payload.withUnsafeBufferPointer { packet.pointee.data.update(from: $0.baseAddress!, count: $0.count) }
-        packet.pointee.pts = pts
-        packet.pointee.dts = pts
-        try check(avcodec_send_packet(context, packet), "avcodec_send_packet(\(name))")
-        try receiveAll(name: name, body)
+    /// Opens the codec with the options set on `context`.
+    func open(_ codec: UnsafePointer<AVCodec>, name: String) throws {
+        try check(avcodec_open2(context, codec, nil), "avcodec_open2(\(name))")
     }
 
-    /// Signals the end of the stream (`avcodec_send_packet` with no packet) and calls `body` for every frame
-    /// still held — the reordering delay of a B-frame stream — then makes the decoder ready for a new stream.
-    func drain(name: String, _ body: (UnsafeMutablePointer<AVFrame>) throws -> Void) throws {
-        defer { avcodec_flush_buffers(context) }
-        let sent = avcodec_send_packet(context, nil)
-        guard sent != onair_AVERROR_EOF() else { return }
-        try check(sent, "avcodec_send_packet(\(name), drain)")
-        try receiveAll(name: name, body)
-    }
-
-    private func receiveAll(name: String, _ body: (UnsafeMutablePointer<AVFrame>) throws -> Void) throws {
-        guard let frame else { return }
-        while true {
-            let result = avcodec_receive_frame(context, frame)
-            if result == onair_AVERROR_EAGAIN() || result == onair_AVERROR_EOF() { break }
-            try check(result, "avcodec_receive_frame(\(name))")
-            defer { av_frame_unref(frame) }
-            try body(frame)
-        }
+    /// The global header the codec holds (H.264 SPS/PPS in Annex B, AAC's AudioSpecificConfig).
+    var extradata: [UInt8] {
+        guard let bytes = context.pointee.extradata else { return [] }
+        return Array(UnsafeBufferPointer(start: bytes, count: Int(context.pointee.extradata_size)))
     }
 }

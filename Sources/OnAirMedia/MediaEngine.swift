@@ -98,13 +98,6 @@ public final class MediaEngine: Sendable {
         control.keyframeRequested.store(true, ordering: .relaxed)
     }
 
-    /// Drops the packets waiting in the output queue and restarts video at a fresh keyframe: for a publisher
-    /// that reconnects (tap-republish, append) and must not send seconds-old media first.
-    @discardableResult
-    public func discardQueuedPackets() -> Int {
-        queue.discardAll()
-    }
-
     /// The H.264 track (SPS/PPS): known once `start` returns, before any packet is consumed.
     public var videoTrack: VideoTrackDescription? { run.withLock { $0.videoTrack } }
     /// The AAC track (AudioSpecificConfig): known once `start` returns.

@@ -57,7 +57,6 @@ public struct MediaStats: Sendable, Equatable {
 
     /// Total encoded bits per second over the last second.
     public var bitrate1s: Int { videoBitrate1s + audioBitrate1s }
-    public var bitrate10s: Int { videoBitrate10s + audioBitrate10s }
     /// Video capture → leaving the output queue, median and 99th percentile, ms.
     public var latencyP50Milliseconds: Double? { output?.videoLatencyP50 }
     public var latencyP99Milliseconds: Double? { output?.videoLatencyP99 }

@@ -66,16 +66,20 @@ public final class PacketQueue: Sendable {
     public let audioMergeNanoseconds: UInt64
     private let state = Mutex(State())
     private let onCongestion: @Sendable () -> Void
+    /// Monotonic nanoseconds: the merge window and the capture latency are measured on it (tests step it).
+    private let clock: @Sendable () -> UInt64
 
     public init(
         capacity: Int = 120, byteCapacity: Int = 4 << 20, audioMergeNanoseconds: UInt64 = 0,
-        onCongestion: @escaping @Sendable () -> Void = {}
+        onCongestion: @escaping @Sendable () -> Void = {},
+        clock: @escaping @Sendable () -> UInt64 = MonotonicClock.now
     ) {
         precondition(capacity >= 2 && byteCapacity > 0, "a queue needs room for at least two packets")
         self.capacity = capacity
         self.byteCapacity = byteCapacity
         self.audioMergeNanoseconds = audioMergeNanoseconds
         self.onCongestion = onCongestion
+        self.clock = clock
     }
 
     /// Adds a packet without blocking (called from encoder threads); applies the drop policy when full.
@@ -83,7 +87,7 @@ public final class PacketQueue: Sendable {
         var congested = false
         let handoff: (CheckedContinuation<[EncodedPacket], Never>, [EncodedPacket])? = state.withLock { state in
             guard !state.finished, admit(packet, &state, congested: &congested) else { return nil }
-            let now = MonotonicClock.now()
+            let now = clock()
             if packet.kind == .video { state.lastVideoPush = now }
             state.items.append(packet)
             state.bytes += packet.payload.count
@@ -91,7 +95,7 @@ public final class PacketQueue: Sendable {
             guard let waiter = state.waiter else { return nil }
             if packet.kind == .audio, holdsAudio(state, now: now) { return nil }
             state.waiter = nil
-            return (waiter, PacketQueue.take(upTo: state.waiterLimit, &state))
+            return (waiter, PacketQueue.take(upTo: state.waiterLimit, &state, now: now))
         }
         if let handoff { handoff.0.resume(returning: handoff.1) }
         if congested { onCongestion() }
@@ -105,12 +109,12 @@ public final class PacketQueue: Sendable {
     }
 
     /// The oldest `limit` packets (or all), in order, counted as delivered.
-    private static func take(upTo limit: Int, _ state: inout State) -> [EncodedPacket] {
+    private static func take(upTo limit: Int, _ state: inout State, now: UInt64) -> [EncodedPacket] {
         let batch = Array(state.items.prefix(limit))
         state.items.removeFirst(batch.count)
         state.bytes = state.items.isEmpty ? 0 : state.bytes - batch.reduce(0) { $0 + $1.payload.count }
         state.delivered += batch.count
-        for packet in batch { recordLatency(packet, &state) }
+        for packet in batch { recordLatency(packet, &state, now: now) }
         return batch
     }
 
@@ -149,31 +153,13 @@ public final class PacketQueue: Sendable {
         state.items.isEmpty || (state.items.count < capacity && state.bytes + packet.payload.count <= byteCapacity)
     }
 
-    private static func recordLatency(_ packet: EncodedPacket, _ state: inout State) {
+    private static func recordLatency(_ packet: EncodedPacket, _ state: inout State, now: UInt64) {
         guard let capture = packet.captureNanoseconds else { return }
-        let now = MonotonicClock.now()
         let milliseconds = now > capture ? Double(now - capture) / 1e6 : 0
         switch packet.kind {
         case .video: state.videoLatency.record(milliseconds: milliseconds)
         case .audio: state.audioLatency.record(milliseconds: milliseconds)
         }
-    }
-
-    /// Drops everything queued (a publisher reconnecting does not want stale media); video then resumes at
-    /// the next keyframe, which `onCongestion` requests. Returns how many packets were discarded.
-    @discardableResult
-    public func discardAll() -> Int {
-        let discarded = state.withLock { state -> Int in
-            let count = state.items.count
-            state.videoDropped += state.items.count { $0.kind == .video }
-            state.audioDropped += state.items.count { $0.kind == .audio }
-            state.items.removeAll()
-            state.bytes = 0
-            state.droppingVideo = true
-            return count
-        }
-        onCongestion()
-        return discarded
     }
 
     /// Ends the stream: the consumer drains what is queued, then gets nil.
@@ -183,7 +169,7 @@ public final class PacketQueue: Sendable {
             guard let waiter = state.waiter else { return nil }
             state.waiter = nil
             // Audio held for video leaves now; an empty batch ends the stream.
-            return (waiter, PacketQueue.take(upTo: state.waiterLimit, &state))
+            return (waiter, PacketQueue.take(upTo: state.waiterLimit, &state, now: clock()))
         }
         if let handoff { handoff.0.resume(returning: handoff.1) }
     }
@@ -194,7 +180,7 @@ public final class PacketQueue: Sendable {
             guard let packet = state.items.popFirst() else { return nil }
             state.bytes -= packet.payload.count
             state.delivered += 1
-            PacketQueue.recordLatency(packet, &state)
+            PacketQueue.recordLatency(packet, &state, now: clock())
             return packet
         }
     }
@@ -213,7 +199,7 @@ public final class PacketQueue: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<[EncodedPacket], Never>) in
                 let immediate: [EncodedPacket]? = state.withLock { state in
-                    if !state.items.isEmpty { return PacketQueue.take(upTo: limit, &state) }
+                    if !state.items.isEmpty { return PacketQueue.take(upTo: limit, &state, now: clock()) }
                     if state.finished || state.consumerCancelled { return [] }
                     precondition(state.waiter == nil, "PacketQueue has one consumer")
                     state.waiter = continuation

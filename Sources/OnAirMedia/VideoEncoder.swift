@@ -22,12 +22,11 @@ final class VideoEncoder {
 
     let settings: Settings
     let track: VideoTrackDescription
-    private var context: UnsafeMutablePointer<AVCodecContext>?
-    /// The scaler's output, for pictures of another size.
-    private var frame: UnsafeMutablePointer<AVFrame>?
+    /// The context, its frame (the scaler's output, for pictures of another size) and its packet; internal
+    /// so that tests can check a reconfiguration keeps the same context and global header.
+    let codec: CodecContext
     /// Borrows a picture of the encoded size for one send (no copy); empty between sends.
     private var borrowed: UnsafeMutablePointer<AVFrame>?
-    private var packet: UnsafeMutablePointer<AVPacket>?
     private let scaler = FrameScaler()
     private var nextPts: Int64 = 0
     /// The rate x264 works to now (`settings.bitrate` until `reconfigure`).
@@ -37,17 +36,10 @@ final class VideoEncoder {
     init(_ settings: Settings) throws {
         self.settings = settings
         bitrate = settings.bitrate
-        LibAVLogging.silence()
-        guard let codec = avcodec_find_encoder_by_name("libx264") else { throw MediaError.codecNotFound("libx264") }
-        guard let context = avcodec_alloc_context3(codec), let frame = av_frame_alloc(), let borrowed = av_frame_alloc(),
-            let packet = av_packet_alloc()
-        else {
-            throw MediaError.system(function: "avcodec_alloc_context3", errno: ENOMEM)
-        }
-        self.context = context
-        self.frame = frame
-        self.borrowed = borrowed
-        self.packet = packet
+        guard let encoder = avcodec_find_encoder_by_name("libx264") else { throw MediaError.codecNotFound("libx264") }
+        codec = try CodecContext(encoder)
+        let context = codec.context
+        let frame = codec.frame
         let rate = av_d2q(settings.framesPerSecond, 1_000_000)
         context.pointee.width = Int32(settings.width)
         context.pointee.height = Int32(settings.height)
@@ -68,15 +60,14 @@ final class VideoEncoder {
         try VideoEncoder.setOption(context, "tune", settings.tune)
         // A forced keyframe must be an IDR (decodable from scratch by a player that just joined).
         try VideoEncoder.setOption(context, "forced-idr", "1")
-        try check(avcodec_open2(context, codec, nil), "avcodec_open2(libx264)")
+        try codec.open(encoder, name: "libx264")
 
         frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
         frame.pointee.width = Int32(settings.width)
         frame.pointee.height = Int32(settings.height)
         try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer")
 
-        let extradata = Array(UnsafeBufferPointer(start: context.pointee.extradata, count: Int(context.pointee.extradata_size)))
-        let units = AnnexB.nalUnits(extradata)
+        let units = AnnexB.nalUnits(codec.extradata)
         let sps = units.filter { ($0.first ?? 0) & 0x1F == AnnexB.NALType.sequenceParameterSet.rawValue }
         let pps = units.filter { ($0.first ?? 0) & 0x1F == AnnexB.NALType.pictureParameterSet.rawValue }
         guard !sps.isEmpty, !pps.isEmpty else {
@@ -85,13 +76,13 @@ final class VideoEncoder {
         track = VideoTrackDescription(
             width: settings.width, height: settings.height, framesPerSecond: settings.framesPerSecond,
             bitrate: settings.bitrate, sequenceParameterSets: sps, pictureParameterSets: pps)
+        // Last, once nothing else can throw: `deinit` (which frees it) runs only for a whole object.
+        guard let borrowed = av_frame_alloc() else { throw MediaError.system(function: "av_frame_alloc", errno: ENOMEM) }
+        self.borrowed = borrowed
     }
 
     deinit {
-        av_packet_free(&packet)
-        av_frame_free(&frame)
         av_frame_free(&borrowed)
-        avcodec_free_context(&context)
     }
 
     private static func setOption(_ context: UnsafeMutablePointer<AVCodecContext>, _ name: String, _ value: String) throws {
@@ -105,7 +96,9 @@ final class VideoEncoder {
     /// Encodes one picture stamped `milliseconds` on the stream clock; scales it first if its size differs.
     /// Returns the packets that came out (one, with zerolatency).
     func encode(_ picture: VideoFrame, milliseconds: Int64, forceKeyframe: Bool) throws -> [EncodedPacket] {
-        guard let context, let frame, let borrowed else { return [] }
+        guard let borrowed else { return [] }
+        let context = codec.context
+        let frame = codec.frame
         let input: UnsafeMutablePointer<AVFrame>
         if picture.width == settings.width, picture.height == settings.height {
             // Already the encoded size and format: x264 reads the picture's own bytes (it copies them into
@@ -173,7 +166,8 @@ final class VideoEncoder {
     /// only when a VBV was set at open — ours always is — so there is no reopen, no new SPS/PPS, and no
     /// keyframe: the next P-frame is already sized for the new rate.
     func reconfigure(bitrate newBitrate: Int) {
-        guard let context, newBitrate > 0, newBitrate != bitrate else { return }
+        guard newBitrate > 0, newBitrate != bitrate else { return }
+        let context = codec.context
         bitrate = newBitrate
         context.pointee.bit_rate = Int64(newBitrate)
         context.pointee.rc_max_rate = Int64(newBitrate)
@@ -187,25 +181,16 @@ final class VideoEncoder {
         nextPts += 1
     }
 
-    /// The open libavcodec context, for tests that check a reconfiguration did not reopen it.
-    var contextIdentity: UnsafeMutableRawPointer? { context.map { UnsafeMutableRawPointer($0) } }
-
-    /// The global header the encoder holds now (SPS/PPS), for tests that check it did not change.
-    var extradata: [UInt8] {
-        guard let context, let bytes = context.pointee.extradata else { return [] }
-        return Array(UnsafeBufferPointer(start: bytes, count: Int(context.pointee.extradata_size)))
-    }
-
     /// Flushes frames still inside the encoder (none with zerolatency, but correct either way).
     func flush() throws -> [EncodedPacket] {
-        guard let context else { return [] }
+        let context = codec.context
         let result = avcodec_send_frame(context, nil)
         if result != onair_AVERROR_EOF() { try check(result, "avcodec_send_frame(flush)") }
         return try drain(context)
     }
 
     private func drain(_ context: UnsafeMutablePointer<AVCodecContext>) throws -> [EncodedPacket] {
-        guard let packet else { return [] }
+        let packet = codec.packet
         var packets: [EncodedPacket] = []
         while true {
             let result = avcodec_receive_packet(context, packet)

@@ -77,6 +77,11 @@ public struct FLVFileReader: Sendable {
         return (reader.header, tags, buffer.readableBytes > 0)
     }
 
+    /// The same over bytes read from a file, for callers that hold no `ByteBuffer` (they need not import NIO).
+    public static func readAll(bytes: some Sequence<UInt8>, maxTagSize: Int = 0xFF_FFFF) throws(Error) -> (header: Header?, tags: [FLVTag], isTruncated: Bool) {
+        try readAll(ByteBuffer(bytes: bytes), maxTagSize: maxTagSize)
+    }
+
     private mutating func readHeader(_ buffer: inout ByteBuffer) throws(Error) -> Bool {
         let start = buffer.readerIndex
         let signature = FLVFileWriter.signature

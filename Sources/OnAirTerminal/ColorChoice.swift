@@ -1,3 +1,5 @@
+import OnAirConsole
+
 /// `--color auto|always|never`, as ls, grep and git spell it.
 public enum ColorChoice: String, Sendable, Equatable, CaseIterable {
     /// Colour when the terminal has it, unless `NO_COLOR` is set or the theme has no colours.

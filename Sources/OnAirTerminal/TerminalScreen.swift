@@ -20,8 +20,9 @@ import Darwin
 ///     switch screen.nextEvent(timeoutMilliseconds: 100) { … }   // key, resize, stop signal, or nil
 /// }
 /// ```
-/// ncurses is process-global and not thread-safe: use one screen at a time, from one thread.
-public final class TerminalScreen {
+/// ncurses is process-global and not thread-safe: use one screen at a time, from one thread. Tests that
+/// only check what was drawn use `InMemoryTerminal` (OnAirConsole) through `TerminalBackend` instead.
+public final class TerminalScreen: TerminalBackend {
     /// Why the console cannot start, in one line for the operator.
     public enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
         case notATerminal
@@ -44,13 +45,7 @@ public final class TerminalScreen {
     }
 
     /// Something the event loop must react to.
-    public enum Event: Sendable, Equatable {
-        case key(ConsoleKey)
-        /// The terminal changed size (SIGWINCH → KEY_RESIZE): lay out again at the new size.
-        case resize(width: Int, height: Int)
-        /// SIGINT or SIGTERM arrived: stop cleanly.
-        case stopRequested
-    }
+    public typealias Event = TerminalEvent
 
     /// How to open the screen; the defaults are the process's stdin/stdout and `$TERM`.
     public struct Options: Sendable {
@@ -275,12 +270,6 @@ public final class TerminalScreen {
             if result == ERR && !isBottomRight { stats.failedWrites += 1 }
         }
         return true
-    }
-
-    /// Renders a console frame at the terminal's current size and draws it: one call per loop iteration.
-    public func draw(_ content: ConsoleScreen, theme: Theme) {
-        let (width, height) = size
-        draw(content.render(width: width, height: height, theme: theme))
     }
 
     static func attributes(_ attributes: TextAttributes) -> attr_t {

@@ -1,6 +1,7 @@
 import Foundation
 import OnAirApp
 import OnAirConsole
+import OnAirTerminal
 import Testing
 
 @Suite("onair themes")

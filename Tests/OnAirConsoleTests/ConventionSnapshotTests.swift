@@ -96,8 +96,7 @@ struct ConventionSnapshotTests {
 
     @Test("the monochrome theme names no colour; the default does")
     func colourlessTheme() throws {
-        let catalog = ThemeCatalog(directories: [ThemeFiles.directory])
-        #expect(try !catalog.load("monochrome").theme.drawsColour)
+        #expect(try !ThemeFiles.load("monochrome").theme.drawsColour)
         #expect(Theme.builtInDefault.drawsColour)
     }
 

@@ -82,8 +82,7 @@ struct ScreenSnapshotTests {
 
     @Test("each shipped theme on the demo screen, with its style layer", arguments: themeNames, sizes)
     func theme(name: String, size: Size) throws {
-        let catalog = ThemeCatalog(directories: [ThemeFiles.directory])
-        let loaded = try catalog.load(name)
+        let loaded = try ThemeFiles.load(name)
         #expect(loaded.warnings.isEmpty)
         var screen = ConsoleFixtures.demo()
         var publisher = ConsoleFixtures.publisher(.pausedVideo)
@@ -109,6 +108,13 @@ enum ThemeFiles {
     static let directory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Themes").path
+
+    /// Parses the shipped `NAME.theme` (the file lookup itself is ThemeCatalog's, tested in OnAirTerminalTests).
+    static func load(_ name: String) throws -> ThemeParser.Result {
+        let path = (directory as NSString).appendingPathComponent(name + ".theme")
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return try ThemeParser().parse(Array(data), file: path, name: name)
+    }
 }
 
 @Suite("Screen layouts at every size")

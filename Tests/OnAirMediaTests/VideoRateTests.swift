@@ -34,8 +34,8 @@ struct VideoRateTests {
         let settings = EncodeDecodeRoundTripTests.settings(width: 640, height: 360, bitrate: 2_500_000)
         let encoder = try VideoEncoder(settings)
         let pattern = TestPattern(width: 640, height: 360, framesPerSecond: 30)
-        let contextBefore = encoder.contextIdentity
-        let headerBefore = encoder.extradata
+        let contextBefore = encoder.codec.context
+        let headerBefore = encoder.codec.extradata
         var perFrame: [[EncodedPacket]] = []
         for index in 0..<150 {
             if index == 75 { encoder.reconfigure(bitrate: 800_000) }
@@ -48,8 +48,8 @@ struct VideoRateTests {
         #expect(abs(before - 2_500_000) / 2_500_000 < 0.25, "the pattern must fill 2500k for the switch to mean anything: \(before)")
         #expect(nextSecond < before / 2, "next second after the switch: \(nextSecond)")
         #expect(abs(secondAfter - 800_000) / 800_000 <= 0.15, "second after: \(secondAfter)")
-        #expect(encoder.contextIdentity == contextBefore, "the encoder was reopened")
-        #expect(encoder.extradata == headerBefore, "new SPS/PPS after a rate change")
+        #expect(encoder.codec.context == contextBefore, "the encoder was reopened")
+        #expect(encoder.codec.extradata == headerBefore, "new SPS/PPS after a rate change")
         #expect(perFrame[75].allSatisfy { !$0.isKeyframe }, "a rate change needs no keyframe")
         #expect(encoder.bitrate == 800_000)
     }

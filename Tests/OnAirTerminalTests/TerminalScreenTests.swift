@@ -1,7 +1,7 @@
 import Foundation
 import OnAirConsole
 import Testing
-import OnAirTerminal
+@testable import OnAirTerminal
 
 #if canImport(Glibc)
 import Glibc

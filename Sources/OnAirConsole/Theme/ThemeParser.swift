@@ -44,6 +44,11 @@ public struct ThemeParser: Sendable {
     public struct Result: Sendable, Equatable {
         public var theme: Theme
         public var warnings: [Warning]
+
+        public init(theme: Theme, warnings: [Warning]) {
+            self.theme = theme
+            self.warnings = warnings
+        }
     }
 
     /// Keys that describe the theme rather than colour a role.

@@ -1,16 +1,18 @@
 import CNcurses
 import OnAirConsole
+@testable import OnAirTerminal
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
+/// Test-only: reads ncurses' idea of the screen back, to check the blit independently of the buffer.
 extension TerminalScreen {
     /// What ncurses believes the terminal shows now (its `curscr`), row by row, trailing spaces trimmed.
     ///
     /// Lets a test on a pty check that a blit put the buffer's characters on screen, independently of the
     /// `CellBuffer` it came from.
-    public func readBack() -> [String] {
+    func readBack() -> [String] {
         let (width, height) = size
         return (0..<height).map { row in
             var line = ""
@@ -30,7 +32,7 @@ extension TerminalScreen {
     }
 
     /// The colour pair ncurses holds for the cell at (x, y) of `curscr`: tests check that colours were set.
-    public func readBackPair(x: Int, y: Int) -> Int32? {
+    func readBackPair(x: Int, y: Int) -> Int32? {
         var ch: wchar_t = 0
         var attributes: attr_t = 0
         var pair: Int32 = 0

@@ -1,4 +1,5 @@
 import Foundation
+import OnAirConsole
 
 /// Finds theme files and loads them by name: what `--theme NAME` and `onair themes` use.
 ///
@@ -9,7 +10,8 @@ import Foundation
 ///    finds the checkout's `Themes/`, an installed `bin/onair` finds `bin/Themes/` or `share/…/Themes/` above).
 ///
 /// `default` always exists: without a `default.theme` file it is the built-in default. A NAME holding a
-/// `/` or ending in `.theme` is read as a path. This is the only file reading in OnAirConsole.
+/// `/` or ending in `.theme` is read as a path. It lives here, beside the terminal, so that OnAirConsole
+/// stays pure (it parses theme text, `ThemeParser`, and reads no files).
 public struct ThemeCatalog: Sendable {
     /// Why a theme could not be loaded, in one line the front end prints as is.
     public enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
