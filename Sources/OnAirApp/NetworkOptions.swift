@@ -1,7 +1,7 @@
 import OnAirCore
 
-/// `--abr` and `--link-cap`/`--link-delay` of `onair publish --headless`: adaptive bitrate, and the link
-/// impairment stage the publisher connects through.
+/// `--abr` and `--link-cap`/`--link-delay` of `onair publish` and `onair demo`: adaptive bitrate, and the
+/// link impairment stage the publisher connects through.
 public struct NetworkOptions: Sendable, Equatable {
     public var abr: AdaptiveBitrateConfiguration.Mode
     /// `--abr-require-video`: at the floor, keep video at the reduced frame rate instead of going audio-only.
@@ -18,8 +18,9 @@ public struct NetworkOptions: Sendable, Equatable {
         self.linkDelay = linkDelay
     }
 
-    /// ABR measures its throughput where the bytes leave the stage, so it goes through the stage too.
-    var needsLinkStage: Bool { abr != .off || linkCap != nil || linkDelay != nil }
+    /// True when the options only make sense through the stage (rtmp:// only). ABR measures its
+    /// throughput where the bytes leave the stage, so it needs one too.
+    var asksForLinkStage: Bool { abr != .off || linkCap != nil || linkDelay != nil }
 
     /// The stage's state at the start.
     var initialLinkState: LinkImpairmentState {

@@ -72,6 +72,11 @@ public final class LinkImpairment: Sendable {
 
     public var counters: Counters { shared.counters.withLock { $0 } }
 
+    /// Why the stage's newest attempt to reach the target failed (`connection refused by host:port; …`),
+    /// nil once one succeeds: the client only sees its loopback connection reset, so its owner reports
+    /// this instead of an error naming the stage's port.
+    public var targetFailure: String? { shared.targetFailure.withLock { $0 } }
+
     /// Closes every connection and the listener, and waits for the stage's threads to end.
     public func stop() { shared.stop() }
 }
@@ -84,6 +89,7 @@ extension LinkImpairment {
         let clientReceiveBuffer: Int
         let state: Mutex<LinkImpairmentState>
         let counters = Mutex(Counters())
+        let targetFailure = Mutex<String?>(nil)
         /// Becomes readable (never read) when the stage stops: wakes every `poll`.
         let wakeRead: Int32
         private let wakeWrite: Int32

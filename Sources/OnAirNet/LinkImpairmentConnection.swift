@@ -46,9 +46,17 @@ struct LinkImpairmentConnection {
             var fds = [pollfd(fd: shared.wakeRead, events: Int16(POLLIN), revents: 0)]
             _ = poll(&fds, 1, Int32(Self.stateRecheck.wholeMilliseconds))
         }
-        guard !shared.isStopping, let server = LinkSocket.connect(host: shared.target.host, port: shared.target.port) else {
+        guard !shared.isStopping else { return nil }
+        guard let server = LinkSocket.connect(host: shared.target.host, port: shared.target.port) else {
+            let code = errno
+            let (host, port) = shared.target
+            let reason = code == ECONNREFUSED
+                ? "connection refused by \(host):\(port); is the RTMP server running and listening on that port?"
+                : "cannot connect to \(host):\(port): \(String(cString: strerror(code)))"
+            shared.targetFailure.withLock { $0 = reason }
             return nil
         }
+        shared.targetFailure.withLock { $0 = nil }
         LinkSocket.setBufferSize(server, SO_SNDBUF, Self.serverSendBuffer)
         LinkSocket.setBufferSize(client, SO_RCVBUF, shared.clientReceiveBuffer)
         return shared.track(server) ? server : nil
