@@ -83,7 +83,7 @@ struct KeyMapTests {
 
     @Test("while broadcasting the footer's r reads reconnect; stopped it reads start")
     func reconnectLabel() {
-        for status in [PublisherStatus.publishing, .connecting, .stalled, .reconnecting(attempt: 1, maxAttempts: 20)] {
+        for status in [PublisherStatus.publishing, .connecting, .stalled] {
             let context = KeyContext(focus: .publisher, paneCount: 1, publisher: ConsoleFixtures.publisher(status), subscriber: nil)
             #expect(map.available(in: context).first { $0.intent == .startBroadcast }?.label == "reconnect", "\(status.badge)")
         }

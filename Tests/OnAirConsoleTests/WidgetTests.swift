@@ -90,8 +90,8 @@ struct WidgetTests {
         let context = KeyContext(focus: .publisher, paneCount: 2, publisher: ConsoleFixtures.publisher(.publishing), subscriber: nil)
         let buffer = render(Footer(bindings: map.available(in: context)), width: 50)
         let text = buffer.text
-        #expect(text.hasSuffix("? help  q quit"))
-        #expect(text.hasPrefix(" c call  s Siri  h home"))
+        #expect(text.hasSuffix("r reconnect  Tab pane  ? help  q quit"))
+        #expect(text.hasPrefix(" c call"))
         #expect(!text.contains("decline"))
         let withNotice = render(Footer(bindings: map.available(in: context), notice: "d: nothing to decline"), width: 80).text
         #expect(withNotice.hasPrefix(" d: nothing to decline"))
