@@ -89,7 +89,15 @@ public final class PublisherController {
         let counts = wire.snapshot
         let now = clock.now
         wireRate.sample(bytes: counts.bytesWritten, frames: counts.videoFramesWritten, at: now)
-        let progress = WireProgress(bytesWritten: counts.bytesWritten, writePending: counts.writesPending > 0)
+        var progress = WireProgress(bytesWritten: counts.bytesWritten, writePending: counts.writesPending > 0)
+        if let stage = network?.stage {
+            // Through the stage the client's socket only says what the stage took; what the server
+            // acknowledged is what the wire carried, past the stage's buffers and its kernel's.
+            let link = stage.counters
+            progress = WireProgress(
+                bytesWritten: UInt64(clamping: link.upstreamAcknowledgedBytes),
+                writePending: counts.writesPending > 0 || link.heldBytes > 0 || link.upstreamUnacknowledgedBytes > 0)
+        }
         await handle(.event(.wire(progress)))
     }
 

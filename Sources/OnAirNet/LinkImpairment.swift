@@ -29,6 +29,11 @@ public final class LinkImpairment: Sendable {
         public var upstreamBytes = 0
         /// Bytes delivered to the client (server → client).
         public var downstreamBytes = 0
+        /// Bytes toward the server that the server's TCP acknowledged: what the wire carried, past every
+        /// buffer of the stage and of its kernel (the send-stall watchdog's measure through the stage).
+        public var upstreamAcknowledgedBytes = 0
+        /// Bytes toward the server written to the stage's sockets and not yet acknowledged.
+        public var upstreamUnacknowledgedBytes = 0
         /// Bytes read but not yet delivered (the delay line and the held bytes of a down link).
         public var heldBytes = 0
         public var connectionsAccepted = 0
