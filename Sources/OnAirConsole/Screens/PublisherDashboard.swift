@@ -152,7 +152,7 @@ public struct PublisherDashboard: Widget {
 
     /// `   link DOWN`, `   link 800k 150ms`: the impairment stage's state beside the policy; empty
     /// without a stage.
-    static func linkText(_ telemetry: StreamTelemetry) -> String {
+    public static func linkText(_ telemetry: StreamTelemetry) -> String {
         telemetry.link.map { "   link " + $0.dashboardText } ?? ""
     }
 
