@@ -7,30 +7,18 @@ import Testing
 /// publishing is a new connection at the server at once.
 @Suite("Link keys and reconnect now in the console", .serialized)
 struct LinkConsoleTests {
-    private func serve(in directory: TemporaryDirectory) throws -> (PeerProcess, Int) {
-        let port = try FreePort.loopback()
-        let serve = try PeerProcess(OnAirBinary.url.path, ["serve", "--listen", "127.0.0.1:\(port)", "--headless"], in: directory.url)
-        try FreePort.waitUntilAccepting(port, timeout: .seconds(60), what: "onair serve")
-        return (serve, port)
-    }
-
     private func publish(_ port: Int, stream: String, in directory: TemporaryDirectory) throws -> TmuxSession {
         try TmuxSession(
             command: "\(OnAirBinary.url.path) publish rtmp://127.0.0.1:\(port)/live/\(stream) --size 640x360 --bitrate 1M --send-timeout 3; echo ONAIR-EXIT=$?; sleep 60",
             width: 110, height: 30, directory: directory.url)
     }
 
-    /// The server's events of `kind` so far (`onair serve --headless` prints one JSON object a line).
-    private func serverEvents(_ server: PeerProcess, _ kind: String) -> Int {
-        server.standardOutput.split(separator: "\n").filter { $0.contains("\"kind\":\"\(kind)\"") }.count
-    }
-
     @Test("w: link down → STALLED within 6 s; w again: PUBLISHING with the wire's bitrate back")
     func elevatorKey() async throws {
         let directory = try TemporaryDirectory()
-        let (server, port) = try serve(in: directory)
-        defer { _ = server.stop(signal: SIGKILL) }
-        let tmux = try publish(port, stream: "elevator", in: directory)
+        let server = try ServeRun(in: directory)
+        defer { server.stop() }
+        let tmux = try publish(server.port, stream: "elevator", in: directory)
         let live = try await tmux.waitForScreen(timeout: .seconds(30)) { $0.contains(" PUBLISHING ") && $0.contains("link up") && $0.contains(" kb/s") }
         #expect(live.matched, "never publishing through the link stage:\n\(live.screen)")
         #expect(live.screen.contains("w link down"), "the footer does not offer the link key:\n\(live.screen)")
@@ -52,21 +40,17 @@ struct LinkConsoleTests {
     @Test("r while PUBLISHING: a new connection at the server at once, then PUBLISHING again")
     func reconnectKey() async throws {
         let directory = try TemporaryDirectory()
-        let (server, port) = try serve(in: directory)
-        defer { _ = server.stop(signal: SIGKILL) }
-        let tmux = try publish(port, stream: "again", in: directory)
+        let server = try ServeRun(in: directory)
+        defer { server.stop() }
+        let tmux = try publish(server.port, stream: "again", in: directory)
         let live = try await tmux.waitForScreen(timeout: .seconds(30)) { $0.contains(" PUBLISHING ") }
         #expect(live.matched, "never publishing:\n\(live.screen)")
         #expect(live.screen.contains("r reconnect"), "the footer does not offer r reconnect:\n\(live.screen)")
-        let connections = serverEvents(server, "connection")
+        let connections = server.count("connection")
         try tmux.send("r")
-        let asked = ContinuousClock.now
-        while serverEvents(server, "connection") <= connections, ContinuousClock.now - asked < .seconds(10) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let elapsed = ContinuousClock.now - asked
-        #expect(serverEvents(server, "connection") > connections, "no new connection at the server after r")
-        #expect(elapsed < .seconds(2), "the new connection came after \(elapsed), as a backoff would")
+        let elapsed = try await server.waitForMore("connection", than: connections, within: .seconds(10))
+        #expect(elapsed != nil, "no new connection at the server after r")
+        #expect(elapsed.map { $0 < .seconds(2) } != false, "the new connection came after \(String(describing: elapsed)), as a backoff would")
         let again = try await tmux.waitForScreen(timeout: .seconds(20)) { $0.contains(" PUBLISHING ") && $0.contains("reconnect now") }
         #expect(again.matched, "not publishing again after r:\n\(again.screen)")
         try tmux.send("x")
