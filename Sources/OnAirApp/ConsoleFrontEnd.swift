@@ -215,6 +215,7 @@ final class ConsoleFrontEnd {
 
     private func apply(_ key: ConsoleKey) async -> Outcome {
         ui.link = publisher?.link
+        ui.subscriberLink = subscriber?.link?.state
         let effects = ui.handle(key, publisher: publisher?.state, subscriber: subscriber?.state, now: clock.now)
         for effect in effects {
             switch effect {
@@ -232,8 +233,10 @@ final class ConsoleFrontEnd {
                 await publisher?.handle(.event(.control(.stop)))
             case .startBroadcast:
                 await publisher?.handle(.event(.control(.start(nil))))
-            case .link(let command):
+            case .link(let command, on: .publisher):
                 if let refusal = publisher?.apply(command) { showNotice(refusal) }
+            case .link(let command, on: .subscriber):
+                if let refusal = subscriber?.apply(command) { showNotice(refusal) }
             case .quit:
                 return .quit
             }
@@ -243,6 +246,7 @@ final class ConsoleFrontEnd {
 
     private func screen() -> ConsoleScreen {
         ui.link = publisher?.link
+        ui.subscriberLink = subscriber?.link?.state
         return ConsoleScreen(
             publisher: publisher?.state,
             publisherTelemetry: publisher.map { publisherTelemetry($0) } ?? .none,

@@ -169,11 +169,27 @@ public enum DemoFrontEnd {
             engine: engine, url: publishURL, clock: clock, rtmp: rtmp, post: publisherPost
         )
         publisher.network = network
+        // The subscriber's own phone: a stage of its own when the server is plain rtmp://.
+        let subscriberStage = try url.scheme == .rtmp ? linkStage(toward: url) : nil
+        var playURL = url
+        if let subscriberStage {
+            playURL.host = "127.0.0.1"
+            playURL.port = subscriberStage.port
+        }
         let subscriber = SubscriberController(
             session: SubscriberSession(streamName: url.bareStreamName, redactedURL: url.redacted, reconnectDelay: reconnectDelay),
-            url: url, clock: clock, stallTimeout: stallTimeout, rtmp: rtmp, post: subscriberPost
+            url: playURL, clock: clock, stallTimeout: stallTimeout, rtmp: rtmp, post: subscriberPost
         )
+        subscriber.link = subscriberStage
         return (publisher, subscriber)
+    }
+
+    private static func linkStage(toward url: StreamURL) throws -> LinkImpairment {
+        do {
+            return try LinkImpairment(targetHost: url.host, targetPort: url.port)
+        } catch {
+            throw FrontEndExit(code: 1, message: "onair demo: cannot start the subscriber's link stage: \(error)")
+        }
     }
 
     /// The embedded relay on a free loopback port; recordings go to `recordDirectory`.

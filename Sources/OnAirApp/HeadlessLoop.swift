@@ -86,7 +86,7 @@ final class HeadlessPublisher: HeadlessSide {
         switch command {
         case .phone(let action): core = .operator(action)
         case .publisher(let control): core = .control(control)
-        case .subscriber, .subscriberPhone: return "that is a subscriber command"
+        case .subscriber, .subscriberPhone, .subscriberLink: return "that is a subscriber command"
         case .link(let link): return controller.apply(link)
         case .quit: return nil
         }
@@ -133,6 +133,7 @@ final class HeadlessSubscriber: HeadlessSide {
             await controller.handle(.event(.operator(action)))
             return refusal
         case .subscriber(let control): await controller.handle(.event(.control(control)))
+        case .subscriberLink(let link): return controller.apply(link).map { "\(command.name): \($0)" }
         case .publisher, .link: return "that is a publisher command"
         case .quit: break
         }

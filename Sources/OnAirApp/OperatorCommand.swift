@@ -13,6 +13,8 @@ public enum OperatorCommand: Sendable, Equatable {
     /// In `onair demo`, a phone gesture on the subscriber's phone: `sub home`, `sub return`, …
     /// (plain gestures go to the publisher there; in `onair subscribe` they go to the subscriber).
     case subscriberPhone(OperatorAction)
+    /// In `onair demo`, a link command on the subscriber's own stage: `sub link-down`, `sub handoff`, …
+    case subscriberLink(LinkCommand)
     /// A network interruption on the publisher's link stage: `link-down`, `link-up`, `handoff [RATE [MS]]`,
     /// `link-cap RATE`, `link-uncap`, `link-delay MS` (`LinkCommand.parse`).
     case link(LinkCommand)
@@ -22,7 +24,7 @@ public enum OperatorCommand: Sendable, Equatable {
     /// Every command name, for help texts and error messages.
     public static let names: [String] =
         OperatorAction.allCases.map(\.rawValue) + ["pause-video", "pause-audio", "next-policy", "stop", "start", "play", "stop-play", "sub <gesture>",
-           "link-down", "link-up", "handoff [RATE [MS]]", "link-cap RATE", "link-uncap", "link-delay MS", "quit"]
+           "link-down", "link-up", "handoff [RATE [MS]]", "link-cap RATE", "link-uncap", "link-delay MS", "sub <link command>", "quit"]
 
     /// The command as typed (`call`, `pause-video`, `sub home`), for messages.
     public var name: String {
@@ -37,6 +39,7 @@ public enum OperatorCommand: Sendable, Equatable {
         case .subscriber(.stop): "stop-play"
         case .subscriberPhone(let action): "sub \(action.rawValue)"
         case .link(let command): command.text
+        case .subscriberLink(let command): "sub \(command.text)"
         case .quit: "quit"
         }
     }
@@ -51,6 +54,10 @@ public enum OperatorCommand: Sendable, Equatable {
         }
         for prefix in ["sub ", "subscriber "] where word.hasPrefix(prefix) {
             word = String(word.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+            if let link = try? LinkCommand.parse(word) {
+                self = .subscriberLink(link)
+                return
+            }
             guard let action = OperatorAction(rawValue: word) else { return nil }
             self = .subscriberPhone(action)
             return
@@ -76,8 +83,12 @@ public enum OperatorCommand: Sendable, Equatable {
 extension OperatorCommand {
     /// Why a line that starts with a link command's word is not one (`link-cap 9`: not a rate), or nil.
     public static func linkError(in text: some StringProtocol) -> String? {
+        var line = text.trimmingCharacters(in: .whitespaces).lowercased()
+        for prefix in ["sub ", "subscriber "] where line.hasPrefix(prefix) {
+            line = String(line.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+        }
         do {
-            _ = try LinkCommand.parse(text.trimmingCharacters(in: .whitespaces).lowercased())
+            _ = try LinkCommand.parse(line)
             return nil
         } catch {
             return error.description

@@ -68,6 +68,7 @@ extension SubscriberController {
         ]
         if let level = decoded?.audioLevel { details["audioLevelDb"] = .number((level.rmsDBFS * 10).rounded() / 10) }
         if let error = decoded?.lastError { details["decodeError"] = .string(error) }
+        if let link { details["link"] = .string(link.state.description) }
         return details
     }
 }

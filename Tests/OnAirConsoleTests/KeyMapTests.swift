@@ -112,8 +112,8 @@ struct KeyMapTests {
         }
         var ui = ConsoleUIState()
         ui.link = LinkImpairmentState()
-        #expect(ui.handle(.character("w"), publisher: publisher, subscriber: nil, now: .zero) == [.link(.down)])
-        #expect(ui.handle(.character("W"), publisher: publisher, subscriber: nil, now: .zero) == [.link(.handoff(capBitsPerSecond: nil, delay: nil))])
+        #expect(ui.handle(.character("w"), publisher: publisher, subscriber: nil, now: .zero) == [.link(.down, on: .publisher)])
+        #expect(ui.handle(.character("W"), publisher: publisher, subscriber: nil, now: .zero) == [.link(.handoff(capBitsPerSecond: nil, delay: nil), on: .publisher)])
     }
 
     @Test("after a failed publish the footer offers r retry")

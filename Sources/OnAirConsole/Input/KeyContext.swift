@@ -18,7 +18,7 @@ public struct KeyContext: Sendable, Equatable {
     /// most how many can be (the entries that do not fit on screen).
     public var logScroll: Int
     public var logScrollLimit: Int
-    /// The link impairment stage's state, nil when the publisher has none.
+    /// The focused pane's link impairment stage, nil when it has none.
     public var link: LinkImpairmentState?
 
     public init(
@@ -45,17 +45,17 @@ public struct KeyContext: Sendable, Equatable {
             for (command, reason) in publisher?.refusals ?? [:] {
                 if let intent = ConsoleIntent(command) { refusals[intent] = reason }
             }
-            // The link keys follow the core's rule for link commands: they act whenever a stage exists.
-            for (intent, command) in [(ConsoleIntent.toggleLink, LinkCommand.down), (.handoff, .handoff(capBitsPerSecond: nil, delay: nil)), (.cycleLinkCap, .uncap)] {
-                if let reason = command.refusal(stage: publisher == nil ? nil : link) { refusals[intent] = reason }
-            }
         case .subscriber:
             for (action, reason) in subscriber?.refusals ?? [:] { refusals[.phone(action)] = reason }
             for command in PublisherCommand.all {
                 guard case .control = command, let intent = ConsoleIntent(command) else { continue }
                 refusals[intent] = "a publisher key (Tab to switch)"
             }
-            for intent in [ConsoleIntent.toggleLink, .handoff, .cycleLinkCap] { refusals[intent] = "a publisher key (Tab to switch)" }
+        }
+        // The link keys act on the focused pane's own stage (the demo subscriber has its own phone), by the
+        // core's rule for link commands: whenever a stage exists.
+        for (intent, command) in [(ConsoleIntent.toggleLink, LinkCommand.down), (.handoff, .handoff(capBitsPerSecond: nil, delay: nil)), (.cycleLinkCap, .uncap)] {
+            if let reason = command.refusal(stage: link) { refusals[intent] = reason }
         }
         self.init(mode: mode, focus: focus, paneCount: paneCount, refusals: refusals, publisherStatus: focus == .publisher ? publisher?.status : nil)
         self.link = link
