@@ -60,4 +60,35 @@ struct HeadlessLinkCommandTests {
         await publisher.peer.exitStatus(within: .seconds(20))
         #expect(publisher.events.events.contains { $0.kind == "error" && $0.text.contains("'9' is not a rate") }, "a bad link-cap value is not explained")
     }
+
+    @Test("demo: sub link-down stalls only the subscriber's own phone; sub link-up brings it back to PLAYING")
+    func subscriberOwnLink() async throws {
+        let directory = try TemporaryDirectory(prefix: "onair-sublink")
+        let stdin = Pipe()
+        let demo = try HeadlessRun(
+            ["demo", "--headless", "--size", "320x180", "--stall-timeout", "2", "--record-dir", directory.url.appendingPathComponent("rec").path,
+             "--duration", "40"],
+            in: directory, standardInput: stdin.fileHandleForReading)
+        defer { _ = demo.peer.stop(signal: SIGKILL) }
+        func subscriber(_ status: String) -> (HeadlessRun.Event) -> Bool {
+            { $0.side == "subscriber" && $0.kind == "state" && $0.details["connection"] as? String == status }
+        }
+        #expect(await demo.waitFor(.seconds(30), subscriber("PLAYING")) != nil, "never playing: \(demo.peer.standardError)")
+        stdin.fileHandleForWriting.write(Data("sub link-down\n".utf8))
+        let down = await demo.waitFor(.seconds(5)) { $0.side == "subscriber" && $0.kind == "link" }
+        #expect(down?.details["state"] as? String == "down")
+        #expect(await demo.waitFor(.seconds(10), subscriber("STALLED")) != nil, "the subscriber did not stall behind its own link")
+        let publisherStalled = demo.events.events.contains { $0.side == "publisher" && $0.kind == "state" && $0.details["status"] as? String == "STALLED" }
+        #expect(!publisherStalled, "the subscriber's link stalled the publisher")
+        let playingBefore = demo.events.events.filter(subscriber("PLAYING")).count
+        stdin.fileHandleForWriting.write(Data("sub link-up\n".utf8))
+        let deadline = ContinuousClock.now + .seconds(15)
+        while demo.events.events.filter(subscriber("PLAYING")).count <= playingBefore, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(demo.events.events.filter(subscriber("PLAYING")).count > playingBefore, "not PLAYING again after sub link-up")
+        stdin.fileHandleForWriting.write(Data("quit\n".utf8))
+        await demo.peer.exitStatus(within: .seconds(20))
+        #expect(demo.events.malformed.isEmpty, "lines outside the schema: \(demo.events.malformed)")
+    }
 }
