@@ -133,7 +133,7 @@ final class HeadlessSubscriber: HeadlessSide {
             await controller.handle(.event(.operator(action)))
             return refusal
         case .subscriber(let control): await controller.handle(.event(.control(control)))
-        case .subscriberLink(let link): return controller.apply(link).map { "\(command.name): \($0)" }
+        case .subscriberLink(let link): return controller.apply(link).map { "sub \($0)" }
         case .publisher, .link: return "that is a publisher command"
         case .quit: break
         }

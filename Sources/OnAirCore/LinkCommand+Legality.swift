@@ -1,11 +1,11 @@
 /// The rule for link commands, shared by the console's keys, headless stdin and scenario presses: a link
-/// command acts on the impairment stage, so it is always accepted while one stands between the publisher
-/// and its server, and refused with the reason when there is none.
+/// command acts on the impairment stage, so it is always accepted while one stands between the side and
+/// its server, and refused with the reason when there is none (rtmps://, `onair subscribe`).
 extension LinkCommand {
     /// Why `self` would do nothing, given the stage's state (nil: no stage); nil when it acts.
     public func refusal(stage: LinkImpairmentState?) -> String? {
         guard stage == nil else { return nil }
-        return "\(word): no link stage on this connection (rtmps:// goes straight to the server); link commands need rtmp://"
+        return "\(word): no link stage here (only rtmp:// publishers and the demo's subscriber have one)"
     }
 
     /// The command's first word as typed: `link-down`, `handoff`, …
