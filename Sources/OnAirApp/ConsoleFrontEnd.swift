@@ -17,6 +17,9 @@ final class ConsoleFrontEnd {
         case command(OperatorCommand)
         /// A scenario's step, shown at the foot of the screen.
         case notice(String)
+        /// An event from outside the loop (the link stage, ABR): to `--log` and a scenario's observer;
+        /// a link change also shows at the foot of the screen.
+        case event(HeadlessEvent)
         /// The scenario is over.
         case quit
     }
@@ -68,6 +71,12 @@ final class ConsoleFrontEnd {
     /// A one-line notice at the foot of the screen (a missing camera replaced by the test pattern, …).
     func showNotice(_ text: String) {
         ui.notice = ConsoleUIState.Notice(text: text, postedAt: clock.now)
+    }
+
+    /// Where the link stage and ABR send their events (from their own tasks: through the loop).
+    var eventPost: @Sendable (HeadlessEvent) -> Void {
+        let continuation = continuation
+        return { continuation.yield(.event($0)) }
     }
 
     /// Where a scenario sends its commands, notices and end.
@@ -182,6 +191,12 @@ final class ConsoleFrontEnd {
                 _ = await scenarioSides?.perform(command)
             case .notice(let text):
                 showNotice(text)
+            case .event(let event):
+                emit([event])
+                if event.kind == "link", case .string(let state)? = event.details["state"] {
+                    let command = event.details["command"].flatMap { if case .string(let text) = $0 { text } else { nil } }
+                    showNotice(command.map { "\($0): link \(state)" } ?? "link \(state)")
+                }
             case .quit:
                 break loop
             }
@@ -199,6 +214,8 @@ final class ConsoleFrontEnd {
     private enum Outcome { case carryOn, quit }
 
     private func apply(_ key: ConsoleKey) async -> Outcome {
+        ui.link = publisher?.link
+        ui.subscriberLink = subscriber?.link?.state
         let effects = ui.handle(key, publisher: publisher?.state, subscriber: subscriber?.state, now: clock.now)
         for effect in effects {
             switch effect {
@@ -216,6 +233,10 @@ final class ConsoleFrontEnd {
                 await publisher?.handle(.event(.control(.stop)))
             case .startBroadcast:
                 await publisher?.handle(.event(.control(.start(nil))))
+            case .link(let command, on: .publisher):
+                if let refusal = publisher?.apply(command) { showNotice(refusal) }
+            case .link(let command, on: .subscriber):
+                if let refusal = subscriber?.apply(command) { showNotice(refusal) }
             case .quit:
                 return .quit
             }
@@ -224,7 +245,9 @@ final class ConsoleFrontEnd {
     }
 
     private func screen() -> ConsoleScreen {
-        ConsoleScreen(
+        ui.link = publisher?.link
+        ui.subscriberLink = subscriber?.link?.state
+        return ConsoleScreen(
             publisher: publisher?.state,
             publisherTelemetry: publisher.map { publisherTelemetry($0) } ?? .none,
             subscriber: subscriber?.state,

@@ -41,7 +41,8 @@ public enum DemoFrontEnd {
         let console = ConsoleFrontEnd(clock: clock, theme: theme, previewFramesPerSecond: options.publisher.engine.previewFramesPerSecond, color: options.publisher.color)
         let (publisher, subscriber) = try controllers(
             options, url: url, engine: engine, clock: clock,
-            publisherPost: console.publisherPost, subscriberPost: console.subscriberPost, notice: { notices.append($0) }
+            publisherPost: console.publisherPost, subscriberPost: console.subscriberPost, events: console.eventPost,
+            notice: { notices.append($0) }
         )
         console.attach(publisher: publisher, subscriber: subscriber)
         if let log = try FrontEndSetup.eventLog(options.publisher.logFile, command: "demo") { console.writeEvents(to: log) }
@@ -85,6 +86,7 @@ public enum DemoFrontEnd {
         let (publisher, subscriber) = try controllers(
             options, url: url, engine: engine, clock: clock,
             publisherPost: { inputs.post(.publisher($0)) }, subscriberPost: { inputs.post(.subscriber($0)) },
+            events: { writer.write($0) },
             notice: { writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "notice", details: ["text": .string($0)])) }
         )
         writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "started", details: [
@@ -152,20 +154,42 @@ public enum DemoFrontEnd {
         clock: SessionClock,
         publisherPost: @escaping @Sendable (PublisherInput) -> Void,
         subscriberPost: @escaping @Sendable (SubscriberInput) -> Void,
+        events: @escaping @Sendable (HeadlessEvent) -> Void,
         notice: (String) -> Void
     ) throws -> (PublisherController, SubscriberController) {
         let reconnectDelay = try FrontEndSetup.seconds(options.reconnectDelay, option: "--reconnect-delay", command: "demo")
         let stallTimeout = try FrontEndSetup.seconds(options.stallTimeout, option: "--stall-timeout", command: "demo")
         let rtmp = try rtmpConfiguration(options, url: url, notice: notice)
+        // The demo's publisher goes through the link stage in front of the relay (or --server); the
+        // subscriber connects straight, so the link keys show what the publisher's network does to it.
+        let (publishURL, network) = try PublishNetwork.start(
+            options.publisher.network, url: url, engine: engine, clock: clock, command: "demo", events: events)
         let publisher = PublisherController(
             session: PublisherSession(configuration: try options.publisher.sessionConfiguration(url: url, command: "demo")),
-            engine: engine, url: url, clock: clock, rtmp: rtmp, post: publisherPost
+            engine: engine, url: publishURL, clock: clock, rtmp: rtmp, post: publisherPost
         )
+        publisher.network = network
+        // The subscriber's own phone: a stage of its own when the server is plain rtmp://.
+        let subscriberStage = try url.scheme == .rtmp ? linkStage(toward: url) : nil
+        var playURL = url
+        if let subscriberStage {
+            playURL.host = "127.0.0.1"
+            playURL.port = subscriberStage.port
+        }
         let subscriber = SubscriberController(
             session: SubscriberSession(streamName: url.bareStreamName, redactedURL: url.redacted, reconnectDelay: reconnectDelay),
-            url: url, clock: clock, stallTimeout: stallTimeout, rtmp: rtmp, post: subscriberPost
+            url: playURL, clock: clock, stallTimeout: stallTimeout, rtmp: rtmp, post: subscriberPost
         )
+        subscriber.link = subscriberStage
         return (publisher, subscriber)
+    }
+
+    private static func linkStage(toward url: StreamURL) throws -> LinkImpairment {
+        do {
+            return try LinkImpairment(targetHost: url.host, targetPort: url.port)
+        } catch {
+            throw FrontEndExit(code: 1, message: "onair demo: cannot start the subscriber's link stage: \(error)")
+        }
     }
 
     /// The embedded relay on a free loopback port; recordings go to `recordDirectory`.

@@ -26,8 +26,8 @@ final class HeadlessDemo: HeadlessSide {
 
     func perform(_ command: OperatorCommand) async -> String? {
         switch command {
-        case .phone, .publisher: await publisher.perform(command)
-        case .subscriber, .subscriberPhone: await subscriber.perform(command)
+        case .phone, .publisher, .link: await publisher.perform(command)
+        case .subscriber, .subscriberPhone, .subscriberLink: await subscriber.perform(command)
         case .quit: nil
         }
     }

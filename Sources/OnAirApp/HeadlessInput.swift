@@ -6,6 +6,8 @@ public enum HeadlessInput<Side: Sendable>: Sendable {
     case side(Side)
     case command(OperatorCommand)
     case unknownCommand(String)
+    /// A known command with a bad value, and why (`link-cap 9`).
+    case badCommand(String)
     case tick
     case quit(reason: String)
 }
@@ -44,6 +46,8 @@ public final class HeadlessInputStream<Side: Sendable>: Sendable {
             StdinCommandReader.start { line in
                 if let command = OperatorCommand(line) {
                     continuation.yield(.command(command))
+                } else if let reason = OperatorCommand.linkError(in: line) {
+                    continuation.yield(.badCommand(reason))
                 } else {
                     continuation.yield(.unknownCommand(line))
                 }

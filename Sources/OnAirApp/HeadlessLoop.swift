@@ -44,6 +44,8 @@ enum HeadlessLoop {
                 writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "error", details: [
                     "text": .string("unknown command '\(line)'; commands: \(OperatorCommand.names.joined(separator: ", "))"),
                 ]))
+            case .badCommand(let reason):
+                writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "error", details: ["text": .string(reason)]))
             case .tick:
                 await side.tick()
                 side.statsEvents(at: clock.now).forEach(writer.write)
@@ -84,7 +86,8 @@ final class HeadlessPublisher: HeadlessSide {
         switch command {
         case .phone(let action): core = .operator(action)
         case .publisher(let control): core = .control(control)
-        case .subscriber, .subscriberPhone: return "that is a subscriber command"
+        case .subscriber, .subscriberPhone, .subscriberLink: return "that is a subscriber command"
+        case .link(let link): return controller.apply(link)
         case .quit: return nil
         }
         let refusal = controller.session.refusal(of: core).map { "\(command.name): \($0)" }
@@ -130,7 +133,8 @@ final class HeadlessSubscriber: HeadlessSide {
             await controller.handle(.event(.operator(action)))
             return refusal
         case .subscriber(let control): await controller.handle(.event(.control(control)))
-        case .publisher: return "that is a publisher command"
+        case .subscriberLink(let link): return controller.apply(link).map { "sub \($0)" }
+        case .publisher, .link: return "that is a publisher command"
         case .quit: break
         }
         return nil

@@ -13,12 +13,18 @@ public enum OperatorCommand: Sendable, Equatable {
     /// In `onair demo`, a phone gesture on the subscriber's phone: `sub home`, `sub return`, …
     /// (plain gestures go to the publisher there; in `onair subscribe` they go to the subscriber).
     case subscriberPhone(OperatorAction)
+    /// In `onair demo`, a link command on the subscriber's own stage: `sub link-down`, `sub handoff`, …
+    case subscriberLink(LinkCommand)
+    /// A network interruption on the publisher's link stage: `link-down`, `link-up`, `handoff [RATE [MS]]`,
+    /// `link-cap RATE`, `link-uncap`, `link-delay MS` (`LinkCommand.parse`).
+    case link(LinkCommand)
     /// `quit`: end cleanly.
     case quit
 
     /// Every command name, for help texts and error messages.
     public static let names: [String] =
-        OperatorAction.allCases.map(\.rawValue) + ["pause-video", "pause-audio", "next-policy", "stop", "start", "play", "stop-play", "sub <gesture>", "quit"]
+        OperatorAction.allCases.map(\.rawValue) + ["pause-video", "pause-audio", "next-policy", "stop", "start", "play", "stop-play", "sub <gesture>",
+           "link-down", "link-up", "handoff [RATE [MS]]", "link-cap RATE", "link-uncap", "link-delay MS", "sub <link command>", "quit"]
 
     /// The command as typed (`call`, `pause-video`, `sub home`), for messages.
     public var name: String {
@@ -32,15 +38,26 @@ public enum OperatorCommand: Sendable, Equatable {
         case .subscriber(.play): "play"
         case .subscriber(.stop): "stop-play"
         case .subscriberPhone(let action): "sub \(action.rawValue)"
+        case .link(let command): command.text
+        case .subscriberLink(let command): "sub \(command.text)"
         case .quit: "quit"
         }
     }
 
-    /// Parses one command name (case-insensitive, surrounding blanks ignored); nil when unknown.
+    /// Parses one command name (case-insensitive, surrounding blanks ignored); nil when unknown or when a
+    /// link command's value is bad (`linkError(in:)` says why).
     public init?(_ text: some StringProtocol) {
         var word = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if let link = try? LinkCommand.parse(word) {
+            self = .link(link)
+            return
+        }
         for prefix in ["sub ", "subscriber "] where word.hasPrefix(prefix) {
             word = String(word.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+            if let link = try? LinkCommand.parse(word) {
+                self = .subscriberLink(link)
+                return
+            }
             guard let action = OperatorAction(rawValue: word) else { return nil }
             self = .subscriberPhone(action)
             return
@@ -54,11 +71,27 @@ public enum OperatorCommand: Sendable, Equatable {
         case "pause-audio": self = .publisher(.togglePauseAudio)
         case "next-policy": self = .publisher(.nextPolicy)
         case "stop": self = .publisher(.stop)
-        case "start": self = .publisher(.start(nil))
+        case "start", "reconnect": self = .publisher(.start(nil))
         case "play": self = .subscriber(.play)
         case "stop-play": self = .subscriber(.stop)
         case "quit", "q": self = .quit
         default: return nil
+        }
+    }
+}
+
+extension OperatorCommand {
+    /// Why a line that starts with a link command's word is not one (`link-cap 9`: not a rate), or nil.
+    public static func linkError(in text: some StringProtocol) -> String? {
+        var line = text.trimmingCharacters(in: .whitespaces).lowercased()
+        for prefix in ["sub ", "subscriber "] where line.hasPrefix(prefix) {
+            line = String(line.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+        }
+        do {
+            _ = try LinkCommand.parse(line)
+            return nil
+        } catch {
+            return error.description
         }
     }
 }

@@ -13,10 +13,13 @@ public enum PublishFrontEnd {
         let rtmp = try FrontEndSetup.rtmpConfiguration(url: url, caFile: options.caFile, command: "publish") { notices.append($0) }
         let engine = try FrontEndSetup.engine(options.engine, command: "publish") { notices.append($0) }
         let console = ConsoleFrontEnd(clock: clock, theme: theme, previewFramesPerSecond: options.engine.previewFramesPerSecond, color: options.color)
+        let (publishURL, network) = try PublishNetwork.start(
+            options.network, url: url, engine: engine, clock: clock, command: "publish", events: console.eventPost)
         let controller = PublisherController(
             session: PublisherSession(configuration: try options.sessionConfiguration(url: url, command: "publish")),
-            engine: engine, url: url, clock: clock, rtmp: rtmp, post: console.publisherPost
+            engine: engine, url: publishURL, clock: clock, rtmp: rtmp, post: console.publisherPost
         )
+        controller.network = network
         console.attach(publisher: controller, subscriber: nil)
         if let log = try FrontEndSetup.eventLog(options.logFile, command: "publish") { console.writeEvents(to: log) }
         notices.forEach(console.showNotice)
@@ -40,11 +43,13 @@ public enum PublishFrontEnd {
         }
         let rtmp = try FrontEndSetup.rtmpConfiguration(url: url, caFile: options.caFile, command: "publish", notice: notice)
         let engine = try FrontEndSetup.engine(options.engine.withoutPreview, command: "publish", notice: notice)
-        let (publishURL, network) = try PublishNetwork.start(options.network, url: url, engine: engine, clock: clock, writer: writer)
+        let (publishURL, network) = try PublishNetwork.start(
+            options.network, url: url, engine: engine, clock: clock, command: "publish", events: { writer.write($0) })
         defer { network?.stop() }
         let inputs = HeadlessInputStream<PublisherInput>(duration: options.duration.map { .milliseconds(Int64($0 * 1000)) })
         let session = PublisherSession(configuration: try options.sessionConfiguration(url: url, command: "publish"))
         let controller = PublisherController(session: session, engine: engine, url: publishURL, clock: clock, rtmp: rtmp) { inputs.post($0) }
+        controller.network = network
         do {
             try controller.start()
         } catch {

@@ -1,9 +1,12 @@
 import OnAirCore
 import OnAirMedia
 import OnAirNet
+import Synchronization
 
-/// The publisher's network pieces for `onair publish --headless`: the link impairment stage between the
-/// publisher and the server, and adaptive bitrate fed once a second from what left the stage.
+/// The publisher's network pieces for `onair publish` and `onair demo` (console and headless): the link
+/// impairment stage between the publisher and the server, and adaptive bitrate fed once a second from
+/// what left the stage. Every rtmp:// publisher goes through a stage, so the link keys and commands work
+/// without asking for them at launch; rtmps:// goes straight to the server.
 ///
 /// ABR's throughput is the stage's count of bytes delivered to the server, and its queue delay is the
 /// engine's queued bytes at that rate (`SendPathMeter`): figures of what the wire carried, never of what
@@ -11,45 +14,65 @@ import OnAirNet
 final class PublishNetwork: Sendable {
     let stage: LinkImpairment
     private let sampler: Task<Void, Never>?
+    /// What ABR asks of the encoder now (nil with `--abr off`): the dashboard's and `stats`' `abrTarget`.
+    private let target: TargetCell
+    /// Where the `link` and `abr` events go (stdout headless, `--log FILE` in the console).
+    private let events: @Sendable (HeadlessEvent) -> Void
+    private let clock: SessionClock
 
     /// How often ABR reads the send path.
     static let samplingInterval = Duration.seconds(1)
 
-    private init(stage: LinkImpairment, sampler: Task<Void, Never>?) {
+    private init(
+        stage: LinkImpairment, configuration: AdaptiveBitrateConfiguration?, engine: MediaEngine, clock: SessionClock,
+        events: @escaping @Sendable (HeadlessEvent) -> Void
+    ) {
         self.stage = stage
-        self.sampler = sampler
+        self.events = events
+        self.clock = clock
+        let target = TargetCell(configuration.map { AdaptiveBitrate($0).target })
+        self.target = target
+        sampler = configuration.map { configuration in
+            Task { await Self.sample(configuration, stage: stage, engine: engine, clock: clock, target: target, events: events) }
+        }
     }
 
-    /// Starts the stage toward `url`'s server when the options need it, and ABR when asked; returns the URL
-    /// the publisher connects to (the stage's loopback port, or `url` unchanged) and what to stop at the end.
+    /// Starts the stage toward `url`'s server (rtmp:// only), and ABR when asked; returns the URL the
+    /// publisher connects to (the stage's loopback port, or `url` unchanged for rtmps://) and what to stop
+    /// at the end. Asking for `--abr` or `--link-*` with rtmps:// is a usage error.
     static func start(
-        _ options: NetworkOptions, url: StreamURL, engine: MediaEngine, clock: SessionClock, writer: JSONLinesWriter
+        _ options: NetworkOptions, url: StreamURL, engine: MediaEngine, clock: SessionClock, command: String,
+        events: @escaping @Sendable (HeadlessEvent) -> Void
     ) throws -> (url: StreamURL, network: PublishNetwork?) {
-        guard options.needsLinkStage else { return (url, nil) }
+        if options.direct {
+            guard !options.asksForLinkStage else {
+                throw FrontEndExit(code: 2, message: "onair \(command): --abr and --link-* need the link stage; drop them or --direct")
+            }
+            return (url, nil)
+        }
         guard url.scheme == .rtmp else {
-            throw FrontEndExit(code: 2, message: "onair publish: --abr and --link-* work with rtmp:// URLs for now; drop them or publish without TLS")
+            guard !options.asksForLinkStage else {
+                throw FrontEndExit(code: 2, message: "onair \(command): --abr and --link-* work with rtmp:// URLs for now; drop them or publish without TLS")
+            }
+            return (url, nil)
         }
         let stage: LinkImpairment
         do {
             stage = try LinkImpairment(targetHost: url.host, targetPort: url.port, state: options.initialLinkState)
         } catch {
-            throw FrontEndExit(code: 1, message: "onair publish: cannot start the link stage: \(error)")
+            throw FrontEndExit(code: 1, message: "onair \(command): cannot start the link stage: \(error)")
         }
         var local = url
         local.host = "127.0.0.1"
         local.port = stage.port
-        writer.write(HeadlessEvent(time: clock.now, side: .publisher, kind: "link", details: [
+        events(HeadlessEvent(time: clock.now, side: .publisher, kind: "link", details: [
             "state": .string(stage.state.description), "abr": .string(options.abr.rawValue),
         ]))
-        guard options.abr != .off else { return (local, PublishNetwork(stage: stage, sampler: nil)) }
-        let configuration = AdaptiveBitrateConfiguration(
+        let configuration = options.abr == .off ? nil : AdaptiveBitrateConfiguration(
             mode: options.abr, ceiling: engine.configuration.videoBitrate,
             audioBitrate: engine.configuration.audio == nil ? 0 : engine.configuration.audioBitrate,
             framesPerSecond: engine.configuration.framesPerSecond, requireVideo: options.abrRequireVideo)
-        let sampler = Task {
-            await sample(configuration, stage: stage, engine: engine, clock: clock, writer: writer)
-        }
-        return (local, PublishNetwork(stage: stage, sampler: sampler))
+        return (local, PublishNetwork(stage: stage, configuration: configuration, engine: engine, clock: clock, events: events))
     }
 
     func stop() {
@@ -57,9 +80,21 @@ final class PublishNetwork: Sendable {
         stage.stop()
     }
 
+    /// What ABR asks of the encoder now; nil with `--abr off`.
+    var abrTarget: AdaptiveBitrateTarget? { target.value.withLock { $0 } }
+
+    /// Applies a link command to the stage and writes the `link` event with the command and the new state.
+    func apply(_ command: LinkCommand) -> LinkImpairmentState {
+        let state = stage.apply(command)
+        events(HeadlessEvent(time: clock.now, side: .publisher, kind: "link", details: [
+            "state": .string(state.description), "command": .string(command.text),
+        ]))
+        return state
+    }
+
     private static func sample(
         _ configuration: AdaptiveBitrateConfiguration, stage: LinkImpairment, engine: MediaEngine, clock: SessionClock,
-        writer: JSONLinesWriter
+        target: TargetCell, events: @Sendable (HeadlessEvent) -> Void
     ) async {
         var meter = SendPathMeter()
         var machine = AdaptiveBitrate(configuration)
@@ -71,7 +106,8 @@ final class PublishNetwork: Sendable {
             let input: AdaptiveBitrate.Input = meter.sample(reading).map { .sample($0) } ?? .tick(reading.time)
             for case let .retarget(change) in machine.handle(input) {
                 engine.apply(change.new)
-                writer.write(event(change, input: input, link: stage.state))
+                target.value.withLock { $0 = change.new }
+                events(event(change, input: input, link: stage.state))
             }
             try? await Task.sleep(for: samplingInterval)
         }
@@ -97,6 +133,15 @@ final class PublishNetwork: Sendable {
         switch input {
         case let .sample(sample): sample.time
         case let .tick(time): time
+        }
+    }
+
+    /// The target shared by the sampler (writer) and the front end's loop (reader).
+    final class TargetCell: Sendable {
+        let value: Mutex<AdaptiveBitrateTarget?>
+
+        init(_ initial: AdaptiveBitrateTarget?) {
+            value = Mutex(initial)
         }
     }
 }

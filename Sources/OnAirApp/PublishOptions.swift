@@ -19,7 +19,7 @@ public struct PublishOptions: Sendable {
     public var logFile: String?
     /// PEM certificate authorities to trust for `rtmps://` instead of the system's roots (`--ca-file`).
     public var caFile: String?
-    /// `--abr`, `--link-cap`, `--link-delay` (headless only for now).
+    /// `--abr`, `--link-cap`, `--link-delay`: the link stage and adaptive bitrate.
     public var network = NetworkOptions()
 
     public init(

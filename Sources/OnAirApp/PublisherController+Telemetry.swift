@@ -20,6 +20,8 @@ extension PublisherController {
             details["sendStalledMs"] = .integer(max(0, clock.now.milliseconds - stall.since.milliseconds))
             details["tearDownInMs"] = .integer(max(0, stall.tearDownAt.milliseconds - clock.now.milliseconds))
         }
+        if let link { details["link"] = .string(link.description) }
+        if let target = network?.abrTarget { details["abrTarget"] = .integer(target.audioOnly ? 0 : Int64(target.videoBitrate)) }
         if let since = state.onAirSince { details["onAirMs"] = .integer(max(0, clock.now.milliseconds - since.milliseconds)) }
         return details
     }

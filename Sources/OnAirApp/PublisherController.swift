@@ -24,6 +24,8 @@ public final class PublisherController {
     public let wire = PublisherWireMeter()
     /// The dashboard's and `stats` events' publisher figures, from `wire`.
     public private(set) var wireRate = WireRateMeter()
+    /// The link impairment stage (and ABR) the publisher connects through; nil for rtmps://.
+    var network: PublishNetwork?
 
     public init(
         session: PublisherSession,
@@ -59,8 +61,16 @@ public final class PublisherController {
         switch input {
         case .event(let value):
             event = value
-        case .connection(let from, let value):
+        case .connection(let from, var value):
             guard from == generation else { return }
+            // Through the stage the client only sees its loopback connection reset: the stage says why.
+            if let failure = network?.stage.targetFailure {
+                switch value {
+                case .publishFailed: value = .publishFailed(reason: failure)
+                case .connectionLost: value = .connectionLost(reason: failure)
+                case .publishStarted: break
+                }
+            }
             if case .publishStarted = value, let connection {
                 pump.route(to: connection)
                 engine.requestKeyframe()
@@ -79,7 +89,15 @@ public final class PublisherController {
         let counts = wire.snapshot
         let now = clock.now
         wireRate.sample(bytes: counts.bytesWritten, frames: counts.videoFramesWritten, at: now)
-        let progress = WireProgress(bytesWritten: counts.bytesWritten, writePending: counts.writesPending > 0)
+        var progress = WireProgress(bytesWritten: counts.bytesWritten, writePending: counts.writesPending > 0)
+        if let stage = network?.stage {
+            // Through the stage the client's socket only says what the stage took; what the server
+            // acknowledged is what the wire carried, past the stage's buffers and its kernel's.
+            let link = stage.counters
+            progress = WireProgress(
+                bytesWritten: UInt64(clamping: link.upstreamAcknowledgedBytes),
+                writePending: counts.writesPending > 0 || link.heldBytes > 0 || link.upstreamUnacknowledgedBytes > 0)
+        }
         await handle(.event(.wire(progress)))
     }
 
@@ -97,8 +115,22 @@ public final class PublisherController {
             congestion: stats.congestion,
             preview: preview,
             encoderBitrate: broadcasting ? stats.bitrate1s : nil,
-            encoderFramesPerSecond: broadcasting ? stats.encodedFramesPerSecond : nil
+            encoderFramesPerSecond: broadcasting ? stats.encodedFramesPerSecond : nil,
+            link: link,
+            abrTarget: network?.abrTarget
         )
+    }
+
+    /// The stage's state now, nil without a stage.
+    public var link: LinkImpairmentState? { network?.stage.state }
+
+    /// Applies a link command (`w`, `W`, `k`, stdin `link-down`, …) under the core's rule for them:
+    /// returns the reason when there is no stage, nil when applied. A handoff resets the connection; the
+    /// session sees it lost and reconnects on its own with the type its policy says.
+    public func apply(_ command: LinkCommand) -> String? {
+        if let refusal = command.refusal(stage: link) { return refusal }
+        _ = network?.apply(command)
+        return nil
     }
 
     /// Ends the broadcast and the engine, as a quit does: unpublish in order, then stop capturing.
@@ -109,6 +141,7 @@ public final class PublisherController {
         let last = connection
         connection = nil
         await last?.stop()
+        network?.stop()
         engine.stop()
     }
 

@@ -83,6 +83,7 @@ extension SubscriberController {
         if let level = decoded?.audioLevel { details["audioLevelDb"] = .number((level.rmsDBFS * 10).rounded() / 10) }
         if let error = decoded?.lastError { details["decodeError"] = .string(error) }
         if let decoded { details.merge(glassToGlassDetails(decoded.glassToGlass)) { $1 } }
+        if let link { details["link"] = .string(link.state.description) }
         return details
     }
 }

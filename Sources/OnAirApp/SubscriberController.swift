@@ -44,6 +44,8 @@ public final class SubscriberController {
     private static let maxNotices = 64
     /// Shows `warning` and `notice` lines on the console's dashboard; headless takes them as events.
     public var showNotice: ((String) -> Void)?
+    /// The demo subscriber's own link stage ("its own phone"), nil elsewhere.
+    var link: LinkImpairment?
 
     public init(
         session: SubscriberSession,
@@ -87,12 +89,23 @@ public final class SubscriberController {
             queueDepth: decoded?.backlog ?? 0,
             congestion: 0,
             preview: decoded?.preview,
-            audioLevelDBFS: decoded?.audioLevel?.rmsDBFS
+            audioLevelDBFS: decoded?.audioLevel?.rmsDBFS,
+            link: link?.state
         )
         if let reading = glassToGlassNow, let p50 = reading.p50Milliseconds, let p99 = reading.p99Milliseconds, let frame = reading.lastFrameNumber {
             telemetry.glassToGlass = StreamTelemetry.GlassToGlass(p50Milliseconds: p50, p99Milliseconds: p99, frameNumber: frame)
         }
         return telemetry
+    }
+
+    /// Applies a link command to the subscriber's own stage under the core's rule for them: the reason when
+    /// there is none, nil when applied (then a `link` event, side subscriber).
+    public func apply(_ command: LinkCommand) -> String? {
+        if let refusal = command.refusal(stage: link?.state) { return refusal }
+        guard let state = link?.apply(command) else { return nil }
+        notices.append((kind: "link", details: ["state": .string(state.description), "command": .string(command.text)]))
+        showNotice?("sub \(command.text): link \(state.dashboardText)")
+        return nil
     }
 
     public func handle(_ input: SubscriberInput) async {
@@ -133,6 +146,7 @@ public final class SubscriberController {
         let last = player
         player = nil
         await last?.stop()
+        link?.stop()
         if let old = decoder {
             old.stop()
             retiredCounters = retiredCounters.adding(old.snapshot.counters)

@@ -1,6 +1,6 @@
 /// One network interruption the operator asks for, in the words keys, stdin and scenarios share:
 /// `link-down`, `link-up`, `handoff [RATE [MS]]`, `link-cap RATE`, `link-uncap`, `link-delay MS`.
-public enum LinkCommand: Sendable, Equatable {
+public enum LinkCommand: Sendable, Hashable {
     case down
     case up
     /// Wi-Fi → cellular: connections on the old path are reset; the new path gets this cap and delay

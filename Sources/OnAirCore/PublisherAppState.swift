@@ -15,6 +15,9 @@ public struct PublisherAppState: Sendable, Equatable {
     public var streamName: String
     /// The server URL with stream keys and passwords hidden.
     public var redactedURL: String
+    /// Connections opened for a publish since the start (first connect, reconnects, `r`): each is a new
+    /// connection at the server.
+    public var connectionsOpened = 0
     /// When the current connection went live.
     public var liveSince: SessionTime?
     /// When the broadcast first went live: the session timer. Automatic reconnects keep it; a stop, an

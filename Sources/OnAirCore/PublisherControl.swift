@@ -7,7 +7,9 @@ public enum PublisherControl: Sendable, Hashable {
     /// End the broadcast; cancels any pending reconnect.
     case stop
     /// Start broadcasting now (as `onair demo` / `onair publish` do at launch); nil uses the policy's
-    /// type for a new broadcast (`PublisherPolicyKind.newBroadcastType`).
+    /// type for a new broadcast (`PublisherPolicyKind.newBroadcastType`). While a broadcast is under way
+    /// (connecting, live, stalled, reconnecting) it reconnects now: the connection is dropped and
+    /// connect + publish redone at once with the backoff reset (`r`).
     case start(PublishType?)
     /// Switch to the next interrupt policy, keeping whatever is live.
     case nextPolicy

@@ -27,6 +27,7 @@ extension PublisherSession {
             if previewOn { actions += apply(.preview(false), at: now) }
             return actions
         case .start(let type):
+            if connection.isBroadcasting { return reconnectNow(type: type, at: now) }
             var actions = resetPolicy(to: policy.kind, at: now)
             if previewOn { actions += apply(.preview(false), at: now) }
             return actions + apply(.publish(name: state.streamName, type: type ?? policy.kind.newBroadcastType), at: now)

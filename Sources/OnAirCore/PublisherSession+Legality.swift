@@ -45,9 +45,15 @@ extension PublisherSession {
             let somethingToStop = connection != .none || state.tapArmed || policy.isInterrupted || previewOn
             return somethingToStop ? nil : "nothing to stop: no broadcast (space/t starts one)"
         case .start:
-            if connection.isBroadcasting { return "already broadcasting" }
             if simulator.state != .active || simulator.interruption != nil {
-                return "the app is \(simulator.state.rawValue): a broadcast starts once the app is active"
+                return connection.isBroadcasting
+                    ? "the app is \(simulator.state.rawValue): r reconnects once the app is active"
+                    : "the app is \(simulator.state.rawValue): a broadcast starts once the app is active"
+            }
+            // While broadcasting, `r` reconnects now: not while a policy holds the broadcast back, whose
+            // own flow restores it (a reconnect would publish what the interruption paused).
+            if connection.isBroadcasting, policy.isInterrupted {
+                return "the interruption holds the broadcast; r reconnects once it is over"
             }
             return nil
         case .nextPolicy:

@@ -62,4 +62,21 @@ extension PublisherSession {
         reconnectAttempt = attempt
         return actions
     }
+
+    /// `r` while a broadcast is connecting, live, stalled or waiting to reconnect: drop the connection and
+    /// connect + publish again at once, with the backoff reset. The new publish counts as attempt 1 of a
+    /// reconnect, so a refusal (the server may still hold the old publisher for a moment) is retried by the
+    /// policy instead of ending in ERROR; it resumes with the type a reconnect uses (append continues a
+    /// recording).
+    mutating func reconnectNow(type: PublishType?, at now: SessionTime) -> [PublisherAction] {
+        log(now, .engine, "reconnect now: the connection is dropped and published again at once, backoff reset")
+        reconnect.reset()
+        var actions = cancel(.reconnect, at: now)
+        let type = type ?? context.republishType
+        let attempt = reconnect.nextAttempt()?.number
+        endConnection(.waitingToReconnect(attempt: attempt ?? 0))
+        actions += apply(.requestKeyframe, at: now) + apply(.publish(name: state.streamName, type: type), at: now)
+        reconnectAttempt = attempt
+        return actions
+    }
 }

@@ -115,6 +115,7 @@ public struct PublisherSession: Sendable, Equatable {
         case .publish(_, let type):
             performed += startingFresh(at: now)
             connection = .connecting
+            state.connectionsOpened += 1
             state.publishType = type
             previewOn = false
         case .stop:

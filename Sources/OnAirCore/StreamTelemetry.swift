@@ -37,6 +37,10 @@ public struct StreamTelemetry: Sendable, Equatable {
             self.frameNumber = frameNumber
         }
     }
+    /// Publisher only: the link impairment stage's state, nil when there is no stage.
+    public var link: LinkImpairmentState?
+    /// Publisher only: what adaptive bitrate asks of the encoder now, nil with `--abr off`.
+    public var abrTarget: AdaptiveBitrateTarget?
 
     public init(
         bitrate: Int = 0,
@@ -48,7 +52,9 @@ public struct StreamTelemetry: Sendable, Equatable {
         preview: PreviewImage? = nil,
         audioLevelDBFS: Double? = nil,
         encoderBitrate: Int? = nil,
-        encoderFramesPerSecond: Double? = nil
+        encoderFramesPerSecond: Double? = nil,
+        link: LinkImpairmentState? = nil,
+        abrTarget: AdaptiveBitrateTarget? = nil
     ) {
         self.bitrate = bitrate
         self.bitrateHistory = bitrateHistory
@@ -60,6 +66,8 @@ public struct StreamTelemetry: Sendable, Equatable {
         self.audioLevelDBFS = audioLevelDBFS
         self.encoderBitrate = encoderBitrate
         self.encoderFramesPerSecond = encoderFramesPerSecond
+        self.link = link
+        self.abrTarget = abrTarget
     }
 
     public static let none = StreamTelemetry()

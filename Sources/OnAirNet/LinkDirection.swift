@@ -18,6 +18,8 @@ struct LinkDirection {
     private var outboundSent = 0
     private var sourceClosed = false
     private var limit = 64 << 10
+    /// Bytes written to the destination socket so far (what its kernel took, not yet what the peer got).
+    private(set) var delivered = 0
 
     init(from: Int32, to: Int32, isUpstream: Bool) {
         self.from = from
@@ -109,6 +111,7 @@ struct LinkDirection {
             }
             outboundSent += result
             written += result
+            delivered += result
         }
         if sourceClosed, heldBytes == 0 { shutdown(to, Int32(SHUT_WR)) }
         return written

@@ -29,6 +29,11 @@ public final class LinkImpairment: Sendable {
         public var upstreamBytes = 0
         /// Bytes delivered to the client (server → client).
         public var downstreamBytes = 0
+        /// Bytes toward the server that the server's TCP acknowledged: what the wire carried, past every
+        /// buffer of the stage and of its kernel (the send-stall watchdog's measure through the stage).
+        public var upstreamAcknowledgedBytes = 0
+        /// Bytes toward the server written to the stage's sockets and not yet acknowledged.
+        public var upstreamUnacknowledgedBytes = 0
         /// Bytes read but not yet delivered (the delay line and the held bytes of a down link).
         public var heldBytes = 0
         public var connectionsAccepted = 0
@@ -72,6 +77,11 @@ public final class LinkImpairment: Sendable {
 
     public var counters: Counters { shared.counters.withLock { $0 } }
 
+    /// Why the stage's newest attempt to reach the target failed (`connection refused by host:port; …`),
+    /// nil once one succeeds: the client only sees its loopback connection reset, so its owner reports
+    /// this instead of an error naming the stage's port.
+    public var targetFailure: String? { shared.targetFailure.withLock { $0 } }
+
     /// Closes every connection and the listener, and waits for the stage's threads to end.
     public func stop() { shared.stop() }
 }
@@ -84,6 +94,7 @@ extension LinkImpairment {
         let clientReceiveBuffer: Int
         let state: Mutex<LinkImpairmentState>
         let counters = Mutex(Counters())
+        let targetFailure = Mutex<String?>(nil)
         /// Becomes readable (never read) when the stage stops: wakes every `poll`.
         let wakeRead: Int32
         private let wakeWrite: Int32

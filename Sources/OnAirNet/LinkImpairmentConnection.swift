@@ -25,10 +25,12 @@ struct LinkImpairmentConnection {
         LinkSocket.setNonBlocking(server)
         var upstream = LinkDirection(from: client, to: server, isUpstream: true)
         var downstream = LinkDirection(from: server, to: client, isUpstream: false)
-        let reset = forward(&upstream, &downstream)
+        var acknowledgement = Acknowledgement()
+        let reset = forward(&upstream, &downstream, acknowledgement: &acknowledgement)
         let stranded = upstream.heldBytes + downstream.heldBytes
         shared.counters.withLock {
             $0.heldBytes -= stranded
+            $0.upstreamUnacknowledgedBytes -= acknowledgement.inFlight
             if reset == .handoff { $0.connectionsReset += 1 }
         }
         shared.release(client, reset: reset != .closed)
@@ -46,15 +48,46 @@ struct LinkImpairmentConnection {
             var fds = [pollfd(fd: shared.wakeRead, events: Int16(POLLIN), revents: 0)]
             _ = poll(&fds, 1, Int32(Self.stateRecheck.wholeMilliseconds))
         }
-        guard !shared.isStopping, let server = LinkSocket.connect(host: shared.target.host, port: shared.target.port) else {
+        guard !shared.isStopping else { return nil }
+        guard let server = LinkSocket.connect(host: shared.target.host, port: shared.target.port) else {
+            let code = errno
+            let (host, port) = shared.target
+            let reason = code == ECONNREFUSED
+                ? "connection refused by \(host):\(port); is the RTMP server running and listening on that port?"
+                : "cannot connect to \(host):\(port): \(String(cString: strerror(code)))"
+            shared.targetFailure.withLock { $0 = reason }
             return nil
         }
+        shared.targetFailure.withLock { $0 = nil }
         LinkSocket.setBufferSize(server, SO_SNDBUF, Self.serverSendBuffer)
         LinkSocket.setBufferSize(client, SO_RCVBUF, shared.clientReceiveBuffer)
         return shared.track(server) ? server : nil
     }
 
-    private func forward(_ upstream: inout LinkDirection, _ downstream: inout LinkDirection) -> End {
+    /// What the server's TCP has acknowledged of this connection's upstream bytes.
+    struct Acknowledgement {
+        var acknowledged = 0
+        var inFlight = 0
+    }
+
+    /// Reads the server socket's send queue (SIOCOUTQ: bytes not yet acknowledged) and moves what the
+    /// server acknowledged since the last look into the counters.
+    private func measure(_ acknowledgement: inout Acknowledgement, server: Int32, delivered: Int) {
+        var queued: Int32 = 0
+        // SIOCOUTQ (== TIOCOUTQ, 0x5411 on Linux): unsent plus unacknowledged bytes of a TCP socket.
+        guard Glibc.ioctl(server, UInt(0x5411), &queued) == 0 else { return }
+        let acknowledged = max(acknowledgement.acknowledged, delivered - Int(queued))
+        let inFlight = max(0, delivered - acknowledged)
+        let (newlyAcknowledged, inFlightChange) = (acknowledged - acknowledgement.acknowledged, inFlight - acknowledgement.inFlight)
+        guard newlyAcknowledged != 0 || inFlightChange != 0 else { return }
+        acknowledgement = Acknowledgement(acknowledged: acknowledged, inFlight: inFlight)
+        shared.counters.withLock {
+            $0.upstreamAcknowledgedBytes += newlyAcknowledged
+            $0.upstreamUnacknowledgedBytes += inFlightChange
+        }
+    }
+
+    private func forward(_ upstream: inout LinkDirection, _ downstream: inout LinkDirection, acknowledgement: inout Acknowledgement) -> End {
         let clock = ContinuousClock()
         var buffer = [UInt8](repeating: 0, count: 16 << 10)
         while !shared.isStopping {
@@ -87,6 +120,7 @@ struct LinkImpairmentConnection {
                 && step(&downstream, readable: fds[1].revents, writable: fds[0].revents, allowance: downAllowance,
                         delay: state.delay, now: readNow, buffer: &buffer)
             guard ok else { return .failed }
+            measure(&acknowledgement, server: upstream.to, delivered: upstream.delivered)
             if upstream.isFinished && downstream.isFinished { return .closed }
         }
         return .closed

@@ -31,6 +31,7 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var tls: TLSOptions
     @OptionGroup var streamKey: StreamKeyOptions
     @OptionGroup var presentation: PresentationOptions
+    @OptionGroup var network: NetworkOptionGroup
 
     func validate() throws {
         if script.isEmpty && report {
@@ -41,7 +42,7 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         // The key goes only to a server the operator names; the embedded relay asks for none.
         let server = try server.map { try streamKey.url($0) }
-        let options = DemoOptions(
+        var options = DemoOptions(
             server: server,
             stream: stream,
             recordDirectory: recordDir ?? RecordingDirectory.standard(),
@@ -61,6 +62,7 @@ struct DemoCommand: AsyncParsableCommand {
             stallTimeout: subscriber.stallTimeout
         )
         try await runFrontEnd {
+            options.publisher.network = try network.options(command: "demo")
             if !script.isEmpty {
                 try await ScenarioFrontEnd.run(files: script, demo: options, headless: presentation.headless, report: report)
             } else if presentation.headless {

@@ -4,33 +4,33 @@ import OnAirCore
 
 extension AdaptiveBitrateConfiguration.Mode: ExpressibleByArgument {}
 
-/// `--abr`, `--abr-require-video`, `--link-cap`, `--link-delay` (publish, headless for now).
+/// `--abr`, `--abr-require-video`, `--link-cap`, `--link-delay` (publish and demo, console and headless).
 struct NetworkOptionGroup: ParsableArguments {
-    @Option(help: "Adaptive bitrate: off, ladder (steps of the bitrate, Red5 Pro) or throughput (down to what the link carries, OBS/HaishinKit). Headless only for now.")
+    @Option(help: "Adaptive bitrate: off, ladder (steps of the bitrate, Red5 Pro) or throughput (down to what the link carries, OBS/HaishinKit).")
     var abr: AdaptiveBitrateConfiguration.Mode = .off
 
     @Flag(help: "With --abr: at the floor keep video at half the frame rate instead of going audio-only.")
     var abrRequireVideo = false
 
-    @Option(help: "Publish through a link stage capped at RATE each way (e.g. 800k, 2.5M). Headless only for now.")
+    @Option(help: "Publish through a link stage capped at RATE each way (e.g. 800k, 2.5M).")
     var linkCap: String?
 
-    @Option(help: "Publish through a link stage adding MS milliseconds each way. Headless only for now.")
+    @Option(help: "Publish through a link stage adding MS milliseconds each way.")
     var linkDelay: String?
 
-    /// The options as the app takes them; a bad value or use outside `--headless` is a usage error (status 2).
-    func options(headless: Bool) throws -> NetworkOptions {
-        let wanted = abr != .off || abrRequireVideo || linkCap != nil || linkDelay != nil
-        if wanted, !headless {
-            throw FrontEndExit(code: 2, message: "onair publish: --abr and --link-* work with --headless for now; add --headless or drop them")
-        }
+    @Flag(help: "Connect straight to the server, without the loopback link stage that link keys (w, W, k), link commands and --abr act on.")
+    var direct = false
+
+    /// The options as the app takes them; a bad value is a usage error (status 2).
+    func options(command: String) throws -> NetworkOptions {
         do {
             return NetworkOptions(
                 abr: abr, abrRequireVideo: abrRequireVideo,
                 linkCap: try linkCap.map { text throws(LinkCommand.ParseError) in try LinkCommand.rate(text) },
-                linkDelay: try linkDelay.map { text throws(LinkCommand.ParseError) in try LinkCommand.delay(text) })
+                linkDelay: try linkDelay.map { text throws(LinkCommand.ParseError) in try LinkCommand.delay(text) },
+                direct: direct)
         } catch {
-            throw FrontEndExit(code: 2, message: "onair publish: \(error)")
+            throw FrontEndExit(code: 2, message: "onair \(command): \(error)")
         }
     }
 }

@@ -48,7 +48,7 @@ struct PublishCommand: AsyncParsableCommand {
             caFile: tls.caFile
         )
         try await runFrontEnd {
-            options.network = try network.options(headless: presentation.headless)
+            options.network = try network.options(command: "publish")
             if check {
                 let status = try await RelayCheck.run(url: url, headless: presentation.headless, caFile: tls.caFile)
                 if status != 0 { throw ExitCode(status) }

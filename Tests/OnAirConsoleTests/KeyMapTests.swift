@@ -81,6 +81,41 @@ struct KeyMapTests {
         }
     }
 
+    @Test("while broadcasting the footer's r reads reconnect; stopped it reads start")
+    func reconnectLabel() {
+        for status in [PublisherStatus.publishing, .connecting, .stalled] {
+            let context = KeyContext(focus: .publisher, paneCount: 1, publisher: ConsoleFixtures.publisher(status), subscriber: nil)
+            #expect(map.available(in: context).first { $0.intent == .startBroadcast }?.label == "reconnect", "\(status.badge)")
+        }
+        let idle = KeyContext(focus: .publisher, paneCount: 1, publisher: ConsoleFixtures.publisher(.idle), subscriber: nil)
+        #expect(map.available(in: idle).first { $0.intent == .startBroadcast }?.label == "start")
+    }
+
+    @Test("link keys: w downs an up link and raises a down one, k walks the cap presets, refused without a stage")
+    func linkKeys() {
+        #expect(map.intent(for: .character("w")) == .toggleLink)
+        #expect(map.intent(for: .character("W")) == .handoff)
+        #expect(map.intent(for: .character("k")) == .cycleLinkCap)
+        let publisher = ConsoleFixtures.publisher(.publishing)
+        let up = KeyContext(focus: .publisher, paneCount: 1, publisher: publisher, subscriber: nil, link: LinkImpairmentState())
+        #expect(up.linkCommand(for: .toggleLink) == .down)
+        #expect(map.available(in: up).first { $0.intent == .toggleLink }?.label == "link down")
+        #expect(map.available(in: up).first { $0.intent == .cycleLinkCap }?.label == "cap 2.5M")
+        let down = KeyContext(focus: .publisher, paneCount: 1, publisher: publisher, subscriber: nil, link: LinkImpairmentState(isUp: false, capBitsPerSecond: 300_000))
+        #expect(down.linkCommand(for: .toggleLink) == .up)
+        #expect(map.available(in: down).first { $0.intent == .toggleLink }?.label == "link up")
+        #expect(down.linkCommand(for: .cycleLinkCap) == .uncap)
+        let none = KeyContext(focus: .publisher, paneCount: 1, publisher: publisher, subscriber: nil, link: nil)
+        for intent in [ConsoleIntent.toggleLink, .handoff, .cycleLinkCap] {
+            #expect(!map.isAvailable(intent, in: none))
+            #expect(none.refusals[intent]?.contains("no link stage") == true)
+        }
+        var ui = ConsoleUIState()
+        ui.link = LinkImpairmentState()
+        #expect(ui.handle(.character("w"), publisher: publisher, subscriber: nil, now: .zero) == [.link(.down, on: .publisher)])
+        #expect(ui.handle(.character("W"), publisher: publisher, subscriber: nil, now: .zero) == [.link(.handoff(capBitsPerSecond: nil, delay: nil), on: .publisher)])
+    }
+
     @Test("after a failed publish the footer offers r retry")
     func retryAfterError() {
         let context = KeyContext(focus: .publisher, paneCount: 1, publisher: ConsoleFixtures.publisher(.error("refused")), subscriber: nil)

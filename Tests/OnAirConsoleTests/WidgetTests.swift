@@ -90,8 +90,8 @@ struct WidgetTests {
         let context = KeyContext(focus: .publisher, paneCount: 2, publisher: ConsoleFixtures.publisher(.publishing), subscriber: nil)
         let buffer = render(Footer(bindings: map.available(in: context)), width: 50)
         let text = buffer.text
-        #expect(text.hasSuffix("? help  q quit"))
-        #expect(text.hasPrefix(" c call  s Siri  h home"))
+        #expect(text.hasSuffix("r reconnect  Tab pane  ? help  q quit"))
+        #expect(text.hasPrefix(" c call"))
         #expect(!text.contains("decline"))
         let withNotice = render(Footer(bindings: map.available(in: context), notice: "d: nothing to decline"), width: 80).text
         #expect(withNotice.hasPrefix(" d: nothing to decline"))
@@ -166,6 +166,28 @@ struct DashboardTests {
 
         state.timerDeadlines = [:]
         #expect(PublisherDashboard(state: state, telemetry: ConsoleFixtures.telemetry(), now: ConsoleFixtures.now).countdown == nil)
+    }
+
+    @Test("the publisher shows the link's state and cap, and with ABR target vs sent vs cap")
+    func publisherLinkAndAdaptiveBitrate() {
+        let state = ConsoleFixtures.publisher(.stalled)
+        var telemetry = ConsoleFixtures.telemetry()
+        telemetry.link = LinkImpairmentState(isUp: false)
+        var buffer = CellBuffer(width: 120, height: 20)
+        PublisherDashboard.render(state: state, telemetry: telemetry, now: ConsoleFixtures.now, in: buffer.area, into: &buffer, theme: .builtInDefault)
+        #expect(buffer.text.contains("type live   link DOWN"), "\(buffer.text)")
+
+        telemetry.link = LinkImpairmentState(capBitsPerSecond: 800_000, delay: .milliseconds(150))
+        telemetry.bitrate = 790_400
+        telemetry.abrTarget = AdaptiveBitrateTarget(videoBitrate: 1_234_000, framesPerSecond: 30)
+        buffer = CellBuffer(width: 120, height: 20)
+        PublisherDashboard.render(state: state, telemetry: telemetry, now: ConsoleFixtures.now, in: buffer.area, into: &buffer, theme: .builtInDefault)
+        #expect(buffer.text.contains("link 800k 150ms"), "\(buffer.text)")
+        #expect(buffer.text.contains("abr 1.2M → sent 790k / cap 800k"), "\(buffer.text)")
+
+        telemetry.link = nil
+        telemetry.abrTarget = nil
+        #expect(PublisherDashboard.linkText(telemetry).isEmpty, "no stage, no link words")
     }
 
     @Test("the subscriber shows the reconnect countdown, the disconnected flag and a paused render")

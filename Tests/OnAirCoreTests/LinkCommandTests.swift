@@ -47,4 +47,26 @@ struct LinkCommandTests {
         state.apply(.uncap)
         #expect(state.description == "up delay 120ms path 1")
     }
+
+    @Test("a link command acts whenever a stage exists, and is refused with the reason when there is none")
+    func legality() throws {
+        for line in ["link-down", "link-up", "handoff", "handoff 300k 120", "link-cap 800k", "link-uncap", "link-delay 150"] {
+            let command = try #require(try LinkCommand.parse(line))
+            #expect(command.refusal(stage: LinkImpairmentState(isUp: false)) == nil, "\(line)")
+            let reason = try #require(command.refusal(stage: nil), "\(line)")
+            #expect(reason.hasPrefix("\(line.split(separator: " ")[0]): no link stage"), "\(reason)")
+            #expect(command.text == line, "the command reads back as typed")
+        }
+    }
+
+    @Test("the cap key walks none → 2.5M → 800k → 300k → none; a cap off the presets goes to the first")
+    func capPresets() {
+        #expect(LinkCommand.nextCapPreset(after: nil) == .cap(bitsPerSecond: 2_500_000))
+        #expect(LinkCommand.nextCapPreset(after: 2_500_000) == .cap(bitsPerSecond: 800_000))
+        #expect(LinkCommand.nextCapPreset(after: 800_000) == .cap(bitsPerSecond: 300_000))
+        #expect(LinkCommand.nextCapPreset(after: 300_000) == .uncap)
+        #expect(LinkCommand.nextCapPreset(after: 123_000) == .cap(bitsPerSecond: 2_500_000))
+        #expect(LinkImpairmentState(isUp: false).dashboardText == "DOWN")
+        #expect(LinkImpairmentState(capBitsPerSecond: 800_000, delay: .milliseconds(150), path: 1).dashboardText == "800k 150ms path 1")
+    }
 }

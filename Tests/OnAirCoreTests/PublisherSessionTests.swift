@@ -97,12 +97,12 @@ struct PublisherSessionTests {
             ]
         ),
         PublisherScenario(
-            "start while broadcasting and stop while idle do nothing",
+            "stop while idle does nothing; start while broadcasting reconnects now with the type given",
             policy: .tapRepublish,
             steps: [
                 PublisherStep(0, .control(.stop), [], .idle),
             ] + startedBroadcast(.live) + [
-                PublisherStep(1000, .control(.start(.record)), [], .publishing),
+                PublisherStep(1000, .control(.start(.record)), [.requestKeyframe, publish(.record)], .reconnecting(attempt: 1, maxAttempts: 20)),
             ]
         ),
         PublisherScenario(

@@ -13,8 +13,14 @@ public enum ConsoleIntent: Sendable, Hashable {
     case nextPolicy
     /// `x`: stop the broadcast.
     case stopBroadcast
-    /// `r`: start a broadcast — after `x`, or after an error, retry it.
+    /// `r`: start a broadcast — after `x`, or after an error, retry it; while one is under way, reconnect now.
     case startBroadcast
+    /// `w`: the link goes down (the elevator), or comes back up.
+    case toggleLink
+    /// `W`: Wi-Fi → cellular: the stage resets the connections and opens a new path.
+    case handoff
+    /// `k`: the link's cap walks its presets (none, 2.5M, 800k, 300k).
+    case cycleLinkCap
     /// `l`: the focused pane's event log on the whole screen, or back.
     case toggleLog
     /// PgUp / PgDn: scroll the focused pane's event log back or forward by a page.

@@ -18,6 +18,8 @@ public struct KeyContext: Sendable, Equatable {
     /// most how many can be (the entries that do not fit on screen).
     public var logScroll: Int
     public var logScrollLimit: Int
+    /// The focused pane's link impairment stage, nil when it has none.
+    public var link: LinkImpairmentState?
 
     public init(
         mode: ConsoleMode = .normal, focus: ConsolePane, paneCount: Int, refusals: [ConsoleIntent: String] = [:],
@@ -33,7 +35,10 @@ public struct KeyContext: Sendable, Equatable {
     }
 
     /// The key context of a pane, with the core's refusals mapped onto the console's intents.
-    public init(mode: ConsoleMode = .normal, focus: ConsolePane, paneCount: Int, publisher: PublisherAppState?, subscriber: SubscriberAppState?) {
+    public init(
+        mode: ConsoleMode = .normal, focus: ConsolePane, paneCount: Int, publisher: PublisherAppState?, subscriber: SubscriberAppState?,
+        link: LinkImpairmentState? = nil
+    ) {
         var refusals: [ConsoleIntent: String] = [:]
         switch focus {
         case .publisher:
@@ -47,7 +52,24 @@ public struct KeyContext: Sendable, Equatable {
                 refusals[intent] = "a publisher key (Tab to switch)"
             }
         }
+        // The link keys act on the focused pane's own stage (the demo subscriber has its own phone), by the
+        // core's rule for link commands: whenever a stage exists.
+        for (intent, command) in [(ConsoleIntent.toggleLink, LinkCommand.down), (.handoff, .handoff(capBitsPerSecond: nil, delay: nil)), (.cycleLinkCap, .uncap)] {
+            if let reason = command.refusal(stage: link) { refusals[intent] = reason }
+        }
         self.init(mode: mode, focus: focus, paneCount: paneCount, refusals: refusals, publisherStatus: focus == .publisher ? publisher?.status : nil)
+        self.link = link
+    }
+
+    /// The link command a link key gives now: `w` downs an up link and raises a down one, `k` takes the
+    /// next cap preset.
+    public func linkCommand(for intent: ConsoleIntent) -> LinkCommand? {
+        switch intent {
+        case .toggleLink: (link?.isUp ?? true) ? .down : .up
+        case .handoff: .handoff(capBitsPerSecond: nil, delay: nil)
+        case .cycleLinkCap: LinkCommand.nextCapPreset(after: link?.capBitsPerSecond)
+        default: nil
+        }
     }
 }
 
@@ -67,7 +89,7 @@ extension ConsoleIntent {
     /// True for keys whose legality is the core's rule, not the console's.
     var reachesCore: Bool {
         switch self {
-        case .phone, .togglePauseVideo, .togglePauseAudio, .nextPolicy, .stopBroadcast, .startBroadcast: true
+        case .phone, .togglePauseVideo, .togglePauseAudio, .nextPolicy, .stopBroadcast, .startBroadcast, .toggleLink, .handoff, .cycleLinkCap: true
         case .togglePreview, .toggleHelp, .quit, .switchPane, .confirm, .cancel, .toggleLog, .scrollLog: false
         }
     }

@@ -22,7 +22,10 @@ public struct KeyMap: Sendable {
         KeyBinding(keys: [.character("m")], intent: .togglePauseAudio, label: "pauseAudio", help: "toggle pauseAudio (silence is sent)"),
         KeyBinding(keys: [.character("p")], intent: .nextPolicy, label: "policy", help: "switch to the next interrupt policy"),
         KeyBinding(keys: [.character("x")], intent: .stopBroadcast, label: "stop", help: "stop the broadcast"),
-        KeyBinding(keys: [.character("r")], intent: .startBroadcast, label: "start", help: "start a broadcast (after x; after an error: retry)"),
+        KeyBinding(keys: [.character("r")], intent: .startBroadcast, label: "start", help: "start; after an error retry; while broadcasting reconnect now"),
+        KeyBinding(keys: [.character("w")], intent: .toggleLink, label: "link down", help: "link down (elevator: nothing passes, sockets stay open) / up"),
+        KeyBinding(keys: [.character("W")], intent: .handoff, label: "handoff", help: "Wi-Fi → cellular handoff: connections reset, a new path"),
+        KeyBinding(keys: [.character("k")], intent: .cycleLinkCap, label: "cap", help: "cap the link: none → 2.5M → 800k → 300k → none (weak signal)"),
         KeyBinding(keys: [.character("o")], intent: .togglePreview, label: "preview", help: "show or hide the colour preview"),
         KeyBinding(keys: [.tab, .backTab], intent: .switchPane, label: "pane", help: "give the keys to the other pane"),
         KeyBinding(keys: [.character("l")], intent: .toggleLog, label: "log", help: "the event log on the whole screen, or back"),
@@ -39,14 +42,28 @@ public struct KeyMap: Sendable {
         bindings.first { $0.keys.contains(key) && Self.belongs($0.intent, to: mode) }?.intent
     }
 
-    /// The bindings that do something now, in table order: the footer's content. After a failed publish
-    /// the start key reads "retry".
+    /// The bindings that do something now, in table order: the footer's content. The start key reads
+    /// "retry" after a failed publish and "reconnect" while a broadcast is under way; the link key says
+    /// what it will do, and the cap key the cap it will set.
     public func available(in context: KeyContext) -> [KeyBinding] {
         bindings.filter { isAvailable($0.intent, in: context) }.map { binding in
-            guard binding.intent == .startBroadcast, case .error = context.publisherStatus else { return binding }
-            var retry = binding
-            retry.label = "retry"
-            return retry
+            var labelled = binding
+            switch binding.intent {
+            case .startBroadcast:
+                if case .error = context.publisherStatus { labelled.label = "retry" }
+                if context.publisherStatus?.isBroadcasting == true { labelled.label = "reconnect" }
+            case .toggleLink:
+                labelled.label = context.link?.isUp == false ? "link up" : "link down"
+            case .cycleLinkCap:
+                if case let .cap(rate)? = context.linkCommand(for: .cycleLinkCap) {
+                    labelled.label = "cap " + LinkCommand.rateText(rate)
+                } else {
+                    labelled.label = "uncap"
+                }
+            default:
+                break
+            }
+            return labelled
         }
     }
 

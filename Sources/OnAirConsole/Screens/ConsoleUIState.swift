@@ -25,6 +25,8 @@ public struct ConsoleUIState: Sendable, Equatable {
         case nextPolicy
         case stopBroadcast
         case startBroadcast
+        /// Apply a command to a pane's link impairment stage.
+        case link(LinkCommand, on: ConsolePane)
         /// Leave the event loop (after `stopBroadcast`, when confirmed while live).
         case quit
     }
@@ -38,6 +40,10 @@ public struct ConsoleUIState: Sendable, Equatable {
     public var showFullLog = false
     /// How many of the newest log entries are scrolled out of view (PgUp/PgDn); 0 follows the newest.
     public var logScroll = 0
+    /// The publisher's and the subscriber's link impairment stages as last read by the owner, nil without
+    /// one: the link keys' legality and what `w` and `k` do next, for the focused pane.
+    public var link: LinkImpairmentState?
+    public var subscriberLink: LinkImpairmentState?
     /// The terminal's height as last reported: a PgUp/PgDn moves about a page of the log on screen.
     public var screenHeight = 24
 
@@ -64,7 +70,8 @@ public struct ConsoleUIState: Sendable, Equatable {
         let focused = effectiveFocus(publisher: publisher, subscriber: subscriber)
         let logLines = (focused == .publisher ? publisher?.log.entries.count : subscriber?.log.entries.count) ?? 0
         let limit = max(0, logLines - visibleLogRows)
-        var context = KeyContext(mode: mode, focus: focused, paneCount: paneCount, publisher: publisher, subscriber: subscriber)
+        var context = KeyContext(mode: mode, focus: focused, paneCount: paneCount, publisher: publisher, subscriber: subscriber,
+                                 link: focused == .publisher ? link : subscriberLink)
         context.logScroll = min(logScroll, limit)
         context.logScrollLimit = limit
         return context
@@ -104,6 +111,7 @@ public struct ConsoleUIState: Sendable, Equatable {
         case .nextPolicy: return [.nextPolicy]
         case .stopBroadcast: return [.stopBroadcast]
         case .startBroadcast: return [.startBroadcast]
+        case .toggleLink, .handoff, .cycleLinkCap: return context.linkCommand(for: intent).map { [.link($0, on: context.focus)] } ?? []
         case .togglePreview: showPreview.toggle()
         case .toggleHelp: showHelp.toggle()
         case .toggleLog: showFullLog.toggle()

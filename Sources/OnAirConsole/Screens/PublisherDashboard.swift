@@ -97,7 +97,7 @@ public struct PublisherDashboard: Widget {
             ]).render(in: info.row(1), into: &buffer, theme: theme)
         }
         if errorRows < 2 {
-            LabelledField("policy", "\(state.policy.rawValue)   type \(state.publishType.rawValue)", labelWidth: 9)
+            LabelledField("policy", "\(state.policy.rawValue)   type \(state.publishType.rawValue)" + Self.linkText(telemetry), labelWidth: 9)
                 .render(in: info.row(2), into: &buffer, theme: theme)
         }
         if errorRows < 3 {
@@ -143,9 +143,30 @@ public struct PublisherDashboard: Widget {
         guard !row.isEmpty else { return }
         var text = ConsoleFormat.bitrate(telemetry.bitrate)
         if let encoder = telemetry.encoderBitrate { text += "  enc " + ConsoleFormat.bitrate(encoder) }
+        if let target = telemetry.abrTarget { text += "  " + abrText(target, telemetry: telemetry) }
         let parts = row.columns([.length(9), .length(DisplayWidth.of(text) + 2), .fill])
         buffer.write("bitrate", in: parts[0], style: theme[.label])
         buffer.write(text, in: parts[1], style: theme[.value])
         Sparkline(samples: telemetry.bitrateHistory).render(in: parts[2], into: &buffer, theme: theme)
+    }
+
+    /// `   link DOWN`, `   link 800k 150ms`: the impairment stage's state beside the policy; empty
+    /// without a stage.
+    public static func linkText(_ telemetry: StreamTelemetry) -> String {
+        telemetry.link.map { "   link " + $0.dashboardText } ?? ""
+    }
+
+    /// `abr 1.2M → sent 790k / cap 800k`: what ABR asks of the encoder, what the socket took, and the
+    /// link's cap when one is set.
+    static func abrText(_ target: AdaptiveBitrateTarget, telemetry: StreamTelemetry) -> String {
+        let asked = target.audioOnly ? "audio-only" : shortRate(target.videoBitrate)
+        var text = "abr \(asked) → sent \(shortRate(telemetry.bitrate))"
+        if let cap = telemetry.link?.capBitsPerSecond { text += " / cap \(shortRate(cap))" }
+        return text
+    }
+
+    /// `1.2M`, `790k`: two or three figures are enough beside a sparkline.
+    static func shortRate(_ bitsPerSecond: Int) -> String {
+        LinkCommand.rateText(bitsPerSecond >= 1_000_000 ? bitsPerSecond / 100_000 * 100_000 : bitsPerSecond / 1000 * 1000)
     }
 }

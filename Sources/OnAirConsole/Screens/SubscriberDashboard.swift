@@ -81,7 +81,7 @@ public struct SubscriberDashboard: Widget {
         ]).render(in: info.row(1), into: &buffer, theme: theme)
 
         LabelledField(
-            "render", state.renderActive ? "ACTIVE" : "PAUSED (pauseRender): not decoded",
+            "render", (state.renderActive ? "ACTIVE" : "PAUSED (pauseRender): not decoded") + PublisherDashboard.linkText(telemetry),
             labelWidth: 9, valueRole: state.renderActive ? .value : .flagOn
         ).render(in: info.row(2), into: &buffer, theme: theme)
         LabelledField("url", state.redactedURL, labelWidth: 9).render(in: info.row(3), into: &buffer, theme: theme)

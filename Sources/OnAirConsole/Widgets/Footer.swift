@@ -1,7 +1,7 @@
 /// The bottom line: the keys that do something now (from the key table and the current state), and
 /// before them the latest short notice (why a key was refused). Keys that would do nothing are not shown.
 ///
-/// `Tab` (pane), `r` (start / retry, offered only when nothing is broadcasting), `?` (help) and `q` (quit)
+/// `Tab` (pane), `r` (start / retry / reconnect), `?` (help) and `q` (quit)
 /// are pinned to the right so they stay visible on an 80-column screen and beside a long notice; the other
 /// keys fill the left in table order. When they do not all fit on one row, the footer takes a second
 /// (`rows(for:width:)`), so every key that does something now is on screen; only below that are the last
