@@ -1,5 +1,5 @@
 import Foundation
-import OnAirConsole
+@testable import OnAirConsole
 import OnAirCore
 import Testing
 
@@ -241,5 +241,21 @@ struct DashboardTests {
         let without = screen.render(width: 80, height: 24, theme: .builtInDefault).text
         #expect(with.contains("▀") && !without.contains("▀"))
         #expect(without.contains("00:12.000 rtmp NetStream.Publish.Start") && !with.contains("00:12.000 rtmp"))
+    }
+}
+
+/// The subscriber's fps row keeps its figures whole at any width: `queue` goes first, the frame number last.
+@Suite("subscriber fps row")
+struct SubscriberFrameRowTests {
+    @Test("the row fits: full when there is room, shorter forms at 80 columns, the frame number always whole")
+    func fits() {
+        var telemetry = StreamTelemetry(framesPerSecond: 29.9, droppedFrames: 3, queueDepth: 1)
+        telemetry.glassToGlass = StreamTelemetry.GlassToGlass(p50Milliseconds: 10, p99Milliseconds: 23, frameNumber: 38_412)
+        #expect(SubscriberDashboard.frameRow(telemetry, width: 80) == "29.9  dropped 3  queue 1  g2g 10/23 ms  #38412")
+        #expect(SubscriberDashboard.frameRow(telemetry, width: 40) == "29.9  dropped 3  g2g 10/23 ms  #38412")
+        #expect(SubscriberDashboard.frameRow(telemetry, width: 34) == "29.9  drop 3  g2g 10/23ms  #38412")
+        #expect(SubscriberDashboard.frameRow(telemetry, width: 20) == "29.9  drop 3  #38412")
+        telemetry.glassToGlass = nil
+        #expect(SubscriberDashboard.frameRow(telemetry, width: 80) == "29.9  dropped 3  queue 1")
     }
 }

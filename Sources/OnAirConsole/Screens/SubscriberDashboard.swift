@@ -86,11 +86,25 @@ public struct SubscriberDashboard: Widget {
         ).render(in: info.row(2), into: &buffer, theme: theme)
         LabelledField("url", state.redactedURL, labelWidth: 9).render(in: info.row(3), into: &buffer, theme: theme)
         PublisherDashboard.renderBitrate(telemetry, in: info.row(4), into: &buffer, theme: theme)
-        let fps = "\(ConsoleFormat.decimal(telemetry.framesPerSecond, places: 1))  dropped \(telemetry.droppedFrames)  queue \(telemetry.queueDepth)"
-            + (telemetry.glassToGlass.map {
-                "  g2g \(ConsoleFormat.decimal($0.p50Milliseconds, places: 0))/\(ConsoleFormat.decimal($0.p99Milliseconds, places: 0)) ms"
-                    + "  #\($0.frameNumber)"
-            } ?? "")
-        LabelledField("fps", fps, labelWidth: 9).render(in: info.row(5), into: &buffer, theme: theme)
+        LabelledField("fps", Self.frameRow(telemetry, width: info.width - 9), labelWidth: 9)
+            .render(in: info.row(5), into: &buffer, theme: theme)
+    }
+
+    /// The fps row, whole: where it does not fit (80 columns with the preview), `queue` goes first, then the
+    /// words shorten — the frame number read from the picture is the last thing to go, since it is what
+    /// shows the picture is live.
+    static func frameRow(_ telemetry: StreamTelemetry, width: Int) -> String {
+        let fps = ConsoleFormat.decimal(telemetry.framesPerSecond, places: 1)
+        let g2g = telemetry.glassToGlass.map {
+            (ms: "g2g \(ConsoleFormat.decimal($0.p50Milliseconds, places: 0))/\(ConsoleFormat.decimal($0.p99Milliseconds, places: 0))",
+             frame: "#\($0.frameNumber)")
+        }
+        let candidates = [
+            [fps, "dropped \(telemetry.droppedFrames)", "queue \(telemetry.queueDepth)", g2g.map { $0.ms + " ms" }, g2g?.frame],
+            [fps, "dropped \(telemetry.droppedFrames)", g2g.map { $0.ms + " ms" }, g2g?.frame],
+            [fps, "drop \(telemetry.droppedFrames)", g2g.map { $0.ms + "ms" }, g2g?.frame],
+            [fps, "drop \(telemetry.droppedFrames)", g2g?.frame],
+        ].map { $0.compactMap { $0 }.joined(separator: "  ") }
+        return candidates.first { DisplayWidth.of($0) <= width } ?? candidates[candidates.count - 1]
     }
 }
