@@ -30,6 +30,12 @@ public enum PublisherPolicy: Sendable, Equatable {
         }
     }
 
+    /// A tap re-publishes (tap-republish, after "Tap to Re-Publish!"): AWAITING TAP.
+    public var isTapArmed: Bool {
+        if case .tapRepublish(let policy) = self { return policy.tapArmed }
+        return false
+    }
+
     public mutating func handle(_ input: PolicyInput, in context: PolicyContext) -> [PublisherAction] {
         switch self {
         case .tapRepublish(var policy):

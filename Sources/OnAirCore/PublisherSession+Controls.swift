@@ -16,11 +16,11 @@ extension PublisherSession {
         case .stop:
             var actions = resetPolicy(to: policy.kind, at: now)
             switch connection {
-            case .none:
+            case .idle:
                 break
             case .failed, .dropped:
                 // Acknowledges the error, or gives up on a suspended broadcast: back to idle.
-                endConnection(.none)
+                actions += enter(.none, at: now)
             case .connecting, .live, .waitingToReconnect:
                 actions += apply(.stop, at: now)
             }
@@ -74,11 +74,11 @@ extension PublisherSession {
             log(now, .policy, "policy \(pending.rawValue) (the interruption ended)")
             actions += apply(.toast("policy \(pending.rawValue) now in force"), at: now)
         }
-        guard !state.tapArmed else { return actions }
+        guard !policy.isTapArmed else { return actions }
         if state.pauseVideo && !state.operatorPausedVideo {
             log(now, .policy, "the app is active and nothing interrupts it: video resumes")
             actions += apply(.pauseVideo(false), at: now)
-            if connection == .live { actions += apply(.requestKeyframe, at: now) }
+            if connection.isLive { actions += apply(.requestKeyframe, at: now) }
         }
         if state.pauseAudio && !state.operatorPausedAudio {
             log(now, .policy, "the app is active and nothing interrupts it: audio resumes")
@@ -92,10 +92,9 @@ extension PublisherSession {
     /// the pause flags stay as they are: switching keeps whatever is live.
     private mutating func resetPolicy(to kind: PublisherPolicyKind, at now: SessionTime) -> [PublisherAction] {
         var actions: [PublisherAction] = []
-        if state.tapArmed { actions += apply(.disarmTap, at: now) }
+        if policy.isTapArmed { actions += apply(.disarmTap, at: now) }
         actions += cancel(.suspension, at: now)
         policy = PublisherPolicy(kind, suspendTimeout: suspendTimeout)
-        state.policy = kind
         return actions
     }
 }

@@ -29,7 +29,7 @@ extension PublisherSession {
         if simulator.state != .active {
             return "the app is \(simulator.state.rawValue): the system has the screen, a tap reaches the app once it is active"
         }
-        if state.tapArmed || !connection.isBroadcasting { return nil }
+        if policy.isTapArmed || !connection.isBroadcasting { return nil }
         return "already broadcasting: a tap only re-publishes after \"Tap to Re-Publish!\""
     }
 
@@ -42,7 +42,8 @@ extension PublisherSession {
             }
             return nil
         case .stop:
-            let somethingToStop = connection != .none || state.tapArmed || policy.isInterrupted || previewOn
+            // A preview is something to stop too: `connection` is then `.idle(preview: true)`.
+            let somethingToStop = connection != .none || policy.isTapArmed || policy.isInterrupted
             return somethingToStop ? nil : "nothing to stop: no broadcast (space/t starts one)"
         case .start:
             if simulator.state != .active || simulator.interruption != nil {

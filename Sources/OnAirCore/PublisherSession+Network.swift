@@ -10,31 +10,25 @@ extension PublisherSession {
         log(now, event == .publishStarted ? .rtmp : .error, "\(event)")
         switch event {
         case .publishStarted:
-            guard connection == .connecting else {
+            guard case .connecting = connection else {
                 log(now, .rtmp, "ignored: no publish under way")
                 return []
             }
-            connection = .live
-            reconnectAttempt = nil
             reconnect.reset()
-            watchdog.reset()
-            state.liveSince = now
-            if state.onAirSince == nil { state.onAirSince = now }
-            return []
+            return enter(.live(since: now, watchdog: SendStallWatchdog(stallAfter: sendTimeout, liveAt: now)), at: now)
         case .publishFailed(let reason):
-            guard connection == .connecting else {
+            guard case .connecting(let attempt) = connection else {
                 log(now, .rtmp, "ignored: no publish under way")
                 return []
             }
-            if reconnectAttempt != nil { return scheduleReconnect(after: reason, at: now) }
-            endConnection(.failed("publish refused: \(reason)"))
-            return []
+            if attempt != nil { return scheduleReconnect(after: reason, at: now) }
+            return enter(.failed("publish refused: \(reason)"), at: now)
         case .connectionLost(let reason):
             switch connection {
             case .live, .connecting:
-                if reconnectAttempt == nil { reconnect.reset() }
+                if connection.reconnectAttempt == nil { reconnect.reset() }
                 return scheduleReconnect(after: reason, at: now)
-            case .none, .dropped, .failed, .waitingToReconnect:
+            case .idle, .dropped, .failed, .waitingToReconnect:
                 log(now, .engine, "ignored: no connection to lose")
                 return []
             }
@@ -45,22 +39,21 @@ extension PublisherSession {
     private mutating func scheduleReconnect(after reason: String, at now: SessionTime) -> [PublisherAction] {
         guard let attempt = reconnect.nextAttempt() else {
             let attempts = reconnect.configuration.maxAttempts
-            endConnection(.failed("connection lost (\(reason)); gave up after \(attempts) reconnect attempts"))
+            let actions = enter(.failed("connection lost (\(reason)); gave up after \(attempts) reconnect attempts"), at: now)
             log(now, .error, "reconnect gave up after \(attempts) attempts")
-            return []
+            return actions
         }
-        endConnection(.waitingToReconnect(attempt: attempt.number))
+        let actions = enter(.waitingToReconnect(attempt: attempt.number), at: now)
         log(now, .engine, "reconnect \(attempt.number)/\(reconnect.configuration.maxAttempts) in \(attempt.delay.wholeMilliseconds) ms")
-        return apply(.scheduleTimer(.reconnect, after: attempt.delay), at: now)
+        return actions + apply(.scheduleTimer(.reconnect, after: attempt.delay), at: now)
     }
 
-    /// The reconnect timer ran out: publish again on a new connection, keyframe first.
+    /// The reconnect timer ran out: publish again on a new connection, keyframe first. The publish
+    /// carries the waiting attempt into `connecting`.
     mutating func attemptReconnect(at now: SessionTime) -> [PublisherAction] {
-        guard case .waitingToReconnect(let attempt) = connection else { return [] }
+        guard case .waitingToReconnect = connection else { return [] }
         let type = context.republishType
-        let actions = apply(.requestKeyframe, at: now) + apply(.publish(name: state.streamName, type: type), at: now)
-        reconnectAttempt = attempt
-        return actions
+        return apply(.requestKeyframe, at: now) + apply(.publish(name: state.streamName, type: type), at: now)
     }
 
     /// `r` while a broadcast is connecting, live, stalled or waiting to reconnect: drop the connection and
@@ -73,10 +66,11 @@ extension PublisherSession {
         reconnect.reset()
         var actions = cancel(.reconnect, at: now)
         let type = type ?? context.republishType
+        // With reconnects off there is no attempt to count: the publish is a plain one that keeps the
+        // broadcast (and its time on air) going.
         let attempt = reconnect.nextAttempt()?.number
-        endConnection(.waitingToReconnect(attempt: attempt ?? 0))
+        actions += enter(attempt.map { .waitingToReconnect(attempt: $0) } ?? .connecting(reconnectAttempt: nil), at: now)
         actions += apply(.requestKeyframe, at: now) + apply(.publish(name: state.streamName, type: type), at: now)
-        reconnectAttempt = attempt
         return actions
     }
 }

@@ -9,22 +9,27 @@
 /// `state` is then ready to draw. Every notification, action and network event is written to
 /// `state.log` with `now`.
 ///
-/// The connection phase is assigned by three functions only — `apply(_:at:)` (the actions the owner
-/// performs: publish, stop, drop), `endConnection(_:)` (every way a connection ends) and the
-/// Publish.Start handler — so no flow assigns it behind another's back (CONVENTIONS habit 1). The
+/// Each fact is kept once. The connection's life is one enum with payloads (`PublisherConnectionPhase`:
+/// the reconnect attempt, the live time, the send-stall watchdog and the preview live in the phase they
+/// belong to), assigned by one function, `enter(_:at:)`, which also starts and cancels the phase's
+/// timers, so no flow assigns it behind another's back (CONVENTIONS habit 1). Whether a tap is armed is
+/// the tap-republish policy's flag. `state` is what the screens read: the fields derived from the phase
+/// and the policy are written by `refreshDerivedState()` after every event and nowhere else. The
 /// session never asks for `publish` while a connection is connecting or live: each policy stops or
 /// loses the old stream first.
 public struct PublisherSession: Sendable, Equatable {
     public internal(set) var state: PublisherAppState
     public internal(set) var simulator = LifecycleSimulator()
     public internal(set) var policy: PublisherPolicy
-    public internal(set) var connection = PublisherConnectionPhase.none
-    public internal(set) var previewOn = false
+    /// Assigned by `enter(_:at:)` only.
+    public private(set) var connection = PublisherConnectionPhase.none
     var reconnect: ReconnectPolicy
-    var watchdog: SendStallWatchdog
-    /// The attempt number while the `publish` under way is an automatic reconnect.
-    var reconnectAttempt: Int?
     let suspendTimeout: Duration
+    /// `--send-timeout`: how long a live socket may take nothing before STALLED (`SendStallWatchdog`).
+    let sendTimeout: Duration
+
+    /// The local camera preview shows: a payload of the idle phase.
+    public var previewOn: Bool { connection.previewOn }
 
     /// The timers the owner is running for this session; a `timerFired` for any other is stale and ignored.
     public var pendingTimers: Set<PublisherTimer> { Set(state.timerDeadlines.keys) }
@@ -38,8 +43,8 @@ public struct PublisherSession: Sendable, Equatable {
         policy = PublisherPolicy(configuration.policy, suspendTimeout: configuration.suspendTimeout)
         reconnect = configuration.reconnect
         suspendTimeout = configuration.suspendTimeout
-        watchdog = SendStallWatchdog(stallAfter: configuration.sendTimeout)
-        state.refusals = currentRefusals
+        sendTimeout = configuration.sendTimeout
+        refreshDerivedState()
     }
 
     public mutating func handle(_ event: PublisherEvent, at now: SessionTime) -> [PublisherAction] {
@@ -54,9 +59,19 @@ public struct PublisherSession: Sendable, Equatable {
         case .wire(let progress): actions = observeWire(progress, at: now)
         }
         actions += settle(at: now)
+        refreshDerivedState()
+        return actions
+    }
+
+    /// Writes the dashboard's derived fields from the one place each is kept: the phase, the policy and
+    /// the rule for commands. The only writer of these fields.
+    private mutating func refreshDerivedState() {
+        state.policy = policy.kind
+        state.tapArmed = policy.isTapArmed
+        state.liveSince = connection.liveSince
+        state.sendStall = connection.sendStall
         state.status = derivedStatus
         state.refusals = currentRefusals
-        return actions
     }
 
     // MARK: Keys → notifications → policy
@@ -108,32 +123,32 @@ public struct PublisherSession: Sendable, Equatable {
             if !paused { state.operatorPausedAudio = false }
         case .send(let handler, _):
             // Red5's `send` rides the live stream; without one there is nobody to tell.
-            guard connection == .live else {
+            guard connection.isLive else {
                 log(now, .message, "\(handler) not sent: no live stream")
                 return []
             }
         case .publish(_, let type):
             performed += startingFresh(at: now)
-            connection = .connecting
+            // A publish from a scheduled reconnect (or `r`) carries its attempt on; any other is new.
+            performed += enter(.connecting(reconnectAttempt: connection.reconnectAttempt), at: now)
             state.connectionsOpened += 1
             state.publishType = type
-            previewOn = false
         case .stop:
             performed += cancel(.reconnect, at: now)
-            endConnection(.none)
+            performed += enter(.none, at: now)
         case .dropConnection:
             performed += cancel(.reconnect, at: now)
-            endConnection(.dropped)
+            performed += enter(.dropped, at: now)
         case .abandonConnection:
             break
         case .preview(let on):
-            previewOn = on
+            // The preview belongs to the idle phase: a publish takes the view.
+            if case .idle = connection { performed += enter(.idle(preview: on), at: now) }
         case .toast(let text):
             state.toasts.post(Toast(text: text, postedAt: now))
-        case .armTap:
-            state.tapArmed = true
-        case .disarmTap:
-            state.tapArmed = false
+        case .armTap, .disarmTap:
+            // The policy keeps the flag; the action only tells the owner.
+            break
         case .scheduleTimer(let timer, let after):
             state.timerDeadlines[timer] = now + after
         case .cancelTimer(let timer):
@@ -141,7 +156,7 @@ public struct PublisherSession: Sendable, Equatable {
         case .requestKeyframe:
             break
         }
-        log(now, logSource(of: action), "→ \(action)")
+        if isLogged(action) { log(now, logSource(of: action), "→ \(action)") }
         return performed + [action]
     }
 
@@ -150,15 +165,24 @@ public struct PublisherSession: Sendable, Equatable {
         pendingTimers.contains(timer) ? apply(.cancelTimer(timer), at: now) : []
     }
 
-    /// Leaves the connected phases: no reconnect attempt is under way. The session timer stops unless an
-    /// automatic reconnect is to follow.
-    mutating func endConnection(_ phase: PublisherConnectionPhase) {
-        connection = phase
-        reconnectAttempt = nil
-        state.liveSince = nil
-        state.sendStall = nil
-        if case .waitingToReconnect = phase { return }
-        state.onAirSince = nil
+    /// The one place the connection phase changes. Going live starts the send-stall watchdog's timer and
+    /// leaving live cancels it, so no timer outlives its phase; the session timer (`onAirSince`) starts
+    /// with the first live connection of a broadcast and stops unless a reconnect is to follow.
+    mutating func enter(_ next: PublisherConnectionPhase, at now: SessionTime) -> [PublisherAction] {
+        let wasLive = connection.isLive
+        connection = next
+        var actions: [PublisherAction] = []
+        switch next {
+        case .live(let since, let watchdog):
+            if !wasLive { actions += apply(.scheduleTimer(.sendStall, after: watchdog.stallAfter), at: now) }
+            if state.onAirSince == nil { state.onAirSince = since }
+        case .connecting, .waitingToReconnect:
+            if wasLive { actions += cancel(.sendStall, at: now) }
+        case .idle, .dropped, .failed:
+            if wasLive { actions += cancel(.sendStall, at: now) }
+            state.onAirSince = nil
+        }
+        return actions
     }
 
     /// A new broadcast (not a reconnect) from an active app starts with video and audio on, as a new
@@ -172,10 +196,21 @@ public struct PublisherSession: Sendable, Equatable {
         return actions
     }
 
+    /// The send-stall watchdog's timer is started again every `--send-timeout` while a link flows: those
+    /// routine checks would drown the log, so only what they find (STALLED, flowing again, torn down) is
+    /// written there.
+    private func isLogged(_ action: PublisherAction) -> Bool {
+        switch action {
+        case .scheduleTimer(.sendStall, _), .cancelTimer(.sendStall): false
+        default: true
+        }
+    }
+
     private func logSource(of action: PublisherAction) -> EventSource {
         switch action {
         case .send: .message
-        case .scheduleTimer(.reconnect, _), .cancelTimer(.reconnect), .abandonConnection: .engine
+        case .scheduleTimer(.reconnect, _), .cancelTimer(.reconnect), .abandonConnection,
+             .scheduleTimer(.sendStall, _), .cancelTimer(.sendStall): .engine
         default: .policy
         }
     }
@@ -187,10 +222,11 @@ public struct PublisherSession: Sendable, Equatable {
             log(now, .engine, "\(timer.rawValue) timer fired after it was cancelled: ignored")
             return []
         }
-        log(now, .engine, "\(timer.rawValue) timer fired")
+        if timer != .sendStall { log(now, .engine, "\(timer.rawValue) timer fired") }
         switch timer {
         case .reconnect: return attemptReconnect(at: now)
         case .suspension: return runPolicy(.timerFired(timer), at: now)
+        case .sendStall: return checkSendStall(at: now)
         }
     }
 
@@ -198,22 +234,22 @@ public struct PublisherSession: Sendable, Equatable {
 
     /// The badge, derived from one place so it can never disagree with the flags it summarises.
     var derivedStatus: PublisherStatus {
-        if let attempt = reconnectAttempt {
-            return .reconnecting(attempt: attempt, maxAttempts: reconnect.configuration.maxAttempts)
-        }
         switch connection {
         case .failed(let message): return .error(message)
-        case .waitingToReconnect(let attempt):
+        case .waitingToReconnect(let attempt), .connecting(reconnectAttempt: let attempt?):
             return .reconnecting(attempt: attempt, maxAttempts: reconnect.configuration.maxAttempts)
-        case .connecting: return .connecting
-        case .live:
-            if state.sendStall != nil { return .stalled }
+        case .connecting(reconnectAttempt: nil): return .connecting
+        case .live(_, let watchdog):
+            if watchdog.stall != nil { return .stalled }
             if policy.isInterrupted { return .interrupted }
             return state.pauseVideo ? .pausedVideo : .publishing
-        case .none, .dropped:
+        case .idle(let preview):
             if policy.isInterrupted { return .interrupted }
-            if state.tapArmed { return .awaitingTap }
-            return previewOn ? .preview : .idle
+            if policy.isTapArmed { return .awaitingTap }
+            return preview ? .preview : .idle
+        case .dropped:
+            if policy.isInterrupted { return .interrupted }
+            return policy.isTapArmed ? .awaitingTap : .idle
         }
     }
 

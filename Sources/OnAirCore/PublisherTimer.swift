@@ -4,4 +4,7 @@ public enum PublisherTimer: String, Sendable, Equatable, Hashable, CaseIterable,
     case reconnect
     /// How long a call may suspend a background-audio publisher before its connection drops.
     case suspension
+    /// While live: when the send-stall watchdog looks at the socket again (`--send-timeout` after the
+    /// last progress, then the teardown at twice that).
+    case sendStall
 }

@@ -2,16 +2,21 @@
 /// behind STALLED and the teardown that hands a dead link to the reconnect policy (HaishinKit #555, #1203:
 /// a link that is down keeps showing "publishing" while the TCP send buffer absorbs everything).
 ///
-/// The owner samples the RTMP client's counters once a tick: how many bytes the socket has accepted so
-/// far and whether a write is waiting. Progress is any growth of that count, or nothing waiting (an
-/// idle writer is not stalled). With no progress for `stallAfter` the link is stalled; for `tearDownAfter`
-/// it is given up. Pure: time comes in with each observation.
+/// One value per live connection, held in `PublisherConnectionPhase.live`. The owner only reports what
+/// the client's socket took (`record`); the session asks `check` when its `sendStall` timer runs out and
+/// schedules the timer again for the time `check` names, so the timing is decided here and nowhere else.
+/// Progress is any growth of the byte count, or nothing waiting (an idle writer is not stalled). With no
+/// progress for `stallAfter` the link is stalled; for `tearDownAfter` it is given up. Pure: time comes in
+/// with each call.
 public struct SendStallWatchdog: Sendable, Equatable {
     public enum Verdict: Sendable, Equatable {
-        /// The socket accepts what it is given (or nothing is waiting).
-        case flowing
-        /// Nothing accepted since `since`; the connection is torn down at `tearDownAt`.
-        case stalled(since: SessionTime, tearDownAt: SessionTime)
+        /// The socket accepts what it is given (or nothing is waiting): look again at `recheckAt`.
+        case flowing(recheckAt: SessionTime)
+        /// Nothing accepted since `stall.since`; the connection is torn down at `stall.tearDownAt`.
+        case stalled(SendStall)
+        /// Quiet for long enough, but no report since the last progress has shown a write waiting: the
+        /// next report decides (a sample that never came is not evidence of a stuck socket).
+        case awaitingReport
         /// Nothing accepted for `tearDownAfter` or longer: close the connection and reconnect.
         case tearDown(stalledFor: Duration)
     }
@@ -20,31 +25,49 @@ public struct SendStallWatchdog: Sendable, Equatable {
     public let stallAfter: Duration
     /// How long it may accept nothing before the connection is torn down.
     public let tearDownAfter: Duration
-    private var lastProgress: SessionTime?
-    private var lastBytes: UInt64 = 0
+    /// The last report that showed progress (or when the connection went live).
+    public private(set) var lastProgress: SessionTime
+    /// While STALLED: since when, and when the connection is torn down.
+    public private(set) var stall: SendStall?
+    /// Nil until the first report of this connection: that one counts as progress.
+    private var lastBytes: UInt64?
+    /// A report since `lastProgress` showed a write waiting with no byte taken.
+    private var sawWaitingWrite = false
 
-    /// `tearDownAfter` defaults to twice `stallAfter`: STALLED counts down for as long again.
-    public init(stallAfter: Duration = .seconds(5), tearDownAfter: Duration? = nil) {
+    /// A watchdog for a connection that went live at `liveAt`. `tearDownAfter` defaults to twice
+    /// `stallAfter`: STALLED counts down for as long again.
+    public init(stallAfter: Duration = .seconds(5), tearDownAfter: Duration? = nil, liveAt: SessionTime) {
         self.stallAfter = stallAfter
         self.tearDownAfter = max(tearDownAfter ?? stallAfter * 2, stallAfter)
+        lastProgress = liveAt
     }
 
-    /// Starts over for a new connection: its first observation counts as progress.
-    public mutating func reset() {
-        lastProgress = nil
-        lastBytes = 0
-    }
-
-    /// One sample of the client's counters at `now`.
-    public mutating func observe(bytesWritten: UInt64, writePending: Bool, at now: SessionTime) -> Verdict {
-        guard let last = lastProgress, bytesWritten == lastBytes, writePending else {
+    /// One report of the client's counters at `now`; returns true when it shows progress (a STALLED
+    /// link then flows again at once).
+    @discardableResult
+    public mutating func record(_ progress: WireProgress, at now: SessionTime) -> Bool {
+        guard let last = lastBytes, progress.bytesWritten == last, progress.writePending else {
+            lastBytes = progress.bytesWritten
             lastProgress = now
-            lastBytes = bytesWritten
-            return .flowing
+            sawWaitingWrite = false
+            stall = nil
+            return true
         }
-        let quiet = now.since(last)
+        sawWaitingWrite = true
+        return false
+    }
+
+    /// The verdict at `now`, keeping `stall` in step with it.
+    public mutating func check(at now: SessionTime) -> Verdict {
+        let quiet = now.since(lastProgress)
+        guard quiet >= stallAfter else {
+            stall = nil
+            return .flowing(recheckAt: lastProgress + stallAfter)
+        }
+        guard sawWaitingWrite else { return .awaitingReport }
         if quiet >= tearDownAfter { return .tearDown(stalledFor: quiet) }
-        if quiet >= stallAfter { return .stalled(since: last, tearDownAt: last + tearDownAfter) }
-        return .flowing
+        let current = SendStall(since: lastProgress, tearDownAt: lastProgress + tearDownAfter)
+        stall = current
+        return .stalled(current)
     }
 }

@@ -13,8 +13,9 @@ public struct TapRepublishPolicy: InterruptPolicy {
     /// The seed's `tap != nil`: the recognizer is added when the app resigns active.
     private var recognizerAdded = false
     /// The recognizer was announced with "Tap to Re-Publish!": only then does the operator know a tap
-    /// re-publishes, so only then is the tap armed on the dashboard (AWAITING TAP).
-    private var tapArmed = false
+    /// re-publishes, so only then is the tap armed on the dashboard (AWAITING TAP). The one place this
+    /// fact is kept: the session's `state.tapArmed` is read from here.
+    public private(set) var tapArmed = false
 
     public init() {}
 

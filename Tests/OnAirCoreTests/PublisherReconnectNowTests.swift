@@ -38,10 +38,11 @@ struct PublisherReconnectNowTests {
         for time in stride(from: Int64(200), through: 1600, by: 200) {
             _ = session.handle(.wire(WireProgress(bytesWritten: 10, writePending: true)), at: SessionTime(milliseconds: time))
         }
+        _ = session.handle(.timerFired(.sendStall), at: SessionTime(milliseconds: 1200))
         #expect(session.state.status == .stalled)
         #expect(session.refusal(of: .control(.start(nil))) == nil)
         let actions = session.handle(Self.r, at: SessionTime(milliseconds: 1700))
-        #expect(actions == [.requestKeyframe, publish(.live)])
+        #expect(actions == [.cancelTimer(.sendStall), .requestKeyframe, publish(.live)])
         #expect(session.state.sendStall == nil)
         #expect(session.state.status == .reconnecting(attempt: 1, maxAttempts: 20))
     }
@@ -74,7 +75,7 @@ struct PublisherReconnectNowTests {
         var session = PublisherSession(configuration: PublisherConfiguration(streamName: stream, redactedURL: "rtmp://h/live/cam"))
         #expect(session.refusal(of: .control(.start(nil))) == nil, "idle: r starts")
         _ = session.handle(Self.r, at: SessionTime(milliseconds: 0))
-        #expect(session.connection == .connecting)
+        #expect(session.connection == .connecting(reconnectAttempt: nil))
         #expect(session.refusal(of: .control(.start(nil))) == nil, "connecting: r connects again now")
         _ = session.handle(publishStarted, at: SessionTime(milliseconds: 100))
         #expect(session.refusal(of: .control(.start(nil))) == nil, "live: r reconnects now")
