@@ -76,7 +76,8 @@ enum ConsoleFixtures {
             let stuck = PublisherEvent.wire(WireProgress(bytesWritten: 1, writePending: true))
             feed(stuck)
             now = now + .milliseconds(1500)
-            feed(stuck)
+            // The core's watchdog timer decides STALLED; the reports only say what the socket took.
+            feed(stuck, .timerFired(.sendStall))
         }
         return session
     }

@@ -68,11 +68,13 @@ struct PublisherModel {
     private var bytesWritten: UInt64 = 0
     /// The test's own account of the "Tap to Re-Publish!" toast: shown, and not answered since.
     private var tapToastUnanswered = false
+    private let maxAttempts: Int
 
     init(seed: UInt64) {
         random = SplitMix64(state: seed)
         let policy = PublisherPolicyKind.allCases[Int(random.next() % 3)]
         let attempts = Int(random.next() % 4)
+        maxAttempts = attempts
         session = PublisherSession(configuration: PublisherConfiguration(
             streamName: "cam", redactedURL: "rtmp://h/live/cam", policy: policy,
             suspendTimeout: .seconds(Int64(2 + random.next() % 10)),
@@ -166,7 +168,50 @@ struct PublisherModel {
         if !session.connection.isBroadcasting, !Self.publishesVideoAgain(session, at: now) {
             return "stopped (\(state.status.badge)) and no key publishes video again"
         }
+        return Self.phaseInvariant(session, maxAttempts: maxAttempts, at: now)
+    }
+
+    /// Each fact in one place, and no timer outliving its phase: the connection phase and what the
+    /// dashboard shows agree, the reconnect attempt exists only while one is scheduled or under way, the
+    /// reconnect timer runs exactly while waiting for it, the watchdog's timer only while live (and while
+    /// live unless its last check waits for a report).
+    static func phaseInvariant(_ session: PublisherSession, maxAttempts: Int, at now: SessionTime) -> String? {
+        let state = session.state
+        let phase = session.connection
+        switch phase {
+        case .waitingToReconnect(let attempt), .connecting(reconnectAttempt: let attempt?):
+            if state.status != .reconnecting(attempt: attempt, maxAttempts: maxAttempts) {
+                return "attempt \(attempt) in \(phase) but the badge says \(state.status.badge)"
+            }
+            if attempt < 1 || attempt > maxAttempts { return "attempt \(attempt) of \(maxAttempts)" }
+        default:
+            if case .reconnecting = state.status { return "RECONNECTING with no attempt in \(phase)" }
+        }
+        if session.pendingTimers.contains(.reconnect) != (phase.reconnectAttempt != nil && !isConnecting(phase)) {
+            return "the reconnect timer \(session.pendingTimers.contains(.reconnect) ? "runs" : "does not run") in \(phase)"
+        }
+        if session.pendingTimers.contains(.sendStall) {
+            if !phase.isLive { return "the watchdog's timer runs in \(phase)" }
+        } else if case .live(_, var watchdog) = phase, watchdog.check(at: now) != .awaitingReport {
+            return "live with no watchdog timer and no check waiting for a report"
+        }
+        if state.tapArmed != session.policy.isTapArmed { return "state.tapArmed differs from the policy's" }
+        if state.policy != session.policy.kind { return "state.policy differs from the policy in force" }
+        if state.sendStall != phase.sendStall || (state.sendStall != nil) != (state.status == .stalled) {
+            return "sendStall \(String(describing: state.sendStall)) with \(state.status.badge) in \(phase)"
+        }
+        if state.liveSince != phase.liveSince { return "liveSince differs from the live phase's" }
+        if phase.isLive && state.onAirSince == nil { return "live with no time on air" }
+        if state.onAirSince != nil && !phase.isBroadcasting { return "time on air in \(phase)" }
+        if session.previewOn && state.status != .preview && !session.policy.isInterrupted && !state.tapArmed {
+            return "preview on with \(state.status.badge)"
+        }
         return nil
+    }
+
+    private static func isConnecting(_ phase: PublisherConnectionPhase) -> Bool {
+        if case .connecting = phase { return true }
+        return false
     }
 
     /// A broadcast under way with video on, or, from a stopped one, the operator's obvious way back — end the interruption (`d` or `f`),
