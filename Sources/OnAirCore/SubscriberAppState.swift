@@ -28,6 +28,7 @@ public enum SubscriberConnection: Sendable, Equatable {
 
 /// Everything the subscriber dashboard shows (seeds: SubscribeTelephonyInterruptTest, SubscribeBackgroundTest).
 public struct SubscriberAppState: Sendable, Equatable {
+    /// Read off `SubscriberSession.phase` after every event.
     public var connection: SubscriberConnection = .idle
     public var lifecycle: LifecycleState = .active
     /// Set by `publisherBackground`, cleared by `publisherForeground`.
@@ -38,7 +39,7 @@ public struct SubscriberAppState: Sendable, Equatable {
     public var renderActive = true
     public var streamName: String
     public var redactedURL: String
-    /// Plays started by the reconnect loop so far.
+    /// Plays started by the reconnect loop so far (0 outside the loop): the phase's count.
     public var reconnectAttempts = 0
     /// Why each phone gesture would do nothing now (`SubscriberSession.refusal(of:)`), for the console.
     public var refusals: [OperatorAction: String] = [:]

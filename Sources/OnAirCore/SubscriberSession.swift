@@ -4,19 +4,25 @@
 /// Seeds: SubscribeTelephonyInterruptTest (red5pro-publish-subscribe-telephony-interrupt.md) for the
 /// notices and the loop, SubscribeBackgroundTest (red5pro-subscribe-background.md) for render pausing.
 /// The owner feeds events stamped with its clock and performs the returned actions in order.
+///
+/// The connection's life is one enum with payloads (`SubscriberPhase`), assigned by `enter(_:at:timerRanOut:)`
+/// alone, which also runs the reconnect timer; `state.connection` and `state.reconnectAttempts` are read
+/// off it after every event (`refreshDerivedState()`), so each fact is kept once.
 public struct SubscriberSession: Sendable, Equatable {
     public private(set) var state: SubscriberAppState
     public private(set) var simulator = LifecycleSimulator()
-    public private(set) var pendingTimers: Set<SubscriberTimer> = []
+    /// Assigned by `enter(_:at:timerRanOut:)` only.
+    public private(set) var phase = SubscriberPhase.idle
     /// How long to wait after losing the stream before playing again (the seed's `asyncAfter(.now() + 2.0)`).
     public let reconnectDelay: Duration
-    /// True from losing the stream until it is back: each failed play schedules another.
-    private var inReconnectLoop = false
+
+    /// The timers the owner is running for this session: the reconnect timer exactly while the loop waits.
+    public var pendingTimers: Set<SubscriberTimer> { phase.isWaitingToReplay ? [.reconnect] : [] }
 
     public init(streamName: String, redactedURL: String, reconnectDelay: Duration = .seconds(2)) {
         state = SubscriberAppState(streamName: streamName, redactedURL: redactedURL)
         self.reconnectDelay = reconnectDelay
-        state.refusals = currentRefusals
+        refreshDerivedState()
     }
 
     /// Why a phone gesture would do nothing to this subscriber now, or nil when it is delivered: the one
@@ -35,7 +41,7 @@ public struct SubscriberSession: Sendable, Equatable {
     }
 
     public mutating func handle(_ event: SubscriberEvent, at now: SessionTime) -> [SubscriberAction] {
-        defer { state.refusals = currentRefusals }
+        defer { refreshDerivedState() }
         switch event {
         case .operator(let action): return operate(action, at: now)
         case .control(let control): return handleControl(control, at: now)
@@ -46,20 +52,38 @@ public struct SubscriberSession: Sendable, Equatable {
             return mediaArrived(at: now)
         case .mediaStalled:
             log(now, .engine, "no media: stall watchdog")
-            if state.connection == .playing { state.connection = .stalled }
-            return publisherGone(at: now)
+            let stalled = phase == .playing ? enter(.stalled, at: now) : []
+            return stalled + publisherGone(at: now)
         case .playFailed(let reason):
             log(now, .error, "play failed: \(reason)")
             return playFailed(reason, at: now)
         case .connectionLost(let reason):
             log(now, .error, "connection lost: \(reason)")
-            switch state.connection {
+            switch phase {
             case .idle, .error: return []
-            case .connecting, .playing, .waitingForPublisher, .stalled, .reconnecting: return startReconnectLoop(at: now)
+            case .connecting, .playing, .waitingForPublisher, .stalled, .reconnecting: return scheduleReplay(at: now)
             }
         case .timerFired(let timer):
             return timerFired(timer, at: now)
         }
+    }
+
+    /// The one place the phase changes. Entering `reconnecting` starts the reconnect timer; leaving it
+    /// cancels the timer, unless it was the timer running out that moved the loop on.
+    private mutating func enter(_ next: SubscriberPhase, at now: SessionTime, timerRanOut: Bool = false) -> [SubscriberAction] {
+        let wasWaiting = phase.isWaitingToReplay
+        phase = next
+        if next.isWaitingToReplay {
+            return wasWaiting ? [] : perform([.scheduleTimer(.reconnect, after: reconnectDelay)], at: now)
+        }
+        return wasWaiting && !timerRanOut ? perform([.cancelTimer(.reconnect)], at: now) : []
+    }
+
+    /// Writes the dashboard's fields kept by the phase and the rule for keys: their only writer.
+    private mutating func refreshDerivedState() {
+        state.connection = phase.connection
+        state.reconnectAttempts = phase.loopPlays ?? 0
+        state.refusals = currentRefusals
     }
 
     // MARK: Own lifecycle (SubscribeBackgroundTest)
@@ -102,21 +126,16 @@ public struct SubscriberSession: Sendable, Equatable {
         log(now, .key, "control \(control.rawValue)")
         switch control {
         case .play:
-            switch state.connection {
+            switch phase {
             case .idle, .error:
-                state.connection = .connecting
-                return perform([.play(name: state.streamName)], at: now)
+                return enter(.connecting(loopPlays: nil), at: now) + perform([.play(name: state.streamName)], at: now)
             case .connecting, .playing, .waitingForPublisher, .stalled, .reconnecting:
                 log(now, .policy, "already playing")
                 return []
             }
         case .stop:
-            let cancel: [SubscriberAction] = pendingTimers.contains(.reconnect) ? [.cancelTimer(.reconnect)] : []
-            inReconnectLoop = false
-            state.connection = .idle
             state.publisherIsDisconnected = false
-            state.reconnectAttempts = 0
-            return perform(cancel + [.stop], at: now)
+            return enter(.idle, at: now) + perform([.stop], at: now)
         }
     }
 
@@ -159,101 +178,72 @@ public struct SubscriberSession: Sendable, Equatable {
     /// interrupted — mark it disconnected and start the reconnect sequence. Otherwise the publisher just
     /// stopped: stay connected and wait (servers send PublishNotify when it returns).
     private mutating func publisherGone(at now: SessionTime) -> [SubscriberAction] {
-        guard !inReconnectLoop else { return [] }
+        guard !phase.inReconnectLoop else { return [] }
         guard state.publisherIsInBackground else {
-            if state.connection == .playing || state.connection == .connecting {
-                state.connection = .waitingForPublisher
+            switch phase {
+            case .playing, .connecting: return enter(.waitingForPublisher, at: now)
+            case .idle, .waitingForPublisher, .stalled, .reconnecting, .error: return []
             }
-            return []
         }
-        if state.connection == .stalled { state.connection = .waitingForPublisher }
         state.publisherIsDisconnected = true
-        return startReconnectLoop(at: now)
+        return scheduleReplay(at: now)
     }
 
     /// Play.Start or PublishNotify: the server took the play, so the loop ends — but nothing is PLAYING
     /// until media of this play arrives (stock servers say Play.Start for a name nobody publishes).
     private mutating func playAccepted(at now: SessionTime) -> [SubscriberAction] {
-        switch state.connection {
+        switch phase {
         case .idle, .error, .playing:
             return []
         case .connecting, .waitingForPublisher, .stalled, .reconnecting:
-            break
+            return enter(.waitingForPublisher, at: now)
         }
-        let cancel: [SubscriberAction] = pendingTimers.contains(.reconnect) ? [.cancelTimer(.reconnect)] : []
-        inReconnectLoop = false
-        state.reconnectAttempts = 0
-        state.connection = .waitingForPublisher
-        return perform(cancel, at: now)
     }
 
     /// Media of the current play: the stream is back and PLAYING; any loop ends.
     private mutating func mediaArrived(at now: SessionTime) -> [SubscriberAction] {
-        switch state.connection {
+        switch phase {
         case .idle, .error:
             return []
         case .connecting, .playing, .waitingForPublisher, .stalled, .reconnecting:
-            break
+            state.publisherIsDisconnected = false
+            return enter(.playing, at: now)
         }
-        let cancel: [SubscriberAction] = pendingTimers.contains(.reconnect) ? [.cancelTimer(.reconnect)] : []
-        inReconnectLoop = false
-        state.publisherIsDisconnected = false
-        state.reconnectAttempts = 0
-        state.connection = .playing
-        return perform(cancel, at: now)
     }
 
     private mutating func playFailed(_ reason: String, at now: SessionTime) -> [SubscriberAction] {
-        if inReconnectLoop { return scheduleReplay(at: now) }
-        switch state.connection {
-        case .connecting:
-            if reason == PlayStatus.streamNotFound.rawValue {
-                state.connection = .waitingForPublisher
-            } else {
-                state.connection = .error(reason)
-            }
-        case .idle, .playing, .waitingForPublisher, .stalled, .reconnecting, .error:
-            break
-        }
-        return []
+        if phase.inReconnectLoop { return scheduleReplay(at: now) }
+        guard case .connecting = phase else { return [] }
+        return enter(reason == PlayStatus.streamNotFound.rawValue ? .waitingForPublisher : .error(reason), at: now)
     }
 
     // MARK: The reconnect loop
 
-    private mutating func startReconnectLoop(at now: SessionTime) -> [SubscriberAction] {
-        inReconnectLoop = true
-        return scheduleReplay(at: now)
-    }
-
+    /// Starts the loop, or moves it on after a failed play: wait `reconnectDelay`, then play again. A
+    /// loop already waiting keeps its timer.
     private mutating func scheduleReplay(at now: SessionTime) -> [SubscriberAction] {
-        guard !pendingTimers.contains(.reconnect) else { return [] }
-        state.connection = .reconnecting(at: now + reconnectDelay)
-        return perform([.scheduleTimer(.reconnect, after: reconnectDelay)], at: now)
+        guard !phase.isWaitingToReplay else { return [] }
+        return enter(.reconnecting(plays: phase.loopPlays ?? 0, at: now + reconnectDelay), at: now)
     }
 
     /// Seed: after the delay, detach the view, drop the delegate, `stop()`, then `reconnect()`.
     private mutating func timerFired(_ timer: SubscriberTimer, at now: SessionTime) -> [SubscriberAction] {
-        guard pendingTimers.contains(timer), inReconnectLoop else {
+        guard case .reconnecting(let plays, _) = phase else {
             log(now, .engine, "\(timer.rawValue) timer fired after it was cancelled: ignored")
             return []
         }
-        pendingTimers.remove(timer)
         log(now, .engine, "\(timer.rawValue) timer fired")
-        state.reconnectAttempts += 1
-        state.connection = .connecting
-        return perform([.stop, .play(name: state.streamName)], at: now)
+        let played = enter(.connecting(loopPlays: plays + 1), at: now, timerRanOut: true)
+        return played + perform([.stop, .play(name: state.streamName)], at: now)
     }
 
     // MARK: Bookkeeping
 
+    /// Logs each action the owner is asked for (and posts the toasts); the reconnect timer's bookkeeping
+    /// is the phase's.
     private mutating func perform(_ actions: [SubscriberAction], at now: SessionTime) -> [SubscriberAction] {
         for action in actions {
-            switch action {
-            case .scheduleTimer(let timer, _): pendingTimers.insert(timer)
-            case .cancelTimer(let timer): pendingTimers.remove(timer)
-            case .toast(let text): state.toasts.post(Toast(text: text, postedAt: now))
-            case .play, .stop, .pauseRender, .resumeRender: break
-            }
+            if case .toast(let text) = action { state.toasts.post(Toast(text: text, postedAt: now)) }
             log(now, .policy, "→ \(action)")
         }
         return actions

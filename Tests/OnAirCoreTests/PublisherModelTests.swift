@@ -69,6 +69,8 @@ struct PublisherModel {
     /// The test's own account of the "Tap to Re-Publish!" toast: shown, and not answered since.
     private var tapToastUnanswered = false
     private let maxAttempts: Int
+    /// The timers as the owner runs them: started and cancelled by the actions, gone once fired.
+    private var ownerTimers: Set<PublisherTimer> = []
 
     init(seed: UInt64) {
         random = SplitMix64(state: seed)
@@ -122,7 +124,18 @@ struct PublisherModel {
         let command = Self.command(of: event)
         let refusal = command.flatMap { session.refusal(of: $0) }
         let toastsBefore = session.state.toasts.postedCount
+        if case .timerFired(let timer) = event { ownerTimers.remove(timer) }
         let actions = session.handle(event, at: now)
+        for action in actions {
+            switch action {
+            case .scheduleTimer(let timer, _): ownerTimers.insert(timer)
+            case .cancelTimer(let timer): ownerTimers.remove(timer)
+            default: break
+            }
+        }
+        if ownerTimers != session.pendingTimers {
+            return "the owner runs \(ownerTimers.map(\.rawValue).sorted()), the session counts on \(session.pendingTimers.map(\.rawValue).sorted())"
+        }
         history.append("\(now.milliseconds) \(event) → \(session.state.status.badge)\(refusal.map { " (refused: \($0))" } ?? "")")
 
         // The footer offers exactly what the core accepts: a command the rule accepts changes the session,

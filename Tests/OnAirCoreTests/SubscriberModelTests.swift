@@ -23,11 +23,25 @@ struct SubscriberModelTests {
             /// Media has arrived since the last play was started (and has not stalled or gone since).
             var mediaOfThisPlay = false
             var history: [String] = []
+            /// The timers as the owner runs them: started and cancelled by the actions, gone once fired.
+            var ownerTimers: Set<SubscriberTimer> = []
             for step in 0..<30 {
                 let event = events[Int(random.next() % UInt64(events.count))]
                 let before = session
+                if case .timerFired(let timer) = event { ownerTimers.remove(timer) }
                 let actions = session.handle(event, at: SessionTime(milliseconds: Int64(step * 900)))
                 history.append("\(event) → \(session.state.connection.label)")
+                for action in actions {
+                    switch action {
+                    case .scheduleTimer(let timer, _): ownerTimers.insert(timer)
+                    case .cancelTimer(let timer): ownerTimers.remove(timer)
+                    default: break
+                    }
+                }
+                if let broken = Self.phaseInvariant(session, ownerTimers: ownerTimers) {
+                    failures.append("seed \(seed) step \(step): \(broken)\n  " + history.joined(separator: "\n  "))
+                    break
+                }
                 if actions.contains(where: { if case .play = $0 { true } else { false } }) { mediaOfThisPlay = false }
                 switch event {
                 case .mediaResumed: if session.state.connection == .playing { mediaOfThisPlay = true }
@@ -47,5 +61,18 @@ struct SubscriberModelTests {
             }
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+
+    /// Each fact in one place: the dashboard reads the phase, the loop's count exists only in the loop,
+    /// and the owner runs exactly the timers the session counts on (none left over, none missing).
+    static func phaseInvariant(_ session: SubscriberSession, ownerTimers: Set<SubscriberTimer>) -> String? {
+        let phase = session.phase
+        if session.state.connection != phase.connection { return "the dashboard shows \(session.state.connection.label) in \(phase)" }
+        if session.state.reconnectAttempts != (phase.loopPlays ?? 0) { return "\(session.state.reconnectAttempts) attempts in \(phase)" }
+        if ownerTimers != session.pendingTimers { return "the owner runs \(ownerTimers), the session counts on \(session.pendingTimers)" }
+        if ownerTimers.contains(.reconnect) != phase.isWaitingToReplay { return "reconnect timer \(ownerTimers) in \(phase)" }
+        if case .reconnecting(let plays, _) = phase, plays < 0 { return "negative count" }
+        if case .connecting(let plays?) = phase, plays < 1 { return "a loop play numbered \(plays)" }
+        return nil
     }
 }
