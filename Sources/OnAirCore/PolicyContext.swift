@@ -6,23 +6,23 @@ public struct PolicyContext: Sendable, Equatable {
     public var connection: PublisherConnectionPhase
     /// The publish type of the current (or last) broadcast.
     public var publishType: PublishType
-    public var previewOn: Bool
 
     public init(
         streamName: String,
         lifecycle: LifecycleState,
         connection: PublisherConnectionPhase,
-        publishType: PublishType,
-        previewOn: Bool
+        publishType: PublishType
     ) {
         self.streamName = streamName
         self.lifecycle = lifecycle
         self.connection = connection
         self.publishType = publishType
-        self.previewOn = previewOn
     }
 
     public var isBroadcasting: Bool { connection.isBroadcasting }
+
+    /// The local preview shows: kept by the idle phase.
+    public var previewOn: Bool { connection.previewOn }
 
     /// The parameter the seeds send with every notice: `"streamName=\(streamName)"`.
     public var streamParameter: String { "streamName=\(streamName)" }

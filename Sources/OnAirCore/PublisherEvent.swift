@@ -8,6 +8,8 @@ public enum PublisherEvent: Sendable, Equatable {
     case network(PublisherNetworkEvent)
     /// A timer the session scheduled with `PublisherAction.scheduleTimer` has run out.
     case timerFired(PublisherTimer)
-    /// The owner's sample of the socket's progress, once a tick while a connection is live.
+    /// The owner's report of what the socket took, once a tick while a connection is live. Reports only
+    /// feed the send-stall watchdog; its `sendStall` timer decides when STALLED starts and when the
+    /// connection is torn down.
     case wire(WireProgress)
 }

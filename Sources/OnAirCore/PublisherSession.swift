@@ -102,8 +102,7 @@ public struct PublisherSession: Sendable, Equatable {
             streamName: state.streamName,
             lifecycle: state.lifecycle,
             connection: connection,
-            publishType: state.publishType,
-            previewOn: previewOn
+            publishType: state.publishType
         )
     }
 
