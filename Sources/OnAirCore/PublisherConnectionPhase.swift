@@ -17,9 +17,6 @@ public enum PublisherConnectionPhase: Sendable, Equatable {
     /// Gave up; the message is what the operator sees.
     case failed(String)
 
-    /// No connection and no preview.
-    public static let none = PublisherConnectionPhase.idle(preview: false)
-
     /// A broadcast is under way or being restored: the seeds' "publishStream != nil / mode == publish".
     public var isBroadcasting: Bool {
         switch self {

@@ -20,7 +20,7 @@ extension PublisherSession {
                 break
             case .failed, .dropped:
                 // Acknowledges the error, or gives up on a suspended broadcast: back to idle.
-                actions += enter(.none, at: now)
+                actions += enter(.idle(preview: false), at: now)
             case .connecting, .live, .waitingToReconnect:
                 actions += apply(.stop, at: now)
             }

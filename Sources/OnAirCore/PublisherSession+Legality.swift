@@ -43,7 +43,7 @@ extension PublisherSession {
             return nil
         case .stop:
             // A preview is something to stop too: `connection` is then `.idle(preview: true)`.
-            let somethingToStop = connection != .none || policy.isTapArmed || policy.isInterrupted
+            let somethingToStop = connection != .idle(preview: false) || policy.isTapArmed || policy.isInterrupted
             return somethingToStop ? nil : "nothing to stop: no broadcast (space/t starts one)"
         case .start:
             if simulator.state != .active || simulator.interruption != nil {

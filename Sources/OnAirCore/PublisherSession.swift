@@ -22,7 +22,7 @@ public struct PublisherSession: Sendable, Equatable {
     public internal(set) var simulator = LifecycleSimulator()
     public internal(set) var policy: PublisherPolicy
     /// Assigned by `enter(_:at:)` only.
-    public private(set) var connection = PublisherConnectionPhase.none
+    public private(set) var connection = PublisherConnectionPhase.idle(preview: false)
     var reconnect: ReconnectPolicy
     let suspendTimeout: Duration
     /// `--send-timeout`: how long a live socket may take nothing before STALLED (`SendStallWatchdog`).
@@ -134,7 +134,7 @@ public struct PublisherSession: Sendable, Equatable {
             state.publishType = type
         case .stop:
             performed += cancel(.reconnect, at: now)
-            performed += enter(.none, at: now)
+            performed += enter(.idle(preview: false), at: now)
         case .dropConnection:
             performed += cancel(.reconnect, at: now)
             performed += enter(.dropped, at: now)

@@ -175,7 +175,7 @@ struct PublisherModel {
         if state.tapArmed != tapToastUnanswered {
             return "tapArmed \(state.tapArmed) but the Tap to Re-Publish! toast is \(tapToastUnanswered ? "" : "not ")shown and unanswered"
         }
-        if state.tapArmed != (state.status == .awaitingTap) && session.connection == .none && !session.policy.isInterrupted {
+        if state.tapArmed != (state.status == .awaitingTap) && [.idle(preview: false), .idle(preview: true)].contains(session.connection) && !session.policy.isInterrupted {
             return "tapArmed \(state.tapArmed) with status \(state.status.badge)"
         }
         if !session.connection.isBroadcasting, !Self.publishesVideoAgain(session, at: now) {
