@@ -26,25 +26,35 @@ extension CellBuffer {
     static func ascii(_ cell: Cell, monochrome: Bool) -> (Character, Style) {
         let character = cell.character
         if character.isASCII { return (character, cell.style) }
-        if character == "▀", case .rgb = cell.style.foreground, case .rgb = cell.style.background {
-            return picture(cell, monochrome: monochrome)
+        if let mask = QuadrantGlyph.mask(of: character) {
+            if case .rgb = cell.style.foreground, case .rgb = cell.style.background {
+                return picture(cell, mask: mask, monochrome: monochrome)
+            }
+            return (quadrantFallback[Int(mask)], cell.style)
         }
         return (asciiFallback[character] ?? "?", cell.style)
     }
 
-    /// A half-block preview cell (top pixel as foreground, bottom as background) as one ASCII cell.
-    private static func picture(_ cell: Cell, monochrome: Bool) -> (Character, Style) {
-        let top = cell.style.foreground.approximateRGB ?? (255, 255, 255)
-        let bottom = cell.style.background.approximateRGB ?? top
+    /// A quadrant-block preview cell (set quadrants in the foreground, the rest in the background) as one
+    /// ASCII cell: its mean colour as a coloured space, or in `monochrome` a character of its brightness.
+    private static func picture(_ cell: Cell, mask: UInt8, monochrome: Bool) -> (Character, Style) {
+        let front = cell.style.foreground.approximateRGB ?? (255, 255, 255)
+        let back = cell.style.background.approximateRGB ?? front
+        let share = QuadrantGlyph.filled(mask)
+        func mix(_ a: Int, _ b: Int) -> Int { (a * share + b * (4 - share)) / 4 }
+        let mean = (red: mix(front.red, back.red), green: mix(front.green, back.green), blue: mix(front.blue, back.blue))
         if monochrome {
-            let luma = ((top.red + bottom.red) * 299 + (top.green + bottom.green) * 587 + (top.blue + bottom.blue) * 114) / 2000
+            let luma = (mean.red * 299 + mean.green * 587 + mean.blue * 114) / 1000
             let index = min(brightnessRamp.count - 1, luma * brightnessRamp.count / 256)
             return (brightnessRamp[index], .plain)
         }
-        let mixed = TerminalColor.rgb(
-            UInt8((top.red + bottom.red) / 2), UInt8((top.green + bottom.green) / 2), UInt8((top.blue + bottom.blue) / 2))
-        return (" ", Style(foreground: .default, background: mixed))
+        return (" ", Style(foreground: .default, background: .rgb(UInt8(mean.red), UInt8(mean.green), UInt8(mean.blue))))
     }
+
+    /// Quadrant blocks outside a picture (the large timecode digits) by mask, shaped as near as ASCII goes.
+    static let quadrantFallback: [Character] = [
+        " ", "'", "'", "\"", ".", "|", "/", "#", ".", "\\", "|", "#", "o", "#", "#", "#",
+    ]
 
     /// What the console draws outside ASCII, and its ASCII stand-in.
     static let asciiFallback: [Character: Character] = [
