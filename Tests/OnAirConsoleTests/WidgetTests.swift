@@ -107,7 +107,7 @@ struct WidgetTests {
         #expect(place.picture.width == 17 && place.picture.height == 5)
         #expect(place.timecode == Rect(x: 17, y: 1, width: 9, height: 3))
         let buffer = render(PreviewView(image, timecode: "00:06"), width: 26, height: 5)
-        #expect(buffer.text.split(separator: "\n")[1].hasSuffix("▐▜▐▜▗▐▜▐▀"))
+        #expect(buffer.text.split(separator: "\n", omittingEmptySubsequences: false)[1].hasSuffix("▐▜▐▜▗▐▜▐▀"))
         let narrow = PreviewView.placement(image: image, timecode: "00:06", in: Rect(x: 0, y: 0, width: 14, height: 5))
         #expect(narrow.timecode == nil && narrow.picture.width == 14)
     }

@@ -25,13 +25,12 @@ extension CellBuffer {
 
     static func ascii(_ cell: Cell, monochrome: Bool) -> (Character, Style) {
         let character = cell.character
-        if character.isASCII { return (character, cell.style) }
-        if let mask = QuadrantGlyph.mask(of: character) {
-            if case .rgb = cell.style.foreground, case .rgb = cell.style.background {
-                return picture(cell, mask: mask, monochrome: monochrome)
-            }
-            return (quadrantFallback[Int(mask)], cell.style)
+        // Picture cells first: a one-colour picture cell is a space, ASCII already, but coloured.
+        if let mask = QuadrantGlyph.mask(of: character), case .rgb = cell.style.foreground, case .rgb = cell.style.background {
+            return picture(cell, mask: mask, monochrome: monochrome)
         }
+        if character.isASCII { return (character, cell.style) }
+        if let mask = QuadrantGlyph.mask(of: character) { return (quadrantFallback[Int(mask)], cell.style) }
         return (asciiFallback[character] ?? "?", cell.style)
     }
 
