@@ -23,7 +23,7 @@ extension PreviewImage {
     }
 
     /// The source range target index `index` of `targets` covers in `sources` pixels: at least one pixel.
-    private static func span(_ index: Int, of targets: Int, over sources: Int) -> (Int, Int) {
+    static func span(_ index: Int, of targets: Int, over sources: Int) -> (Int, Int) {
         let clamped = min(max(index, 0), targets - 1)
         let start = clamped * sources / targets
         let end = (clamped + 1) * sources / targets

@@ -63,39 +63,61 @@ extension PreviewImage {
     /// counter's white-on-black cells then share one colour pair and repaint as bare glyphs, a few bytes
     /// each (≤ 10 kB/s at 80×24).
     public func quadrantCells(columns: Int, rows: Int) -> [[QuadrantCell]] {
-        guard columns > 0, rows > 0 else { return [] }
-        let pixelColumns = columns * 2, pixelRows = rows * 2
-        func pixelRow(_ y: Int) -> [RGB] {
-            (0..<pixelColumns).map { x in
-                let mean = areaAverage(x: x, y: y, width: pixelColumns, height: pixelRows)
-                return RGB(mean.red, mean.green, mean.blue)
+        guard columns > 0, rows > 0, width > 0, height > 0 else { return [] }
+        let xSpans = (0..<(columns * 2)).map { Self.span($0, of: columns * 2, over: width) }
+        let ySpans = (0..<(rows * 2)).map { Self.span($0, of: rows * 2, over: height) }
+        let stride = width
+        return rgb.withUnsafeBufferPointer { source in
+            /// The mean of the source pixels under quadrant pixel (x, y): what `areaAverage` computes,
+            /// without its per-call span arithmetic (a full redraw does this for every preview cell).
+            func pixel(_ x: Int, _ y: Int) -> RGB {
+                let (left, right) = xSpans[x], (top, bottom) = ySpans[y]
+                var red = 0, green = 0, blue = 0
+                for row in top..<bottom {
+                    var index = (row * stride + left) * 3
+                    for _ in left..<right {
+                        red += Int(source[index])
+                        green += Int(source[index + 1])
+                        blue += Int(source[index + 2])
+                        index += 3
+                    }
+                }
+                let count = (bottom - top) * (right - left)
+                return RGB(UInt8((red + count / 2) / count), UInt8((green + count / 2) / count), UInt8((blue + count / 2) / count))
             }
-        }
-        return (0..<rows).map { row in
-            let top = pixelRow(row * 2), bottom = pixelRow(row * 2 + 1)
-            var cells: [QuadrantCell] = []
-            cells.reserveCapacity(columns)
-            for column in 0..<columns {
-                let x = column * 2
-                cells.append(Self.quadrantCell((top[x], top[x + 1], bottom[x], bottom[x + 1])))
+            return (0..<rows).map { row in
+                (0..<columns).map { column in
+                    let x = column * 2, y = row * 2
+                    return Self.quadrantCell((pixel(x, y), pixel(x + 1, y), pixel(x, y + 1), pixel(x + 1, y + 1)))
+                }
             }
-            return cells
         }
     }
 
     /// The cell for four pixels (top left, top right, bottom left, bottom right).
     static func quadrantCell(_ pixels: (RGB, RGB, RGB, RGB)) -> QuadrantCell {
-        let all = [pixels.0, pixels.1, pixels.2, pixels.3]
-        let lumas = all.map(\.luma)
-        let low = lumas.min() ?? 0, high = lumas.max() ?? 0
-        guard high - low >= quadrantSplitThreshold else { return uniformCell(mean(of: all, mask: 0b1111).quantized) }
+        let lumas = (pixels.0.luma, pixels.1.luma, pixels.2.luma, pixels.3.luma)
+        let low = min(min(lumas.0, lumas.1), min(lumas.2, lumas.3))
+        let high = max(max(lumas.0, lumas.1), max(lumas.2, lumas.3))
+        guard high - low >= quadrantSplitThreshold else {
+            let (a, b, c, d) = pixels
+            let red = (Int(a.red) + Int(b.red) + Int(c.red) + Int(d.red) + 2) / 4
+            let green = (Int(a.green) + Int(b.green) + Int(c.green) + Int(d.green) + 2) / 4
+            let blue = (Int(a.blue) + Int(b.blue) + Int(c.blue) + Int(d.blue) + 2) / 4
+            return uniformCell(RGB(UInt8(red), UInt8(green), UInt8(blue)).quantized)
+        }
         let middle = (low + high + 1) / 2
         var mask: UInt8 = 0
-        for (index, luma) in lumas.enumerated() where luma >= middle { mask |= 1 << UInt8(index) }
+        if lumas.0 >= middle { mask |= 0b0001 }
+        if lumas.1 >= middle { mask |= 0b0010 }
+        if lumas.2 >= middle { mask |= 0b0100 }
+        if lumas.3 >= middle { mask |= 0b1000 }
         // The extremes, not the means: a pixel half covered by a stroke would otherwise pull the stroke's
         // colour to a grey that changes with every frame's blur.
-        let lightest = all[lumas.firstIndex(of: high) ?? 0].quantized
-        let darkest = all[lumas.firstIndex(of: low) ?? 0].quantized
+        func extreme(_ luma: Int) -> RGB {
+            luma == lumas.0 ? pixels.0 : luma == lumas.1 ? pixels.1 : luma == lumas.2 ? pixels.2 : pixels.3
+        }
+        let lightest = extreme(high).quantized, darkest = extreme(low).quantized
         if lightest == darkest { return uniformCell(lightest) }
         return QuadrantCell(mask: mask, foreground: lightest, background: darkest)
     }
@@ -106,18 +128,5 @@ extension PreviewImage {
     static func uniformCell(_ colour: RGB) -> QuadrantCell {
         colour.luma >= 128 ? QuadrantCell(mask: 0b1111, foreground: colour, background: RGB(0, 0, 0))
             : QuadrantCell(mask: 0, foreground: RGB(255, 255, 255), background: colour)
-    }
-
-    /// The mean of the pixels whose bit is set in `mask`.
-    private static func mean(of pixels: [RGB], mask: UInt8) -> RGB {
-        var sums = (0, 0, 0), count = 0
-        for (index, pixel) in pixels.enumerated() where mask >> UInt8(index) & 1 == 1 {
-            sums.0 += Int(pixel.red)
-            sums.1 += Int(pixel.green)
-            sums.2 += Int(pixel.blue)
-            count += 1
-        }
-        guard count > 0 else { return RGB(0, 0, 0) }
-        return RGB(UInt8((sums.0 + count / 2) / count), UInt8((sums.1 + count / 2) / count), UInt8((sums.2 + count / 2) / count))
     }
 }
