@@ -66,25 +66,8 @@ extension PreviewImage {
         guard columns > 0, rows > 0, width > 0, height > 0 else { return [] }
         let xSpans = (0..<(columns * 2)).map { Self.span($0, of: columns * 2, over: width) }
         let ySpans = (0..<(rows * 2)).map { Self.span($0, of: rows * 2, over: height) }
-        let stride = width
         return rgb.withUnsafeBufferPointer { source in
-            /// The mean of the source pixels under quadrant pixel (x, y): what `areaAverage` computes,
-            /// without its per-call span arithmetic (a full redraw does this for every preview cell).
-            func pixel(_ x: Int, _ y: Int) -> RGB {
-                let (left, right) = xSpans[x], (top, bottom) = ySpans[y]
-                var red = 0, green = 0, blue = 0
-                for row in top..<bottom {
-                    var index = (row * stride + left) * 3
-                    for _ in left..<right {
-                        red += Int(source[index])
-                        green += Int(source[index + 1])
-                        blue += Int(source[index + 2])
-                        index += 3
-                    }
-                }
-                let count = (bottom - top) * (right - left)
-                return RGB(UInt8((red + count / 2) / count), UInt8((green + count / 2) / count), UInt8((blue + count / 2) / count))
-            }
+            func pixel(_ x: Int, _ y: Int) -> RGB { Self.mean(of: source, stride: width, columns: xSpans[x], rows: ySpans[y]) }
             return (0..<rows).map { row in
                 (0..<columns).map { column in
                     let x = column * 2, y = row * 2

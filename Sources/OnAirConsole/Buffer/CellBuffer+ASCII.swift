@@ -1,8 +1,8 @@
 /// The console drawn with ASCII only, for a locale that is not UTF-8 (`LANG=C`): there, ncurses cannot show
-/// box drawing, `●` or the preview's half blocks, and would print them as garbage.
+/// box drawing, `●` or the preview's quadrant blocks, and would print them as garbage.
 extension CellBuffer {
     /// Every cell mapped to one ASCII character of the same width: borders to `+-|`, flags to `*`/`-`,
-    /// the preview's half blocks to a coloured space (or, in `monochrome`, a character of the cell's
+    /// the preview's quadrant blocks to a coloured space (or, in `monochrome`, a character of the cell's
     /// brightness), and anything else non-ASCII to `?`. A wide character becomes `?` and a space.
     public func asciiOnly(monochrome: Bool) -> CellBuffer {
         var result = CellBuffer(width: width, height: height)
