@@ -35,24 +35,35 @@ extension CellBuffer {
     }
 
     /// A quadrant-block preview cell (set quadrants in the foreground, the rest in the background) as one
-    /// ASCII cell: its mean colour as a coloured space, or in `monochrome` a character of its brightness.
+    /// ASCII cell: a one-colour cell as a coloured space; a two-colour one as the character of its shape
+    /// (`quadrantFallback`) in its two colours, so the counter's digits keep their strokes (`___`, `# #`,
+    /// `#_#` for a 0). In `monochrome`, the shape where the two colours are light and dark, else a
+    /// character of the cell's brightness.
     private static func picture(_ cell: Cell, mask: UInt8, monochrome: Bool) -> (Character, Style) {
         let front = cell.style.foreground.approximateRGB ?? (255, 255, 255)
         let back = cell.style.background.approximateRGB ?? front
+        func luma(_ c: (red: Int, green: Int, blue: Int)) -> Int { (c.red * 299 + c.green * 587 + c.blue * 114) / 1000 }
         let share = QuadrantGlyph.filled(mask)
-        func mix(_ a: Int, _ b: Int) -> Int { (a * share + b * (4 - share)) / 4 }
-        let mean = (red: mix(front.red, back.red), green: mix(front.green, back.green), blue: mix(front.blue, back.blue))
         if monochrome {
-            let luma = (mean.red * 299 + mean.green * 587 + mean.blue * 114) / 1000
-            let index = min(brightnessRamp.count - 1, luma * brightnessRamp.count / 256)
+            if share > 0, share < 4, luma(front) >= 128, luma(back) < 128 { return (quadrantFallback[Int(mask)], .plain) }
+            func mix(_ a: Int, _ b: Int) -> Int { (a * share + b * (4 - share)) / 4 }
+            let mean = (red: mix(front.red, back.red), green: mix(front.green, back.green), blue: mix(front.blue, back.blue))
+            let index = min(brightnessRamp.count - 1, luma(mean) * brightnessRamp.count / 256)
             return (brightnessRamp[index], .plain)
         }
-        return (" ", Style(foreground: .default, background: .rgb(UInt8(mean.red), UInt8(mean.green), UInt8(mean.blue))))
+        let only = share == 4 ? front : back
+        guard share > 0, share < 4 else {
+            return (" ", Style(foreground: .default, background: .rgb(UInt8(only.red), UInt8(only.green), UInt8(only.blue))))
+        }
+        return (quadrantFallback[Int(mask)], Style(
+            foreground: .rgb(UInt8(front.red), UInt8(front.green), UInt8(front.blue)),
+            background: .rgb(UInt8(back.red), UInt8(back.green), UInt8(back.blue))))
     }
 
-    /// Quadrant blocks outside a picture (the large timecode digits) by mask, shaped as near as ASCII goes.
+    /// Quadrant blocks by mask (bit 0 top left, 1 top right, 2 bottom left, 3 bottom right), shaped as near
+    /// as ASCII goes: halves as `^ _ [ ]`, three quarters as `L J` or `#`.
     static let quadrantFallback: [Character] = [
-        " ", "'", "'", "\"", ".", "|", "/", "#", ".", "\\", "|", "#", "o", "#", "#", "#",
+        " ", "'", "'", "^", ".", "[", "/", "#", ".", "\\", "]", "#", "_", "L", "J", "#",
     ]
 
     /// What the console draws outside ASCII, and its ASCII stand-in.
