@@ -43,7 +43,8 @@ public struct TestPattern: Sendable {
         bandTop = (skipped + (height - skipped) * 2 / TestPattern.previewGrid.rows) & ~1
     }
 
-    /// The preview grid the counter is laid out on: 17×10 cells-across × pixels-down at 80×24 (see above).
+    /// The grid the counter is laid out on: the 80×24 preview of a 16:9 picture, 17 cells across and 10
+    /// pixels (5 rows of quadrant cells) down, below the marker row.
     static let previewGrid = (columns: 17, rows: 10)
 
     /// The small line's grey: readable at full size, near black once averaged into a preview pixel.
