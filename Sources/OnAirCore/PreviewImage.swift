@@ -1,5 +1,5 @@
 /// A small RGB picture for the terminal preview: produced by the media engine (camera preview or a
-/// decoded subscriber frame), drawn by the console as half-block cells.
+/// decoded subscriber frame), drawn by the console as quadrant-block cells.
 public struct PreviewImage: Sendable, Equatable {
     public var width: Int
     public var height: Int

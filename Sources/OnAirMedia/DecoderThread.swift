@@ -85,7 +85,7 @@ public final class DecoderThread: Sendable {
     /// Starts the decoding thread with decoders for the given tracks. A track libavcodec refuses is reported
     /// in ``Snapshot/problems`` and the other track still decodes; throws only if the thread cannot start.
     public init(
-        video: VideoTrackDescription?, audio: AudioTrackDescription?, previewWidth: Int = 64, previewHeight: Int = 36,
+        video: VideoTrackDescription?, audio: AudioTrackDescription?, previewWidth: Int = 128, previewHeight: Int = 72,
         backlog: Int = 90, glassToGlass: GlassToGlassMeter = GlassToGlassMeter()
     ) throws {
         let shared = Shared(input: PacketQueue(capacity: backlog, byteCapacity: 16 << 20))

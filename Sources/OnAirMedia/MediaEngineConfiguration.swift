@@ -57,8 +57,8 @@ public struct MediaEngineConfiguration: Sendable, Equatable {
         outputQueueCapacity: Int = 120,
         outputQueueBytes: Int? = nil,
         audioMergeMilliseconds: Int = 40,
-        previewWidth: Int = 64,
-        previewHeight: Int = 36,
+        previewWidth: Int = 128,
+        previewHeight: Int = 72,
         previewFramesPerSecond: Double = 8,
         pacing: Pacing = .realTime,
         alsaConfiguration: String? = nil

@@ -84,7 +84,7 @@ public final class PacketDecoder {
 
     public init(
         video: VideoTrackDescription?, audio: AudioTrackDescription?,
-        previewWidth: Int = 64, previewHeight: Int = 36, keepsFullFrames: Bool = false
+        previewWidth: Int = 128, previewHeight: Int = 72, keepsFullFrames: Bool = false
     ) throws {
         self.previewWidth = previewWidth
         self.previewHeight = previewHeight

@@ -1,9 +1,19 @@
-/// The synthetic picture: 75 % colour bars, a sweeping white bar, and a burned-in frame counter and clock,
+import OnAirCore
+
+/// The synthetic picture: 75 % colour bars in the top fifth, then on black a grey line with the six-digit
+/// frame counter and the clock, and under it the counter's last four digits huge, filling the lower half;
 /// drawn directly in YUV 4:2:0 (BT.601 video range).
 ///
-/// Why this picture: bars make colour errors obvious, the moving bar makes motion (and frozen video)
-/// obvious, and the counter and clock make dropped or late frames readable on the far end. `render` is a
-/// pure function of the frame index, so tests can compare a decoded frame with the exact original.
+/// Why this picture: bars make colour errors obvious, the counter changing every frame makes motion (and
+/// frozen video) obvious, and the counter and clock make dropped or late frames readable on the far end.
+/// The huge counter is laid out on the grid of the console's smallest preview — at 80×24 a 16:9 picture is
+/// 17×5 cells, 34×10 quadrant pixels, taken from the picture below the marker row — so that each of its
+/// font pixels is one cell across and one pixel down there: crisp white-on-black digits instead of grey,
+/// which a viewer reads and which repaint as bare glyphs (no colour changes on the wire). The small line
+/// is grey so that, averaged into a preview pixel, it fades to black; at full size it reads as well as
+/// white. There is no moving bar any more: it repainted a column of preview cells at every refresh, and the
+/// counter shows motion. `render` is a pure function of the frame index, so tests can compare a decoded
+/// frame with the exact original.
 public struct TestPattern: Sendable {
     public let width: Int
     public let height: Int
@@ -29,22 +39,46 @@ public struct TestPattern: Sendable {
         barRowY = (0..<width).map { TestPattern.bars[$0 * 7 / max(width, 1)].0 }
         barRowU = (0..<chromaWidth).map { TestPattern.bars[min(6, $0 * 2 * 7 / max(width, 1))].1 }
         barRowV = (0..<chromaWidth).map { TestPattern.bars[min(6, $0 * 2 * 7 / max(width, 1))].2 }
-        bandTop = (height * 3 / 5) & ~1
+        let skipped = FrameMarker.bandHeight(pictureHeight: height)
+        bandTop = (skipped + (height - skipped) * 2 / TestPattern.previewGrid.rows) & ~1
     }
+
+    /// The grid the counter is laid out on: the 80×24 preview of a 16:9 picture, 17 cells across and 10
+    /// pixels (5 rows of quadrant cells) down, below the marker row.
+    static let previewGrid = (columns: 17, rows: 10)
+
+    /// The small line's grey: readable at full size, near black once averaged into a preview pixel.
+    static let smallTextLuma: UInt8 = 96
 
     /// The small text's scale (picture pixels per font pixel): about 1/120 of the height.
     var textScale: Int { max(1, height / 120) }
 
-    /// The large clock's scale: as large as the caption band holds under the small line and the width holds
-    /// eight characters (25 at 720p: a digit is 125×175 pixels, readable in a terminal preview 60 cells wide).
-    /// Why only the clock: it changes once a second, so it costs the terminal nothing between changes, while
-    /// large digits that change every frame (the counter, the milliseconds) would repaint a block of preview
-    /// cells at every refresh — 8 kB/s at 80×24.
-    var largeTextScale: Int {
-        let glyph = TestPatternFont.glyphHeight + 2
-        let byHeight = (height - bandTop - glyph * textScale - 2 * textScale) / glyph
-        let byWidth = width / ((TestPatternFont.glyphWidth + 1) * 8 + 2)
-        return max(1, min(byHeight, byWidth))
+    /// Where the huge counter goes: its top left corner and the size of one font pixel across and down,
+    /// in picture pixels (fractional, so its edges fall on the preview grid). Four `BlockDigitFont` digits
+    /// with their gaps are 15 font pixels across: one grid column each, from the second column; 5 down: one
+    /// grid row each, the lower half of the picture under the marker row.
+    struct CounterGeometry: Equatable {
+        var x: Double
+        var y: Double
+        var pixelWidth: Double
+        var pixelHeight: Double
+        static let digits = 4
+        static let fontColumns = digits * (BlockDigitFont.glyphWidth + 1) - 1
+
+        /// The picture rectangle of font pixel (`column`, `row`) of the whole counter, gaps included.
+        func rect(column: Int, row: Int) -> (x0: Int, x1: Int, y0: Int, y1: Int) {
+            (Int(x + Double(column) * pixelWidth), Int(x + Double(column + 1) * pixelWidth),
+             Int(y + Double(row) * pixelHeight), Int(y + Double(row + 1) * pixelHeight))
+        }
+    }
+
+    var counterGeometry: CounterGeometry {
+        let skipped = Double(FrameMarker.bandHeight(pictureHeight: height))
+        let pixelHeight = (Double(height) - skipped) / Double(TestPattern.previewGrid.rows)
+        let pixelWidth = Double(width) / Double(TestPattern.previewGrid.columns)
+        return CounterGeometry(
+            x: pixelWidth, y: skipped + pixelHeight * Double(TestPattern.previewGrid.rows - BlockDigitFont.glyphHeight),
+            pixelWidth: pixelWidth, pixelHeight: pixelHeight)
     }
 
     /// The picture for frame `index`, stamped with `captureNanoseconds`. Its top rows carry a `FrameMarker`:
@@ -56,10 +90,6 @@ public struct TestPattern: Sendable {
         let chromaHeight = frame.chromaHeight
         let lumaCount = frame.lumaCount
         let chromaCount = frame.chromaCount
-        let sweepWidth = max(2, width / 40) & ~1
-        let travel = max(1, width - sweepWidth)
-        let period = max(1, Int(framesPerSecond * 2))
-        let sweepX = ((index % period) * travel / period) & ~1
         frame.planes.withUnsafeMutableBufferPointer { planes in
             guard let base = planes.baseAddress else { return }
             let luma = UnsafeMutableBufferPointer(start: base, count: lumaCount)
@@ -76,25 +106,14 @@ public struct TestPattern: Sendable {
                     }
                 }
             }
-            // The sweeping bar: white, across the bars only, so it never hides the caption.
-            for y in 0..<bandTop {
-                for x in sweepX..<min(width, sweepX + sweepWidth) { luma[y * width + x] = 235 }
-            }
-            for y in 0..<min(chromaHeight, bandTop / 2) {
-                for x in (sweepX / 2)..<min(chromaWidth, (sweepX + sweepWidth) / 2) {
-                    u[y * chromaWidth + x] = 128
-                    v[y * chromaWidth + x] = 128
-                }
-            }
-            let scale = textScale, large = largeTextScale
-            let margin = scale
+            let margin = textScale
             let clock = TestPattern.clockText(frameIndex: index, framesPerSecond: framesPerSecond)
             TestPatternFont.draw(
-                String(clock.prefix(8)), into: luma, width: width, height: height,
-                x: margin, y: bandTop + margin, scale: large, value: 235)
-            TestPatternFont.draw(
                 TestPattern.counterText(index) + "  " + clock, into: luma, width: width, height: height,
-                x: margin, y: bandTop + margin + (TestPatternFont.glyphHeight + 2) * large, scale: scale, value: 235)
+                x: margin, y: bandTop + margin, scale: textScale, value: TestPattern.smallTextLuma)
+            let counter = counterGeometry
+            TestPattern.drawHuge(
+                String(TestPattern.counterText(index).suffix(CounterGeometry.digits)), at: counter, into: luma, width: width, height: height)
             marker(frameIndex: index, wallMicroseconds: wallMicroseconds).draw(into: luma, width: width, height: height)
         }
         return frame
@@ -106,6 +125,25 @@ public struct TestPattern: Sendable {
         if let wallMicroseconds { return FrameMarker(frameNumber: number, clock: .wallMicroseconds(wallMicroseconds)) }
         let offset = UInt64((Double(max(index, 0)) * 1e6 / max(framesPerSecond, 1)).rounded())
         return FrameMarker(frameNumber: number, clock: .streamMicroseconds(offset))
+    }
+
+    /// Draws `digits` with `BlockDigitFont` at `place`, white; clipped to the plane.
+    static func drawHuge(
+        _ digits: String, at place: CounterGeometry, into luma: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int
+    ) {
+        for (position, digit) in digits.enumerated() {
+            let first = position * (BlockDigitFont.glyphWidth + 1)
+            for row in 0..<BlockDigitFont.glyphHeight {
+                for column in 0..<BlockDigitFont.glyphWidth where BlockDigitFont.isSet(digit, column: column, row: row) {
+                    let r = place.rect(column: first + column, row: row)
+                    let x0 = max(0, r.x0), x1 = min(width, r.x1), y0 = max(0, r.y0), y1 = min(height, r.y1)
+                    guard x0 < x1, y0 < y1 else { continue }
+                    for y in y0..<y1 {
+                        for x in x0..<x1 { luma[y * width + x] = 235 }
+                    }
+                }
+            }
+        }
     }
 
     /// The burned-in counter: six digits, wrapping at a million.

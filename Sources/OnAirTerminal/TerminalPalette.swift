@@ -49,19 +49,20 @@ public struct TerminalPalette: Sendable {
         return hasDefaultColors ? -1 : (isForeground ? 7 : 0)
     }
 
-    /// On a monochrome terminal a half-block picture cell (`▀`, top pixel as foreground, bottom as
-    /// background) becomes one of ` ▀▄█` by brightness, with no colour: a readable 1-bit preview instead of
-    /// a reverse-video smear. Nil when the cell is not a picture cell or colours are available.
+    /// On a monochrome terminal a picture cell (a quadrant block with its light pixels as foreground and
+    /// dark ones as background, `▀` among them) keeps its shape by brightness, with no colour: the glyph
+    /// itself, its inverse, `█` or a space — a readable 1-bit preview instead of a reverse-video smear. Nil
+    /// when the cell is not a picture cell or colours are available.
     public func monochromeHalfBlock(_ character: Character, style: Style) -> Character? {
-        guard mode == .monochrome, character == "▀",
+        guard mode == .monochrome, let mask = QuadrantGlyph.mask(of: character),
               case .rgb = style.foreground, case .rgb = style.background,
               let top = style.foreground.approximateRGB, let bottom = style.background.approximateRGB
         else { return nil }
         func isLight(_ c: (red: Int, green: Int, blue: Int)) -> Bool { (c.red * 299 + c.green * 587 + c.blue * 114) / 1000 >= 128 }
         switch (isLight(top), isLight(bottom)) {
         case (true, true): return "█"
-        case (true, false): return "▀"
-        case (false, true): return "▄"
+        case (true, false): return QuadrantGlyph.character(mask)
+        case (false, true): return QuadrantGlyph.character(~mask)
         case (false, false): return " "
         }
     }

@@ -71,17 +71,45 @@ struct WidgetTests {
         #expect(short.text.contains("Publisher Foreground") && !short.text.contains("╭"))
     }
 
-    @Test("the preview draws two pixels per cell with ▀, top as foreground, bottom as background")
+    @Test("the preview draws 2×2 pixels per cell in quadrant blocks, light pixels as foreground, dark as background")
     func preview() {
-        let image = PreviewImage(width: 2, height: 2, rgb: [255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255])
+        // 4×2 pixels → 2 cells: a white diagonal (▚) on black, then white over black (▀).
+        let image = PreviewImage(width: 4, height: 2, rgb: [
+            255, 255, 255, 0, 0, 0, 255, 255, 255, 255, 255, 255,
+            0, 0, 0, 255, 255, 255, 0, 0, 0, 0, 0, 0,
+        ])
         let buffer = render(PreviewView(image), width: 2, height: 1)
-        #expect(buffer.text == "▀▀")
-        #expect(buffer[0, 0].style.foreground == .rgb(255, 0, 0))
-        #expect(buffer[0, 0].style.background == .rgb(0, 0, 255))
-        #expect(buffer[1, 0].style.background == .rgb(255, 255, 255))
+        #expect(buffer.text == "▚▀")
+        #expect(buffer[0, 0].style.foreground == .rgb(255, 255, 255))
+        #expect(buffer[0, 0].style.background == .rgb(0, 0, 0))
+        #expect(buffer[1, 0].style == buffer[0, 0].style, "one colour pair for the run: no colour change on the wire")
         #expect(render(PreviewView(nil, placeholder: "off"), width: 9).text == "   off")
         let fitted = PreviewView.fittedSize(imageWidth: 16, imageHeight: 9, in: Rect(x: 0, y: 0, width: 80, height: 10))
         #expect(fitted.rows == 10 && fitted.columns == 35)
+    }
+
+    @Test("block digits: 2×3 cells a digit in quadrants of the 3×5 font, a colon one column")
+    func blockDigits() {
+        #expect(BlockDigits.size(of: "00:06").columns == 9 && BlockDigits.size(of: "00:06").rows == 3)
+        #expect(BlockDigits.size(of: "0384", scale: 2).columns == 16 && BlockDigits.size(of: "0384", scale: 2).rows == 5)
+        let eight = render(BlockDigits("8"), width: 2, height: 3)
+        // Pixels: a 1-pixel gap, then 111 / 101 / 111 / 101 / 111 and an empty sixth row.
+        #expect(eight.text == "▐▜\n▐▜\n▝▀", "\(eight.text)")
+        let colon = render(BlockDigits("1:2"), width: 5, height: 3)
+        #expect(colon.text == "▗▌▗▝▜\n ▌▗▐▀\n▝▀ ▝▀", "\(colon.text)")
+    }
+
+    @Test("the timecode stands beside the picture, both centred; without room it is left out")
+    func previewTimecode() {
+        let image = PreviewImage(width: 16, height: 9, rgb: [UInt8](repeating: 0, count: 16 * 9 * 3))
+        let area = Rect(x: 0, y: 0, width: 26, height: 5)
+        let place = PreviewView.placement(image: image, timecode: "00:06", in: area)
+        #expect(place.picture.width == 17 && place.picture.height == 5)
+        #expect(place.timecode == Rect(x: 17, y: 1, width: 9, height: 3))
+        let buffer = render(PreviewView(image, timecode: "00:06"), width: 26, height: 5)
+        #expect(buffer.text.split(separator: "\n", omittingEmptySubsequences: false)[1].hasSuffix("▐▜▐▜▗▐▜▐▀"))
+        let narrow = PreviewView.placement(image: image, timecode: "00:06", in: Rect(x: 0, y: 0, width: 14, height: 5))
+        #expect(narrow.timecode == nil && narrow.picture.width == 14)
     }
 
     @Test("the footer pins help and quit to the right and drops keys that do not fit")

@@ -28,7 +28,7 @@ struct EncodeDecodeRoundTripTests {
                 #expect(packet.kind == .video)
                 if case let .picture(picture) = try decoder.decode(packet), let decoded = picture.frame {
                     #expect(decoded.width == 640 && decoded.height == 360)
-                    #expect(picture.preview.width == 64 && picture.preview.height == 36)
+                    #expect(picture.preview.width == 128 && picture.preview.height == 72)
                     if let original = originals[picture.decodeTimestamp] { psnrs.append(Quality.psnr(original, decoded)) }
                 }
             }

@@ -34,7 +34,7 @@ struct MediaEngineTests {
         #expect(stats.grantedVideo == VideoSourceFormat(width: 320, height: 180, framesPerSecond: 30, pixelFormat: "test pattern"))
         #expect((stats.output?.highWater ?? .max) <= 120)
         let preview = try #require(engine.preview)
-        #expect(preview.width == 64 && preview.height == 36)
+        #expect(preview.width == 128 && preview.height == 72)
         // The stream decodes: the first keyframe gives a 320x180 picture.
         let decoder = try PacketDecoder(video: video, audio: audio, keepsFullFrames: true)
         guard case let .picture(picture) = try decoder.decode(packets.video[0]) else {

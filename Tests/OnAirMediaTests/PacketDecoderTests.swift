@@ -49,9 +49,10 @@ struct PacketDecoderTests {
             return
         }
         let preview = picture.preview
-        // Bars left to right: white, yellow, cyan, green, magenta, red, blue (75 %); 2 preview columns per bar.
-        let white = preview.pixel(x: 0, y: 1), yellow = preview.pixel(x: 2, y: 1), blue = preview.pixel(x: 13, y: 1)
-        let red = preview.pixel(x: 11, y: 1)
+        // Bars left to right: white, yellow, cyan, green, magenta, red, blue (75 %); 2 preview columns per bar,
+        // in the top fifth of the picture (preview row 0 of 8).
+        let white = preview.pixel(x: 0, y: 0), yellow = preview.pixel(x: 2, y: 0), blue = preview.pixel(x: 13, y: 0)
+        let red = preview.pixel(x: 11, y: 0)
         #expect(white.red > 160 && white.green > 160 && white.blue > 160)
         #expect(yellow.red > 150 && yellow.green > 150 && yellow.blue < 60)
         #expect(red.red > 150 && red.green < 60 && red.blue < 60)

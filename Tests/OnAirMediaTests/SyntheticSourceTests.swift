@@ -9,26 +9,42 @@ struct SyntheticSourceTests {
         let pattern = TestPattern(width: 640, height: 360, framesPerSecond: 30)
         let frame = pattern.render(frameIndex: 0)
         #expect(frame.planes.count == 640 * 360 * 3 / 2)
-        let row = 100 * 640
-        // Centre of each bar (the sweeping bar is at x 0–15 on frame 0).
+        let row = 40 * 640
+        // Centre of each bar, under the marker row.
         let centres = (0..<7).map { ($0 * 2 + 1) * 640 / 14 }
         #expect(centres.map { frame.planes[row + $0] } == TestPattern.bars.map(\.0))
-        let u = frame.lumaCount + 50 * frame.chromaWidth
+        let u = frame.lumaCount + 20 * frame.chromaWidth
         #expect(centres.map { frame.planes[u + $0 / 2] } == TestPattern.bars.map(\.1))
-        #expect(frame.planes[350 * 640 + 600] == 16, "caption band is black")
+        #expect(frame.planes[357 * 640 + 637] == 16, "caption band is black")
     }
 
-    @Test("the sweeping bar moves and the burned-in counter changes from frame to frame")
+    @Test("the burned-in counter changes from frame to frame; the bars stay still")
     func motionAndCounter() {
         let pattern = TestPattern(width: 320, height: 180, framesPerSecond: 30)
         let first = pattern.render(frameIndex: 1), second = pattern.render(frameIndex: 2)
-        let sweepRow = 20 * 320
-        let whiteColumns = { (frame: VideoFrame) in (0..<320).filter { frame.planes[sweepRow + $0] == 235 } }
-        #expect(!whiteColumns(first).isEmpty)
-        #expect(whiteColumns(first) != whiteColumns(second))
+        let marker = FrameMarker.bandHeight(pictureHeight: 180) * 320
+        #expect(first.planes[marker..<(pattern.bandTop * 320)] == second.planes[marker..<(pattern.bandTop * 320)])
         let band = pattern.bandTop * 320..<(180 * 320)
         #expect(first.planes[band] != second.planes[band], "counter/clock digits differ")
         #expect(pattern.render(frameIndex: 2) == second, "rendering is a pure function of the index")
+    }
+
+    @Test("the huge counter shows the frame number's last four digits, white, in the band under the bars")
+    func hugeCounter() {
+        let pattern = TestPattern(width: 640, height: 360, framesPerSecond: 30)
+        let frame = pattern.render(frameIndex: 12_345)
+        let place = pattern.counterGeometry
+        #expect(place.y > Double(pattern.bandTop))
+        // The middle of each digit's middle row: set in 2, 3, 4, 5 ("2345" all draw their middle bar).
+        func centre(_ column: Int, _ row: Int) -> Int {
+            let r = place.rect(column: column, row: row)
+            return (r.y0 + r.y1) / 2 * 640 + (r.x0 + r.x1) / 2
+        }
+        for position in 0..<4 {
+            #expect(frame.planes[centre(position * 4 + 1, 2)] == 235, "digit \(position)")
+        }
+        // "0" has a hole in the middle.
+        #expect(pattern.render(frameIndex: 10_000).planes[centre(1, 2)] == 16)
     }
 
     @Test("counter and clock text")

@@ -9,7 +9,7 @@
 #     the subscriber waits and retries, redrawing at the default --preview-fps 8) in a 160x48 tmux pane;
 #     utime+stime from /proc/PID/stat over a 10 s window. Target < 1 % of one core.
 #  3. terminal bytes per second: `onair demo --size 640x360` (publisher, relay and subscriber in one process;
-#     the preview pictures are 64x36 whatever the video size) in a 160x48 tmux pane, preview on (default
+#     the preview pictures are 128x72 whatever the video size) in a 160x48 tmux pane, preview on (default
 #     --preview-fps 8) and off (--preview-fps 0), 10 s each, captured with `tmux pipe-pane`. Reported (there
 #     is no target; SSH links are slow), also as kbit/s. Then the same at 80x24, where issue 17 sets the
 #     target: <= 10 kB/s with the preview on.

@@ -35,6 +35,14 @@ public struct PublisherDashboard: Widget {
         return ConsoleFormat.clock(now.since(since))
     }
 
+    /// The time on air in large digits beside the preview: `MM:SS`, `HH:MM:SS` from an hour on; nil when
+    /// not on air (the picture then has nothing to time).
+    public var largeTimecode: String? {
+        guard state.onAirSince != nil, state.status != .idle else { return nil }
+        let clock = sessionTimer
+        return clock.hasPrefix("00:") ? String(clock.dropFirst(3)) : clock
+    }
+
     /// `retry in 1.2 s` while an automatic reconnect waits, `drops in 3.4 s` while a call suspends a
     /// background-audio session; nil otherwise.
     public var countdown: String? {
@@ -58,7 +66,10 @@ public struct PublisherDashboard: Widget {
         let layout = DashboardLayout(inner: inner, showPreview: showPreview)
         renderInfo(in: layout.info, headline: layout.headline, into: &buffer, theme: theme)
         if let preview = layout.preview {
-            PreviewView(telemetry.preview, placeholder: ConsoleFormat.longestFitting(["camera preview: no frame yet", "no frame yet"], width: preview.width)).render(in: preview, into: &buffer, theme: theme)
+            PreviewView(
+                telemetry.preview, placeholder: ConsoleFormat.longestFitting(["camera preview: no frame yet", "no frame yet"], width: preview.width),
+                timecode: largeTimecode
+            ).render(in: preview, into: &buffer, theme: theme)
         }
         if let title = layout.logTitle {
             buffer.write("events", in: title, style: theme[.muted])

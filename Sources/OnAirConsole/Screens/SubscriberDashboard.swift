@@ -29,6 +29,15 @@ public struct SubscriberDashboard: Widget {
             .render(in: area, into: &buffer, theme: theme)
     }
 
+    /// The last four digits of the frame number read from the decoded picture's marker, in large digits
+    /// beside the preview: the same digits the test pattern burns in huge, so a viewer sees at once that
+    /// the picture is live and which frame it is. Nil before a marker has been read.
+    public var largeFrameNumber: String? {
+        guard let frame = telemetry.glassToGlass?.frameNumber else { return nil }
+        let digits = String(max(0, frame) % 10_000)
+        return String(repeating: "0", count: 4 - digits.count) + digits
+    }
+
     /// `retry in 1.2 s (attempt 3)` while the reconnect loop waits, nil otherwise.
     public var reconnectCountdown: String? {
         guard case .reconnecting(let at) = state.connection else { return nil }
@@ -46,7 +55,8 @@ public struct SubscriberDashboard: Widget {
             let placeholder = ConsoleFormat.longestFitting(
                 state.renderActive ? ["decoded video: no frame yet", "no frame yet"] : ["render paused (pauseRender)", "render paused"],
                 width: preview.width)
-            PreviewView(state.renderActive ? telemetry.preview : nil, placeholder: placeholder).render(in: preview, into: &buffer, theme: theme)
+            PreviewView(state.renderActive ? telemetry.preview : nil, placeholder: placeholder, timecode: largeFrameNumber)
+                .render(in: preview, into: &buffer, theme: theme)
         }
         if let title = layout.logTitle {
             buffer.write("events", in: title, style: theme[.muted])
