@@ -29,6 +29,8 @@ final class ConsoleFrontEnd {
     private let clock: SessionClock
     private var publisher: PublisherController?
     private var subscriber: SubscriberController?
+    /// Where keys' and a scenario's commands go (the one path headless stdin takes too).
+    private var commands = CommandRouter(publisher: nil, subscriber: nil)
     private var ui: ConsoleUIState
     private let theme: Theme
     /// `--color`, `NO_COLOR` and a colourless theme, decided once: see `ColorChoice.forcedMode`.
@@ -38,8 +40,6 @@ final class ConsoleFrontEnd {
     /// after every turn their new events go to every sink, so both see exactly what a headless run sees.
     private var reportingSides: [any HeadlessSide] = []
     private var eventSinks: [@Sendable (HeadlessEvent) -> Void] = []
-    /// With `--script`: where a scenario's `press` commands go.
-    private var scenarioSides: HeadlessDemo?
     /// What the summary printed on exit reports.
     var summary = SessionSummary()
     /// `--duration`: the console stops cleanly after this long, as the headless front ends do.
@@ -102,9 +102,7 @@ final class ConsoleFrontEnd {
     private func startReporting() {
         guard reportingSides.isEmpty else { return }
         if let publisher, let subscriber {
-            let sides = HeadlessDemo(publisher: publisher, subscriber: subscriber)
-            scenarioSides = sides
-            reportingSides = [sides]
+            reportingSides = [HeadlessDemo(publisher: publisher, subscriber: subscriber)]
         } else if let publisher {
             reportingSides = [HeadlessPublisher(publisher)]
         } else if let subscriber {
@@ -119,6 +117,7 @@ final class ConsoleFrontEnd {
     func attach(publisher: PublisherController?, subscriber: SubscriberController?) {
         self.publisher = publisher
         self.subscriber = subscriber
+        commands = CommandRouter(publisher: publisher, subscriber: subscriber)
         // A codec the subscriber does not decode, or a server breaking the spec, shows at the foot of the screen.
         subscriber?.showNotice = { [weak self] in self?.showNotice($0) }
         if publisher == nil { ui.focus = .subscriber }
@@ -169,7 +168,7 @@ final class ConsoleFrontEnd {
         loop: for await input in stream {
             switch input {
             case .publisher(let event):
-                await publisher?.handle(event)
+                publisher?.handle(event)
             case .subscriber(let event):
                 await subscriber?.handle(event)
             case .terminal(.key(let key)):
@@ -180,7 +179,7 @@ final class ConsoleFrontEnd {
                 break loop
             case .tick:
                 let now = clock.now
-                await publisher?.tick()
+                publisher?.tick()
                 summary.observe(publisher: publisher?.state, subscriber: subscriber?.state, bytesSent: publisher?.bytesOnWire, at: now)
                 if now.since(lastSubscriberTick) >= .seconds(1) {
                     lastSubscriberTick = now
@@ -188,7 +187,7 @@ final class ConsoleFrontEnd {
                     emit(reportingSides.flatMap { $0.statsEvents(at: now) })
                 }
             case .command(let command):
-                _ = await scenarioSides?.perform(command)
+                _ = await commands.perform(command)
             case .notice(let text):
                 showNotice(text)
             case .event(let event):
@@ -219,24 +218,9 @@ final class ConsoleFrontEnd {
         let effects = ui.handle(key, publisher: publisher?.state, subscriber: subscriber?.state, now: clock.now)
         for effect in effects {
             switch effect {
-            case .perform(let action, on: .publisher):
-                await publisher?.handle(.event(.operator(action)))
-            case .perform(let action, on: .subscriber):
-                await subscriber?.handle(.event(.operator(action)))
-            case .togglePauseVideo:
-                await publisher?.handle(.event(.control(.togglePauseVideo)))
-            case .togglePauseAudio:
-                await publisher?.handle(.event(.control(.togglePauseAudio)))
-            case .nextPolicy:
-                await publisher?.handle(.event(.control(.nextPolicy)))
-            case .stopBroadcast:
-                await publisher?.handle(.event(.control(.stop)))
-            case .startBroadcast:
-                await publisher?.handle(.event(.control(.start(nil))))
-            case .link(let command, on: .publisher):
-                if let refusal = publisher?.apply(command) { showNotice(refusal) }
-            case .link(let command, on: .subscriber):
-                if let refusal = subscriber?.apply(command) { showNotice(refusal) }
+            case .command(let command):
+                // The key table offered only what the core's rule allows; a refusal here is news.
+                if let refusal = await commands.perform(command) { showNotice(refusal) }
             case .quit:
                 return .quit
             }

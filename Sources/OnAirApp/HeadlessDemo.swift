@@ -12,23 +12,18 @@ final class HeadlessDemo: HeadlessSide {
     private let subscriber: HeadlessSubscriber
     var commandName: String { "demo" }
 
+    let commands: CommandRouter
+
     init(publisher: PublisherController, subscriber: SubscriberController) {
         self.publisher = HeadlessPublisher(publisher)
         self.subscriber = HeadlessSubscriber(subscriber)
+        commands = CommandRouter(publisher: publisher, subscriber: subscriber)
     }
 
     func handle(_ input: Input) async {
         switch input {
         case .publisher(let event): await publisher.handle(event)
         case .subscriber(let event): await subscriber.handle(event)
-        }
-    }
-
-    func perform(_ command: OperatorCommand) async -> String? {
-        switch command {
-        case .phone, .publisher, .link: await publisher.perform(command)
-        case .subscriber, .subscriberPhone, .subscriberLink: await subscriber.perform(command)
-        case .quit: nil
         }
     }
 

@@ -7,8 +7,8 @@ protocol HeadlessSide: AnyObject {
     /// The command name shown in messages (`publish`, `subscribe`, `demo`).
     var commandName: String { get }
     func handle(_ input: Input) async
-    /// Performs a stdin command; returns why it does not apply to this side, or nil when done.
-    func perform(_ command: OperatorCommand) async -> String?
+    /// Where stdin commands go: the one path console keys and scenario presses take too.
+    var commands: CommandRouter { get }
     /// Once a second, before the `stats` events are read: housekeeping such as the stall watchdog.
     func tick() async
     /// The `stats` events (README, "Headless output"), one per side.
@@ -37,7 +37,7 @@ enum HeadlessLoop {
             case .command(.quit):
                 break loop
             case .command(let command):
-                if let refusal = await side.perform(command) {
+                if let refusal = await side.commands.perform(command) {
                     writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "error", details: ["text": .string(refusal)]))
                 }
             case .unknownCommand(let line):
@@ -74,28 +74,16 @@ final class HeadlessPublisher: HeadlessSide {
     private var reporter = HeadlessReporter(side: .publisher)
     var commandName: String { "publish" }
 
+    let commands: CommandRouter
+
     init(_ controller: PublisherController) {
         self.controller = controller
+        commands = CommandRouter(publisher: controller, subscriber: nil)
     }
 
-    func handle(_ input: PublisherInput) async { await controller.handle(input) }
+    func handle(_ input: PublisherInput) async { controller.handle(input) }
 
-    /// Refused commands (the core's one rule, as for the console's keys) come back with the reason.
-    func perform(_ command: OperatorCommand) async -> String? {
-        let core: PublisherCommand
-        switch command {
-        case .phone(let action): core = .operator(action)
-        case .publisher(let control): core = .control(control)
-        case .subscriber, .subscriberPhone, .subscriberLink: return "that is a subscriber command"
-        case .link(let link): return controller.apply(link)
-        case .quit: return nil
-        }
-        let refusal = controller.session.refusal(of: core).map { "\(command.name): \($0)" }
-        await controller.handle(.event(core.event))
-        return refusal
-    }
-
-    func tick() async { await controller.tick() }
+    func tick() async { controller.tick() }
 
     func statsEvents(at now: SessionTime) -> [HeadlessEvent] {
         [HeadlessEvent(time: now, side: .publisher, kind: "stats", details: controller.headlessStats)]
@@ -120,25 +108,14 @@ final class HeadlessSubscriber: HeadlessSide {
     private var reporter = HeadlessReporter(side: .subscriber)
     var commandName: String { "subscribe" }
 
+    let commands: CommandRouter
+
     init(_ controller: SubscriberController) {
         self.controller = controller
+        commands = CommandRouter(publisher: nil, subscriber: controller)
     }
 
     func handle(_ input: SubscriberInput) async { await controller.handle(input) }
-
-    func perform(_ command: OperatorCommand) async -> String? {
-        switch command {
-        case .phone(let action), .subscriberPhone(let action):
-            let refusal = controller.session.refusal(of: action).map { "\(command.name): \($0)" }
-            await controller.handle(.event(.operator(action)))
-            return refusal
-        case .subscriber(let control): await controller.handle(.event(.control(control)))
-        case .subscriberLink(let link): return controller.apply(link).map { "sub \($0)" }
-        case .publisher, .link: return "that is a publisher command"
-        case .quit: break
-        }
-        return nil
-    }
 
     func tick() async { await controller.handle(.tick) }
 

@@ -1,3 +1,4 @@
+import OnAirCore
 import OnAirScenario
 
 /// Plays a scenario's steps against a running demo: waits, presses keys through the same path as stdin

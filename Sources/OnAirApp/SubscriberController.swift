@@ -98,14 +98,12 @@ public final class SubscriberController {
         return telemetry
     }
 
-    /// Applies a link command to the subscriber's own stage under the core's rule for them: the reason when
-    /// there is none, nil when applied (then a `link` event, side subscriber).
-    public func apply(_ command: LinkCommand) -> String? {
-        if let refusal = command.refusal(stage: link?.state) { return refusal }
-        guard let state = link?.apply(command) else { return nil }
+    /// Applies a link command the core's rule allowed (`CommandRouter`) to the subscriber's own stage;
+    /// a `link` event, side subscriber, says what it did.
+    public func apply(_ command: LinkCommand) {
+        guard let state = link?.apply(command) else { return }
         notices.append((kind: "link", details: ["state": .string(state.description), "command": .string(command.text)]))
         showNotice?("sub \(command.text): link \(state.dashboardText)")
-        return nil
     }
 
     public func handle(_ input: SubscriberInput) async {
