@@ -82,6 +82,18 @@ let package = Package(
             dependencies: ["OnAirConsole", "CNcurses"]
         ),
 
+        /// The objects that own I/O and know no screen: the publisher and subscriber controllers, the media
+        /// pump, timers, the link stage and ABR, the command router and the inputs (stdin, signals).
+        .target(
+            name: "OnAirControl",
+            dependencies: [
+                "OnAirCore",
+                "OnAirRTMP",
+                "OnAirNet",
+                "OnAirMedia",
+            ]
+        ),
+
         // MARK: Front ends and wiring.
         .target(
             name: "OnAirApp",
@@ -90,6 +102,7 @@ let package = Package(
                 "OnAirRTMP",
                 "OnAirNet",
                 "OnAirMedia",
+                "OnAirControl",
                 "OnAirConsole",
                 "OnAirScenario",
                 "OnAirTerminal",
@@ -129,6 +142,6 @@ let package = Package(
         .testTarget(name: "OnAirScenarioTests", dependencies: ["OnAirScenario", "OnAirCore", "OnAirTestSupport"]),
         /// CNcurses: the tests read back what ncurses put on screen (`curscr`), which the product never needs.
         .testTarget(name: "OnAirTerminalTests", dependencies: ["OnAirTerminal", "OnAirConsole", "CNcurses"]),
-        .testTarget(name: "OnAirAppTests", dependencies: ["OnAirApp", "OnAirCore", "OnAirNet", "OnAirTestSupport"]),
+        .testTarget(name: "OnAirAppTests", dependencies: ["OnAirApp", "OnAirControl", "OnAirCore", "OnAirNet", "OnAirTestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import OnAirConsole
+import OnAirControl
 import OnAirCore
 import OnAirMedia
 import OnAirTerminal

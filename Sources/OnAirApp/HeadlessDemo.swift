@@ -1,3 +1,4 @@
+import OnAirControl
 import OnAirCore
 
 /// `onair demo --headless`: both phones of the testbed as one headless side. Plain phone commands go to

@@ -1,4 +1,5 @@
 import Foundation
+import OnAirControl
 import OnAirCore
 
 /// What a headless front end's one loop receives: its side's inputs, stdin commands, ticks and a quit.

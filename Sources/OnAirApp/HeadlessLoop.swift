@@ -1,3 +1,4 @@
+import OnAirControl
 import OnAirCore
 
 /// One side (publisher or subscriber) as the headless loop drives it.

@@ -3,24 +3,24 @@ import OnAirCore
 /// Where every operator command goes, whichever way it came (a console key through `KeyMap`, a stdin line,
 /// a scenario's `press`): the core's one rule says whether it acts (`OperatorCommand.refusal(in:)`), and
 /// the command reaches the side it names. Console, headless and scenario front ends share this one path.
-final class CommandRouter {
-    let publisher: PublisherController?
-    let subscriber: SubscriberController?
+public final class CommandRouter {
+    public let publisher: PublisherController?
+    public let subscriber: SubscriberController?
 
-    init(publisher: PublisherController?, subscriber: SubscriberController?) {
+    public init(publisher: PublisherController?, subscriber: SubscriberController?) {
         self.publisher = publisher
         self.subscriber = subscriber
     }
 
     /// The sides and their link stages as they are now.
-    var targets: CommandTargets {
+    public var targets: CommandTargets {
         CommandTargets(publisher: publisher?.state, subscriber: subscriber?.state, publisherLink: publisher?.link, subscriberLink: subscriber?.link?.state)
     }
 
     /// Performs `command`; returns why it did nothing (the line stdin and scenarios report), nil when it
     /// acted. A refused gesture or control still reaches its session, which logs and toasts the refusal
     /// itself; a refused link command or a command for a side that is not there goes nowhere.
-    func perform(_ command: OperatorCommand) async -> String? {
+    public func perform(_ command: OperatorCommand) async -> String? {
         let targets = targets
         let refusal = command.refusalMessage(in: targets)
         let side = command.side(in: targets)

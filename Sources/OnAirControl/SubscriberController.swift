@@ -19,12 +19,12 @@ public final class SubscriberController {
     /// `decoderCounters` when the current play (or the publisher's current session on it) began:
     /// `framesDecoded` counts that only, so frames from before an interruption never make a scenario's
     /// `framesDecoded above 0` hold.
-    private(set) var countersAtPlay = PacketDecoder.Counters()
+    public private(set) var countersAtPlay = PacketDecoder.Counters()
     private let previewSize: (width: Int, height: Int)
     public private(set) var meter = RateMeter()
     /// Time without video, for the report and `expect subscriber gap below …`.
     public private(set) var videoGaps = VideoGapMeter()
-    let clock: SessionClock
+    public let clock: SessionClock
     private let rtmp: RTMPClient.Configuration
     private let post: @Sendable (SubscriberInput) -> Void
     private let timers: TimerService<SubscriberTimer>
@@ -45,7 +45,7 @@ public final class SubscriberController {
     /// Shows `warning` and `notice` lines on the console's dashboard; headless takes them as events.
     public var showNotice: ((String) -> Void)?
     /// The demo subscriber's own link stage ("its own phone"), nil elsewhere.
-    var link: LinkImpairment?
+    public var link: LinkImpairment?
 
     public init(
         session: SubscriberSession,
@@ -315,7 +315,7 @@ public final class SubscriberController {
 }
 
 extension PacketDecoder.Counters {
-    func adding(_ other: PacketDecoder.Counters) -> PacketDecoder.Counters {
+    public func adding(_ other: PacketDecoder.Counters) -> PacketDecoder.Counters {
         var sum = self
         sum.videoPacketsReceived += other.videoPacketsReceived
         sum.videoFramesDecoded += other.videoFramesDecoded

@@ -1,7 +1,6 @@
 import OnAirCore
 import OnAirMedia
 import OnAirNet
-import OnAirRTMP
 
 /// Owns a `PublisherSession` and performs what it decides with the real engine and RTMP client.
 ///
@@ -13,7 +12,7 @@ public final class PublisherController {
     public private(set) var session: PublisherSession
     public let engine: MediaEngine
     public let url: StreamURL
-    let clock: SessionClock
+    public let clock: SessionClock
     private let rtmp: RTMPClient.Configuration
     private let post: @Sendable (PublisherInput) -> Void
     private let timers: TimerService<PublisherTimer>
@@ -25,7 +24,7 @@ public final class PublisherController {
     /// The dashboard's and `stats` events' publisher figures, from `wire`.
     public private(set) var wireRate = WireRateMeter()
     /// The link impairment stage (and ABR) the publisher connects through; nil for rtmps://.
-    var network: PublishNetwork?
+    public var network: PublishNetwork?
 
     public init(
         session: PublisherSession,
