@@ -3,14 +3,19 @@
 //
 // Targets follow DESIGN.md §2; imports point one way, toward the pure core:
 //
-//   onair ─► OnAirApp ─► OnAirConsole ─► OnAirCore          (TerminalBackend, InMemoryTerminal)
+//   onair ─► OnAirApp ─► OnAirConsole ─► OnAirCore          (TerminalBackend, InMemoryTerminal, key table)
 //                    ├─► OnAirScenario ─► OnAirCore
 //                    ├─► OnAirTerminal ─► OnAirConsole, CNcurses   (TerminalScreen, ThemeCatalog)
+//                    ├─► OnAirControl ─► OnAirNet, OnAirMedia, OnAirRTMP, OnAirCore
+//                    │   (controllers, media pump, timers, link stage + ABR, command router, stdin/signals)
 //                    ├─► OnAirNet ─► OnAirRTMP ─► OnAirCore, NIOCore
 //                    │            └─► NIOSSL (rtmps://)
 //                    └─► OnAirMedia ─► OnAirCore, CFFmpeg, CV4L2, CALSA
 //
-// OnAirApp reads FLV recordings with OnAirRTMP directly and holds no NIO type.
+// OnAirApp: the front ends, one loop (FrontEndLoop) and two presenters (console, headless).
+// OnAirCore holds the one command vocabulary (OperatorCommand) and its one rule. OnAirControl knows no
+// screen: it never imports OnAirConsole, OnAirTerminal or OnAirScenario. OnAirApp reads FLV recordings with
+// OnAirRTMP directly and holds no NIO type.
 // Each C library has exactly one shim target, imported by exactly one Swift target (and its tests).
 import PackageDescription
 
