@@ -30,6 +30,8 @@ protocol FrontEndPresenter: AnyObject {
 /// The one loop of every front end (CONVENTIONS.md §8): console or headless, `publish`, `subscribe` or
 /// `demo`, keys, stdin lines, scenario presses, network events, timers and ticks are applied one at a time,
 /// each command through the core's one rule (`CommandRouter`), and the presenter shows what changed.
+/// Nothing in a turn waits for the network: the controllers queue their sends and open and close
+/// connections on tasks of their own; only the final shutdown is awaited.
 enum FrontEndLoop {
     static func run(_ sides: FrontEndSides, inputs: FrontEndInputs, clock: SessionClock, presenter: some FrontEndPresenter) async throws {
         inputs.start()
@@ -39,11 +41,11 @@ enum FrontEndLoop {
             case .publisher(let event):
                 sides.publisher?.handle(event)
             case .subscriber(let event):
-                await sides.subscriber?.handle(event)
+                sides.subscriber?.handle(event)
             case .command(.quit):
                 break loop
             case .command(let command):
-                if let refusal = await sides.commands.perform(command) { presenter.refused(refusal, byKey: false) }
+                if let refusal = sides.commands.perform(command) { presenter.refused(refusal, byKey: false) }
             case .unknownCommand(let line):
                 presenter.refused("unknown command '\(line)'; commands: \(OperatorCommand.names.joined(separator: ", "))", byKey: false)
             case .badCommand(let reason):
@@ -53,7 +55,7 @@ enum FrontEndLoop {
                     switch effect {
                     case .command(let command):
                         // The key table offered only what the core's rule allows; a refusal here is news.
-                        if let refusal = await sides.commands.perform(command) { presenter.refused(refusal, byKey: true) }
+                        if let refusal = sides.commands.perform(command) { presenter.refused(refusal, byKey: true) }
                     case .quit:
                         break loop
                     }
@@ -63,7 +65,7 @@ enum FrontEndLoop {
             case .notice(let text):
                 presenter.notice(text)
             case .tick(let second):
-                await sides.tick(second: second)
+                sides.tick(second: second)
                 presenter.ticked(sides, stats: second ? sides.statsEvents(at: clock.now) : [], at: clock.now)
             case .quit(let reason):
                 presenter.quitting(reason)

@@ -28,9 +28,9 @@ final class FrontEndSides {
 
     /// Every tick the publisher samples its wire; once a second the subscriber's watchdog looks at the
     /// time of its last media.
-    func tick(second: Bool) async {
+    func tick(second: Bool) {
         publisher?.tick()
-        if second { await subscriber?.handle(.tick) }
+        if second { subscriber?.handle(.tick) }
     }
 
     /// The `stats` events (README, "Headless output"), one per side.

@@ -20,7 +20,7 @@ public final class CommandRouter {
     /// Performs `command`; returns why it did nothing (the line stdin and scenarios report), nil when it
     /// acted. A refused gesture or control still reaches its session, which logs and toasts the refusal
     /// itself; a refused link command or a command for a side that is not there goes nowhere.
-    public func perform(_ command: OperatorCommand) async -> String? {
+    public func perform(_ command: OperatorCommand) -> String? {
         let targets = targets
         let refusal = command.refusalMessage(in: targets)
         let side = command.side(in: targets)
@@ -28,11 +28,11 @@ public final class CommandRouter {
         case .phone(let action) where side == .publisher:
             publisher?.handle(.event(.operator(action)))
         case .phone(let action), .subscriberPhone(let action):
-            await subscriber?.handle(.event(.operator(action)))
+            subscriber?.handle(.event(.operator(action)))
         case .publisher(let control):
             publisher?.handle(.event(.control(control)))
         case .subscriber(let control):
-            await subscriber?.handle(.event(.control(control)))
+            subscriber?.handle(.event(.control(control)))
         case .link(let link) where refusal == nil:
             publisher?.apply(link)
         case .subscriberLink(let link) where refusal == nil:
