@@ -3,14 +3,19 @@
 //
 // Targets follow DESIGN.md §2; imports point one way, toward the pure core:
 //
-//   onair ─► OnAirApp ─► OnAirConsole ─► OnAirCore          (TerminalBackend, InMemoryTerminal)
+//   onair ─► OnAirApp ─► OnAirConsole ─► OnAirCore          (TerminalBackend, InMemoryTerminal, key table)
 //                    ├─► OnAirScenario ─► OnAirCore
 //                    ├─► OnAirTerminal ─► OnAirConsole, CNcurses   (TerminalScreen, ThemeCatalog)
+//                    ├─► OnAirControl ─► OnAirNet, OnAirMedia, OnAirRTMP, OnAirCore
+//                    │   (controllers, media pump, timers, link stage + ABR, command router, stdin/signals)
 //                    ├─► OnAirNet ─► OnAirRTMP ─► OnAirCore, NIOCore
 //                    │            └─► NIOSSL (rtmps://)
 //                    └─► OnAirMedia ─► OnAirCore, CFFmpeg, CV4L2, CALSA
 //
-// OnAirApp reads FLV recordings with OnAirRTMP directly and holds no NIO type.
+// OnAirApp: the front ends, one loop (FrontEndLoop) and two presenters (console, headless).
+// OnAirCore holds the one command vocabulary (OperatorCommand) and its one rule. OnAirControl knows no
+// screen: it never imports OnAirConsole, OnAirTerminal or OnAirScenario. OnAirApp reads FLV recordings with
+// OnAirRTMP directly and holds no NIO type.
 // Each C library has exactly one shim target, imported by exactly one Swift target (and its tests).
 import PackageDescription
 
@@ -82,6 +87,18 @@ let package = Package(
             dependencies: ["OnAirConsole", "CNcurses"]
         ),
 
+        /// The objects that own I/O and know no screen: the publisher and subscriber controllers, the media
+        /// pump, timers, the link stage and ABR, the command router and the inputs (stdin, signals).
+        .target(
+            name: "OnAirControl",
+            dependencies: [
+                "OnAirCore",
+                "OnAirRTMP",
+                "OnAirNet",
+                "OnAirMedia",
+            ]
+        ),
+
         // MARK: Front ends and wiring.
         .target(
             name: "OnAirApp",
@@ -90,6 +107,7 @@ let package = Package(
                 "OnAirRTMP",
                 "OnAirNet",
                 "OnAirMedia",
+                "OnAirControl",
                 "OnAirConsole",
                 "OnAirScenario",
                 "OnAirTerminal",
@@ -129,6 +147,6 @@ let package = Package(
         .testTarget(name: "OnAirScenarioTests", dependencies: ["OnAirScenario", "OnAirCore", "OnAirTestSupport"]),
         /// CNcurses: the tests read back what ncurses put on screen (`curscr`), which the product never needs.
         .testTarget(name: "OnAirTerminalTests", dependencies: ["OnAirTerminal", "OnAirConsole", "CNcurses"]),
-        .testTarget(name: "OnAirAppTests", dependencies: ["OnAirApp", "OnAirCore", "OnAirNet", "OnAirTestSupport"]),
+        .testTarget(name: "OnAirAppTests", dependencies: ["OnAirApp", "OnAirControl", "OnAirCore", "OnAirNet", "OnAirTestSupport"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import OnAirControl
 import OnAirCore
 import OnAirMedia
 import OnAirNet
@@ -35,83 +36,67 @@ public enum DemoFrontEnd {
     static func runConsole(
         _ options: DemoOptions, url: StreamURL, clock: SessionClock, script: ScenarioDriver?, notices extra: [String] = []
     ) async throws -> ScenarioDriver.Failure? {
-        let (theme, warnings) = try FrontEndSetup.theme(options.publisher.theme, command: "demo")
-        var notices = warnings + extra
-        let engine = try FrontEndSetup.engine(options.publisher.engine, command: "demo") { notices.append($0) }
-        let console = ConsoleFrontEnd(clock: clock, theme: theme, previewFramesPerSecond: options.publisher.engine.previewFramesPerSecond, color: options.publisher.color)
-        let (publisher, subscriber) = try controllers(
-            options, url: url, engine: engine, clock: clock,
-            publisherPost: console.publisherPost, subscriberPost: console.subscriberPost, events: console.eventPost,
-            notice: { notices.append($0) }
-        )
-        console.attach(publisher: publisher, subscriber: subscriber)
-        if let log = try FrontEndSetup.eventLog(options.publisher.logFile, command: "demo") { console.writeEvents(to: log) }
-        if options.server == nil { console.summary.recordDirectory = options.recordDirectory }
-        notices.forEach(console.showNotice)
-        console.duration = options.publisher.duration.map { .milliseconds(Int64($0 * 1000)) }
-        var driving: Task<ScenarioDriver.Failure?, Never>?
-        do {
-            try publisher.start()
-            console.publisherPost(.event(.control(.start(options.publisher.initialType))))
-            console.subscriberPost(.event(.control(.play)))
-            if let script {
-                console.observeForScenario(script.observer.observe)
-                let post = console.post
-                driving = script.start(ScenarioDriver.Callbacks(
-                    send: { post(.command($0)) },
-                    quit: { _ in post(.quit) },
-                    step: { post(.notice("scenario line \($0.line): \($0.text)")) }
-                ))
-            }
-            try await console.run()
-        } catch {
-            driving?.cancel()
-            throw error is FrontEndExit ? error : FrontEndExit(code: 1, message: "onair demo: \(error)")
-        }
-        driving?.cancel()
-        return await driving?.value
+        let presentation = try FrontEndPresentation.console(
+            theme: options.publisher.theme, color: options.publisher.color, previewFramesPerSecond: options.publisher.engine.previewFramesPerSecond,
+            logFile: options.publisher.logFile, duration: options.publisher.duration, command: "demo", clock: clock)
+        for text in extra { presentation.notice(text, side: .app) }
+        if options.server == nil { presentation.consolePresenter?.summary.recordDirectory = options.recordDirectory }
+        let post = presentation.inputs.poster
+        return try await run(options, url: url, on: presentation, notices: [], script: script.map { script in
+            presentation.consolePresenter?.observeForScenario(script.observer.observe)
+            return (script, ScenarioDriver.Callbacks(
+                send: { post(.command($0)) },
+                quit: { post(.quit(reason: $0)) },
+                step: { post(.notice("scenario line \($0.line): \($0.text)")) }
+            ))
+        })
     }
 
     /// The headless demo on `url`; with `script`, the scenario replaces stdin and its first failure is returned.
     static func runHeadless(
         _ options: DemoOptions, url: StreamURL, writer: JSONLinesWriter, clock: SessionClock, script: ScenarioDriver?
     ) async throws -> ScenarioDriver.Failure? {
-        let inputs = HeadlessInputStream<HeadlessDemo.Input>(
-            duration: options.publisher.duration.map { .milliseconds(Int64($0 * 1000)) },
-            readsStandardInput: script == nil
-        )
-        let engine = try FrontEndSetup.engine(options.publisher.engine.withoutPreview, command: "demo") { notice in
-            writer.write(HeadlessEvent(time: clock.now, side: .publisher, kind: "notice", details: ["text": .string(notice)]))
+        let presentation = FrontEndPresentation.headless(
+            writer: writer, duration: options.publisher.duration, readsStandardInput: script == nil, clock: clock)
+        let post = presentation.inputs.poster
+        return try await run(options, url: url, on: presentation, notices: recordingNotice(options), script: script.map { script in
+            (script, ScenarioDriver.Callbacks(
+                send: { post(.command($0)) },
+                quit: { post(.quit(reason: $0)) },
+                checked: { expectation, verdict, elapsed in
+                    writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "expectation", details: expectation.headlessDetails(verdict, after: elapsed)))
+                }
+            ))
+        })
+    }
+
+    /// Both sides, the same for both presentations, then the one loop; a scenario runs beside it, talking
+    /// to it only through the loop's inputs. `notices` follow the `started` event.
+    private static func run(
+        _ options: DemoOptions, url: StreamURL, on presentation: FrontEndPresentation, notices: [String],
+        script: (driver: ScenarioDriver, callbacks: ScenarioDriver.Callbacks)?
+    ) async throws -> ScenarioDriver.Failure? {
+        let clock = presentation.clock
+        let engine = try FrontEndSetup.engine(presentation.engineSettings(options.publisher.engine), command: "demo") {
+            presentation.notice($0, side: .publisher)
         }
         let (publisher, subscriber) = try controllers(
             options, url: url, engine: engine, clock: clock,
-            publisherPost: { inputs.post(.publisher($0)) }, subscriberPost: { inputs.post(.subscriber($0)) },
-            events: { writer.write($0) },
-            notice: { writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "notice", details: ["text": .string($0)])) }
+            publisherPost: presentation.inputs.publisherPost, subscriberPost: presentation.inputs.subscriberPost,
+            events: presentation.events, notice: { presentation.notice($0, side: .app) }
         )
-        writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "started", details: [
+        presentation.started([
             "command": "demo", "url": .string(url.redacted), "policy": .string(options.publisher.policy.rawValue),
             "relay": .bool(options.server == nil),
-        ]))
-        for text in recordingNotice(options) {
-            writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "notice", details: ["text": .string(text)]))
-        }
+        ])
+        for text in notices { presentation.notice(text, side: .app) }
         var driving: Task<ScenarioDriver.Failure?, Never>?
         do {
             try publisher.start()
-            inputs.post(.publisher(.event(.control(.start(options.publisher.initialType)))))
-            inputs.post(.subscriber(.event(.control(.play))))
-            if let script {
-                let continuation = inputs.continuation
-                driving = script.start(ScenarioDriver.Callbacks(
-                    send: { continuation.yield(.command($0)) },
-                    quit: { continuation.yield(.quit(reason: $0)) },
-                    checked: { expectation, verdict, elapsed in
-                        writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "expectation", details: expectation.headlessDetails(verdict, after: elapsed)))
-                    }
-                ))
-            }
-            try await HeadlessLoop.run(HeadlessDemo(publisher: publisher, subscriber: subscriber), inputs: inputs, writer: writer, clock: clock)
+            presentation.inputs.post(.publisher(.event(.control(.start(options.publisher.initialType)))))
+            presentation.inputs.post(.subscriber(.event(.control(.play))))
+            driving = script.map { $0.driver.start($0.callbacks) }
+            try await presentation.run(FrontEndSides(publisher: publisher, subscriber: subscriber))
         } catch {
             driving?.cancel()
             throw error is FrontEndExit ? error : FrontEndExit(code: 1, message: "onair demo: \(error)")

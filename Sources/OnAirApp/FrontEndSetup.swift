@@ -1,5 +1,6 @@
 import Foundation
 import OnAirConsole
+import OnAirControl
 import OnAirTerminal
 import OnAirCore
 import OnAirMedia

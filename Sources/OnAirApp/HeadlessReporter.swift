@@ -1,3 +1,4 @@
+import OnAirControl
 import OnAirCore
 
 /// Turns what changed in a side's state since the last look into headless events: new event-log lines,

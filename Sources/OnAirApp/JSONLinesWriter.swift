@@ -1,4 +1,5 @@
 import Foundation
+import OnAirControl
 import Synchronization
 
 /// Writes `HeadlessEvent`s as JSON Lines: one compact object per line, flushed per line so a pipe

@@ -1,4 +1,5 @@
 import Foundation
+import OnAirControl
 import OnAirCore
 import OnAirNet
 

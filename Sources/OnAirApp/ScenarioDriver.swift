@@ -1,3 +1,5 @@
+import OnAirControl
+import OnAirCore
 import OnAirScenario
 
 /// Plays a scenario's steps against a running demo: waits, presses keys through the same path as stdin

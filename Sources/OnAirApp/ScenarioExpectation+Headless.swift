@@ -1,3 +1,4 @@
+import OnAirControl
 import OnAirScenario
 
 extension ScenarioExpectation {

@@ -1,4 +1,5 @@
 import Foundation
+import OnAirCore
 import OnAirScenario
 
 /// A scenario file read and checked: parsed by ``ScenarioParser``, and every `press` resolved to the

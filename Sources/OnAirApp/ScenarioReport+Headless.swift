@@ -1,3 +1,4 @@
+import OnAirControl
 import OnAirScenario
 
 extension ScenarioReport.Row {

@@ -1,3 +1,4 @@
+import OnAirControl
 import OnAirCore
 import OnAirNet
 

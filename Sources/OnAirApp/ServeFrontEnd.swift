@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import OnAirControl
 import OnAirCore
 import OnAirNet
 

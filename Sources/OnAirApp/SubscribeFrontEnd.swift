@@ -1,3 +1,4 @@
+import OnAirControl
 import OnAirCore
 import OnAirMedia
 import OnAirNet
@@ -6,50 +7,33 @@ import OnAirNet
 public enum SubscribeFrontEnd {
     /// Runs the subscriber console until the operator quits.
     public static func runConsole(_ options: SubscribeOptions) async throws {
-        let (theme, warnings) = try FrontEndSetup.theme(options.theme, command: "subscribe")
-        let clock = SessionClock()
-        let url = try FrontEndSetup.streamURL(options.url, command: "subscribe")
-        let reconnectDelay = try FrontEndSetup.seconds(options.reconnectDelay, option: "--reconnect-delay", command: "subscribe")
-        let stallTimeout = try FrontEndSetup.seconds(options.stallTimeout, option: "--stall-timeout", command: "subscribe")
-        var notices = warnings
-        let rtmp = try FrontEndSetup.rtmpConfiguration(url: url, caFile: options.caFile, command: "subscribe") { notices.append($0) }
-        let console = ConsoleFrontEnd(clock: clock, theme: theme, previewFramesPerSecond: options.previewFramesPerSecond, color: options.color)
-        let controller = SubscriberController(
-            session: SubscriberSession(streamName: url.bareStreamName, redactedURL: url.redacted, reconnectDelay: reconnectDelay),
-            url: url, clock: clock, stallTimeout: stallTimeout, rtmp: rtmp,
-            streamEpochMicroseconds: try patternEpoch(options), post: console.subscriberPost
-        )
-        console.attach(publisher: nil, subscriber: controller)
-        if let log = try FrontEndSetup.eventLog(options.logFile, command: "subscribe") { console.writeEvents(to: log) }
-        notices.forEach(console.showNotice)
-        console.duration = options.duration.map { .milliseconds(Int64($0 * 1000)) }
-        console.subscriberPost(.event(.control(.play)))
-        try await console.run()
+        try await run(options, on: .console(
+            theme: options.theme, color: options.color, previewFramesPerSecond: options.previewFramesPerSecond,
+            logFile: options.logFile, duration: options.duration, command: "subscribe"))
     }
 
     /// Runs the headless subscriber until `--duration`, `quit`, SIGINT/SIGTERM or a failed first play.
     public static func runHeadless(_ options: SubscribeOptions) async throws {
         let writer = try FrontEndSetup.headlessWriter(logFile: options.logFile, command: "subscribe")
-        let clock = SessionClock()
+        try await run(options, on: .headless(writer: writer, duration: options.duration))
+    }
+
+    /// The player, the same for both presentations, then the one loop.
+    private static func run(_ options: SubscribeOptions, on presentation: FrontEndPresentation) async throws {
         let url = try FrontEndSetup.streamURL(options.url, command: "subscribe")
         let reconnectDelay = try FrontEndSetup.seconds(options.reconnectDelay, option: "--reconnect-delay", command: "subscribe")
         let stallTimeout = try FrontEndSetup.seconds(options.stallTimeout, option: "--stall-timeout", command: "subscribe")
-        let inputs = HeadlessInputStream<SubscriberInput>(duration: options.duration.map { .milliseconds(Int64($0 * 1000)) })
-        let session = SubscriberSession(streamName: url.bareStreamName, redactedURL: url.redacted, reconnectDelay: reconnectDelay)
         var notices: [String] = []
         let rtmp = try FrontEndSetup.rtmpConfiguration(url: url, caFile: options.caFile, command: "subscribe") { notices.append($0) }
         let controller = SubscriberController(
-            session: session, url: url, clock: clock, stallTimeout: stallTimeout, rtmp: rtmp,
-            streamEpochMicroseconds: try patternEpoch(options)
-        ) { inputs.post($0) }
-        writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "started", details: [
-            "command": "subscribe", "url": .string(url.redacted),
-        ]))
-        for notice in notices {
-            writer.write(HeadlessEvent(time: clock.now, side: .subscriber, kind: "notice", details: ["text": .string(notice)]))
-        }
-        inputs.post(.event(.control(.play)))
-        try await HeadlessLoop.run(HeadlessSubscriber(controller), inputs: inputs, writer: writer, clock: clock)
+            session: SubscriberSession(streamName: url.bareStreamName, redactedURL: url.redacted, reconnectDelay: reconnectDelay),
+            url: url, clock: presentation.clock, stallTimeout: stallTimeout, rtmp: rtmp,
+            streamEpochMicroseconds: try patternEpoch(options), post: presentation.inputs.subscriberPost
+        )
+        presentation.started(["command": "subscribe", "url": .string(url.redacted)])
+        for notice in notices { presentation.notice(notice, side: .subscriber) }
+        presentation.inputs.post(.subscriber(.event(.control(.play))))
+        try await presentation.run(FrontEndSides(publisher: nil, subscriber: controller))
     }
 
     /// `--pattern-epoch` in wall microseconds; a value that is not a Unix time after 2001 is a usage error.

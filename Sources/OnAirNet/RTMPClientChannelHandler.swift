@@ -174,12 +174,14 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
         return promise.futureResult
     }
 
-    /// Sends a command that expects no `_result` (still numbered, as FFmpeg does).
-    func notify(_ command: RTMPCommand, messageStreamID: UInt32 = 0, flush: Bool = true) {
+    /// Sends a command that expects no `_result` (still numbered, as FFmpeg does); completes once the
+    /// socket took it.
+    @discardableResult
+    func notify(_ command: RTMPCommand, messageStreamID: UInt32 = 0, flush: Bool = true) -> EventLoopFuture<Void> {
         var command = command
         command.transactionID = nextTransactionID
         nextTransactionID += 1
-        send(RTMPMessage.command(command).raw(messageStreamID: messageStreamID), flush: flush)
+        return send(RTMPMessage.command(command).raw(messageStreamID: messageStreamID), flush: flush)
     }
 
     /// Sends a stream command (publish, play) and completes with the next `onStatus` on that stream.

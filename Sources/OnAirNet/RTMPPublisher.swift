@@ -153,18 +153,44 @@ public final class RTMPPublisher: Sendable {
         try await send(handler: name, arguments)
     }
 
-    /// `FCUnpublish`, `deleteStream`, then closes the connection. Safe to call more than once.
+    /// Queues a Red5-style notice with string parameters (`publisherBackground`, `streamName=stream1`) on
+    /// the connection and returns at once: a front end's loop never waits for a congested socket. The
+    /// connection's event loop runs what is queued in order, so a ``stop()`` that follows puts its
+    /// `FCUnpublish` behind the notice, and waits (up to ``drainLimit``) for both to reach the socket.
+    /// Without a publishing connection there is nothing to notify and the call does nothing.
+    public func queue(handler name: String, _ parameters: String...) {
+        guard let (connection, streamID) = try? current() else { return }
+        let timestamp = state.withLock { $0.lastTimestamp }
+        let message = RTMPMessage.data(RTMPDataMessage(handler: name, arguments: parameters.map(AMF0Value.string)))
+            .raw(timestamp: timestamp, messageStreamID: streamID)
+        connection.execute { $0.send(message, flush: true) }
+    }
+
+    /// How long ``stop()`` waits for what was queued before it (a notice, the unpublish) to reach the socket
+    /// before it closes anyway: a link that accepts nothing must not hold a quit.
+    public static let drainLimit: Duration = .seconds(3)
+
+    /// `FCUnpublish`, `deleteStream`, then closes the connection once they (and all queued before them)
+    /// reached the socket, or after ``drainLimit``. Safe to call more than once.
     public func stop() async {
         let taken = state.withLock { state -> (RTMPClientConnection, UInt32, String)? in
             defer { state.connection = nil }
             return state.connection.map { ($0, state.messageStreamID, state.streamName) }
         }
         guard let (connection, streamID, name) = taken else { return }
-        connection.execute { handler in
-            handler.notify(.fcUnpublish(transactionID: 0, name: name), flush: false)
-            handler.notify(.deleteStream(streamID: streamID), flush: true)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                _ = try? await connection.flatSubmit { handler in
+                    handler.notify(.fcUnpublish(transactionID: 0, name: name), flush: false)
+                    return handler.notify(.deleteStream(streamID: streamID), flush: true)
+                }
+            }
+            group.addTask { try? await Task.sleep(for: Self.drainLimit) }
+            _ = await group.next()
+            group.cancelAll()
+            // Closing fails a write the socket never took, which ends the first task if it is still waiting.
+            await connection.close()
         }
-        await connection.close()
     }
 
     private func current() throws -> (RTMPClientConnection, UInt32) {

@@ -4,6 +4,7 @@ import OnAirMedia
 import Testing
 
 @testable import OnAirApp
+@testable import OnAirControl
 
 /// The publisher's `stats` event carries the congestion level and the drop counters (README, "Headless output").
 @Suite("publisher stats event: congestion and drops")

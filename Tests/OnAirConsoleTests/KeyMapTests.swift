@@ -19,15 +19,22 @@ struct KeyMapTests {
         return KeyContext(mode: mode, focus: focus, paneCount: panes, publisher: session.state, subscriber: subscriber.state)
     }
 
-    @Test("every key of issue 6 maps to its intent")
+    @Test("every key of issue 6 maps to its intent: the operator command stdin and scenarios give, or a console change")
     func table() {
         let expected: [(ConsoleKey, ConsoleIntent)] = [
-            (.character("c"), .phone(.incomingCall)), (.character("s"), .phone(.siri)), (.character("d"), .phone(.decline)),
-            (.character("a"), .phone(.accept)), (.character("h"), .phone(.home)), (.character("f"), .phone(.returnToApp)),
-            (.character(" "), .phone(.tap)), (.character("t"), .phone(.tap)), (.character("v"), .togglePauseVideo),
-            (.character("m"), .togglePauseAudio), (.character("p"), .nextPolicy), (.character("x"), .stopBroadcast),
+            (.character("c"), .command(.phone(.incomingCall))), (.character("s"), .command(.phone(.siri))),
+            (.character("d"), .command(.phone(.decline))), (.character("a"), .command(.phone(.accept))),
+            (.character("h"), .command(.phone(.home))), (.character("f"), .command(.phone(.returnToApp))),
+            (.character(" "), .command(.phone(.tap))), (.character("t"), .command(.phone(.tap))),
+            (.character("v"), .command(.publisher(.togglePauseVideo))), (.character("m"), .command(.publisher(.togglePauseAudio))),
+            (.character("p"), .command(.publisher(.nextPolicy))), (.character("x"), .command(.publisher(.stop))),
+            (.character("r"), .command(.publisher(.start(nil)))),
             (.character("o"), .togglePreview), (.character("?"), .toggleHelp), (.character("q"), .quit), (.tab, .switchPane),
         ]
+        // The same command a stdin line or a scenario's press spells.
+        for (key, word) in [("c", "call"), ("h", "home"), ("f", "return"), ("v", "pause-video"), ("m", "pause-audio"), ("x", "stop"), ("r", "start")] {
+            #expect(map.intent(for: .character(Character(key))) == OperatorCommand(word).map(ConsoleIntent.command), "\(key)")
+        }
         for (key, intent) in expected {
             #expect(map.intent(for: key) == intent, "\(key)")
         }
@@ -49,7 +56,7 @@ struct KeyMapTests {
     func phoneKeysFollowLifecycle(lifecycle: LifecycleState) {
         let offered = Set(map.available(in: context(lifecycle)).map(\.intent))
         for action in OperatorAction.allCases where action != .tap {
-            #expect(offered.contains(.phone(action)) == action.isAllowed(in: lifecycle), "\(action) in \(lifecycle)")
+            #expect(offered.contains(.command(.phone(action))) == action.isAllowed(in: lifecycle), "\(action) in \(lifecycle)")
         }
     }
 
@@ -59,8 +66,8 @@ struct KeyMapTests {
         _ = session.handle(.operator(.siri), at: SessionTime(milliseconds: 10_000))
         let context = KeyContext(focus: .publisher, paneCount: 1, publisher: session.state, subscriber: nil)
         let offered = Set(map.available(in: context).map(\.intent))
-        #expect(offered.contains(.phone(.decline)))
-        #expect(!offered.contains(.phone(.accept)))
+        #expect(offered.contains(.command(.phone(.decline))))
+        #expect(!offered.contains(.command(.phone(.accept))))
     }
 
     @Test("the footer offers exactly the commands the core accepts, over random sessions", arguments: PublisherPolicyKind.allCases)
@@ -75,7 +82,10 @@ struct KeyMapTests {
             let context = KeyContext(focus: .publisher, paneCount: 1, publisher: session.state, subscriber: nil)
             let offered = Set(map.available(in: context).map(\.intent))
             for command in PublisherCommand.all {
-                let intent = try! #require(ConsoleIntent(command))
+                let intent: ConsoleIntent = switch command {
+                case .operator(let action): .command(.phone(action))
+                case .control(let control): .command(.publisher(control))
+                }
                 #expect(offered.contains(intent) == (session.refusal(of: command) == nil), "\(command) at step \(step)")
             }
         }
@@ -94,7 +104,7 @@ struct KeyMapTests {
     @Test("link keys: w downs an up link and raises a down one, k walks the cap presets, refused without a stage")
     func linkKeys() {
         #expect(map.intent(for: .character("w")) == .toggleLink)
-        #expect(map.intent(for: .character("W")) == .handoff)
+        #expect(map.intent(for: .character("W")) == .command(.link(.handoff(capBitsPerSecond: nil, delay: nil))))
         #expect(map.intent(for: .character("k")) == .cycleLinkCap)
         let publisher = ConsoleFixtures.publisher(.publishing)
         let up = KeyContext(focus: .publisher, paneCount: 1, publisher: publisher, subscriber: nil, link: LinkImpairmentState())
@@ -106,14 +116,14 @@ struct KeyMapTests {
         #expect(map.available(in: down).first { $0.intent == .toggleLink }?.label == "link up")
         #expect(down.linkCommand(for: .cycleLinkCap) == .uncap)
         let none = KeyContext(focus: .publisher, paneCount: 1, publisher: publisher, subscriber: nil, link: nil)
-        for intent in [ConsoleIntent.toggleLink, .handoff, .cycleLinkCap] {
+        for intent in [ConsoleIntent.toggleLink, .command(.link(.handoff(capBitsPerSecond: nil, delay: nil))), .cycleLinkCap] {
             #expect(!map.isAvailable(intent, in: none))
-            #expect(none.refusals[intent]?.contains("no link stage") == true)
+            #expect(none.refusal(of: intent)?.contains("no link stage") == true)
         }
         var ui = ConsoleUIState()
         ui.link = LinkImpairmentState()
-        #expect(ui.handle(.character("w"), publisher: publisher, subscriber: nil, now: .zero) == [.link(.down, on: .publisher)])
-        #expect(ui.handle(.character("W"), publisher: publisher, subscriber: nil, now: .zero) == [.link(.handoff(capBitsPerSecond: nil, delay: nil), on: .publisher)])
+        #expect(ui.handle(.character("w"), publisher: publisher, subscriber: nil, now: .zero) == [.command(.link(.down))])
+        #expect(ui.handle(.character("W"), publisher: publisher, subscriber: nil, now: .zero) == [.command(.link(.handoff(capBitsPerSecond: nil, delay: nil)))])
     }
 
     @Test("after a failed publish the footer offers r retry")
@@ -127,11 +137,13 @@ struct KeyMapTests {
     @Test("publisher-only keys need the publisher pane, pause keys need a live broadcast")
     func publisherKeys() {
         let live = Set(map.available(in: context(.active, .publishing)).map(\.intent))
-        #expect(live.isSuperset(of: [.togglePauseVideo, .togglePauseAudio, .nextPolicy, .stopBroadcast, .switchPane]))
+        let pauseVideo = ConsoleIntent.command(.publisher(.togglePauseVideo)), stop = ConsoleIntent.command(.publisher(.stop))
+        let nextPolicy = ConsoleIntent.command(.publisher(.nextPolicy))
+        #expect(live.isSuperset(of: [pauseVideo, .command(.publisher(.togglePauseAudio)), nextPolicy, stop, .switchPane]))
         let idle = Set(map.available(in: context(.active, .idle)).map(\.intent))
-        #expect(!idle.contains(.togglePauseVideo) && !idle.contains(.stopBroadcast) && idle.contains(.nextPolicy) && idle.contains(.startBroadcast))
+        #expect(!idle.contains(pauseVideo) && !idle.contains(stop) && idle.contains(nextPolicy) && idle.contains(.startBroadcast))
         let subscriber = Set(map.available(in: context(.active, focus: .subscriber)).map(\.intent))
-        #expect(!subscriber.contains(.nextPolicy) && !subscriber.contains(.phone(.tap)) && subscriber.contains(.phone(.home)))
+        #expect(!subscriber.contains(nextPolicy) && !subscriber.contains(.command(.phone(.tap))) && subscriber.contains(.command(.phone(.home))))
         let single = Set(map.available(in: context(.active, panes: 1)).map(\.intent))
         #expect(!single.contains(.switchPane))
     }
@@ -154,16 +166,16 @@ struct KeyMapTests {
         #expect(ui.notice?.text.contains("? shows the keys") == true)
     }
 
-    @Test("allowed phone keys become effects for the focused pane; Tab moves the focus")
+    @Test("allowed keys become the operator command for the focused pane (sub … on the subscriber's); Tab moves the focus")
     func effects() {
         var ui = ConsoleUIState()
         let publisher = ConsoleFixtures.publisher(.publishing)
         let subscriber = ConsoleFixtures.subscriber()
-        #expect(ui.handle(.character("c"), publisher: publisher, subscriber: subscriber, now: .zero) == [.perform(.incomingCall, on: .publisher)])
-        #expect(ui.handle(.character("v"), publisher: publisher, subscriber: subscriber, now: .zero) == [.togglePauseVideo])
+        #expect(ui.handle(.character("c"), publisher: publisher, subscriber: subscriber, now: .zero) == [.command(.phone(.incomingCall))])
+        #expect(ui.handle(.character("v"), publisher: publisher, subscriber: subscriber, now: .zero) == [.command(.publisher(.togglePauseVideo))])
         #expect(ui.handle(.tab, publisher: publisher, subscriber: subscriber, now: .zero).isEmpty)
         #expect(ui.focus == .subscriber)
-        #expect(ui.handle(.character("h"), publisher: publisher, subscriber: subscriber, now: .zero) == [.perform(.home, on: .subscriber)])
+        #expect(ui.handle(.character("h"), publisher: publisher, subscriber: subscriber, now: .zero) == [.command(.subscriberPhone(.home))])
         #expect(ui.handle(.character("v"), publisher: publisher, subscriber: subscriber, now: .zero).isEmpty)
         #expect(ui.notice?.text.contains("Tab") == true)
     }
@@ -178,7 +190,7 @@ struct KeyMapTests {
         #expect(ui.handle(.character("n"), publisher: live, subscriber: nil, now: .zero).isEmpty)
         #expect(!ui.confirmingQuit)
         _ = ui.handle(.character("q"), publisher: live, subscriber: nil, now: .zero)
-        #expect(ui.handle(.character("y"), publisher: live, subscriber: nil, now: .zero) == [.stopBroadcast, .quit])
+        #expect(ui.handle(.character("y"), publisher: live, subscriber: nil, now: .zero) == [.command(.publisher(.stop)), .quit])
         var idle = ConsoleUIState()
         #expect(idle.handle(.character("q"), publisher: ConsoleFixtures.publisher(.idle), subscriber: nil, now: .zero) == [.quit])
     }

@@ -2,24 +2,15 @@ import OnAirCore
 
 /// What the operator means by a key: keys map to intents through `KeyMap`, never straight to behaviour
 /// (htop's `Action.c`, bottom's event table), so the same table can draw the footer and the help overlay.
+/// A key either gives an operator command — the very `OperatorCommand` a stdin line or a scenario press
+/// gives, decided by the core's one rule — or changes only what the console shows.
 public enum ConsoleIntent: Sendable, Hashable {
-    /// Something that happens to the simulated phone app (c s d a h f space/t).
-    case phone(OperatorAction)
-    /// `v`: toggle Red5's `pauseVideo` on the publisher.
-    case togglePauseVideo
-    /// `m`: toggle `pauseAudio` on the publisher.
-    case togglePauseAudio
-    /// `p`: switch to the next interrupt policy.
-    case nextPolicy
-    /// `x`: stop the broadcast.
-    case stopBroadcast
-    /// `r`: start a broadcast — after `x`, or after an error, retry it; while one is under way, reconnect now.
-    case startBroadcast
-    /// `w`: the link goes down (the elevator), or comes back up.
+    /// An operator command (c s d a h f space/t v m p x r W), written as on the publisher pane; on the
+    /// subscriber pane a gesture or link command goes to the subscriber's phone (`OperatorCommand.onSubscriber`).
+    case command(OperatorCommand)
+    /// `w`: the link goes down (the elevator), or comes back up: `link-down` or `link-up` by the stage's state.
     case toggleLink
-    /// `W`: Wi-Fi → cellular: the stage resets the connections and opens a new path.
-    case handoff
-    /// `k`: the link's cap walks its presets (none, 2.5M, 800k, 300k).
+    /// `k`: the link's cap walks its presets (none, 2.5M, 800k, 300k): the next `link-cap`/`link-uncap`.
     case cycleLinkCap
     /// `l`: the focused pane's event log on the whole screen, or back.
     case toggleLog
@@ -37,4 +28,15 @@ public enum ConsoleIntent: Sendable, Hashable {
     case confirm
     /// `n` / Esc in a confirmation or the help overlay.
     case cancel
+
+    /// `r`: start a broadcast — after `x`, or after an error, retry it; while one is under way, reconnect now.
+    public static let startBroadcast = ConsoleIntent.command(.publisher(.start(nil)))
+
+    /// True for keys whose legality is the core's rule, not the console's.
+    var reachesCore: Bool {
+        switch self {
+        case .command, .toggleLink, .cycleLinkCap: true
+        case .togglePreview, .toggleHelp, .quit, .switchPane, .confirm, .cancel, .toggleLog, .scrollLog: false
+        }
+    }
 }

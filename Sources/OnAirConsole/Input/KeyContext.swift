@@ -2,95 +2,74 @@ import OnAirCore
 
 /// Everything the key table needs to know to say whether a key does something now.
 ///
-/// Whether a key that reaches a state machine does anything is the core's one rule
-/// (`PublisherSession.refusal(of:)`, `SubscriberSession.refusal(of:)`), read here from the focused pane's
-/// `refusals`; the console decides only about its own keys (help, preview, panes, quit).
+/// Whether a key that gives an operator command does anything is the core's one rule
+/// (`OperatorCommand.refusal(in:)`, which stdin and scenario presses ask too), read here for the command
+/// the key gives on the focused pane; the console decides only about its own keys (help, preview, panes,
+/// quit).
 public struct KeyContext: Sendable, Equatable {
     public var mode: ConsoleMode
     /// The pane the keys go to.
     public var focus: ConsolePane
     public var paneCount: Int
-    /// Why each key that reaches the focused pane's state machine would do nothing now; absent: it acts.
-    public var refusals: [ConsoleIntent: String]
-    /// The publisher's status when the publisher pane has focus; nil for the subscriber.
-    public var publisherStatus: PublisherStatus?
+    /// The sides and their link stages as they are now: what the core's rule reads.
+    public var targets: CommandTargets
     /// How many of the newest entries of the focused pane's event log are scrolled out of view, and at
     /// most how many can be (the entries that do not fit on screen).
-    public var logScroll: Int
-    public var logScrollLimit: Int
-    /// The focused pane's link impairment stage, nil when it has none.
-    public var link: LinkImpairmentState?
+    public var logScroll: Int = 0
+    public var logScrollLimit: Int = 0
 
-    public init(
-        mode: ConsoleMode = .normal, focus: ConsolePane, paneCount: Int, refusals: [ConsoleIntent: String] = [:],
-        publisherStatus: PublisherStatus?, logScroll: Int = 0, logScrollLimit: Int = 0
-    ) {
-        self.mode = mode
-        self.focus = focus
-        self.paneCount = paneCount
-        self.refusals = refusals
-        self.publisherStatus = publisherStatus
-        self.logScroll = logScroll
-        self.logScrollLimit = logScrollLimit
-    }
-
-    /// The key context of a pane, with the core's refusals mapped onto the console's intents.
+    /// The key context of a pane; `link` is the focused pane's link impairment stage (nil: none).
     public init(
         mode: ConsoleMode = .normal, focus: ConsolePane, paneCount: Int, publisher: PublisherAppState?, subscriber: SubscriberAppState?,
         link: LinkImpairmentState? = nil
     ) {
-        var refusals: [ConsoleIntent: String] = [:]
-        switch focus {
-        case .publisher:
-            for (command, reason) in publisher?.refusals ?? [:] {
-                if let intent = ConsoleIntent(command) { refusals[intent] = reason }
-            }
-        case .subscriber:
-            for (action, reason) in subscriber?.refusals ?? [:] { refusals[.phone(action)] = reason }
-            for command in PublisherCommand.all {
-                guard case .control = command, let intent = ConsoleIntent(command) else { continue }
-                refusals[intent] = "a publisher key (Tab to switch)"
-            }
-        }
-        // The link keys act on the focused pane's own stage (the demo subscriber has its own phone), by the
-        // core's rule for link commands: whenever a stage exists.
-        for (intent, command) in [(ConsoleIntent.toggleLink, LinkCommand.down), (.handoff, .handoff(capBitsPerSecond: nil, delay: nil)), (.cycleLinkCap, .uncap)] {
-            if let reason = command.refusal(stage: link) { refusals[intent] = reason }
-        }
-        self.init(mode: mode, focus: focus, paneCount: paneCount, refusals: refusals, publisherStatus: focus == .publisher ? publisher?.status : nil)
-        self.link = link
+        self.init(mode: mode, focus: focus, paneCount: paneCount, targets: CommandTargets(
+            publisher: publisher, subscriber: subscriber,
+            publisherLink: focus == .publisher ? link : nil, subscriberLink: focus == .subscriber ? link : nil))
     }
 
-    /// The link command a link key gives now: `w` downs an up link and raises a down one, `k` takes the
-    /// next cap preset.
+    public init(mode: ConsoleMode = .normal, focus: ConsolePane, paneCount: Int, targets: CommandTargets) {
+        self.mode = mode
+        self.focus = focus
+        self.paneCount = paneCount
+        self.targets = targets
+    }
+
+    /// The publisher's status when the publisher pane has focus; nil for the subscriber.
+    public var publisherStatus: PublisherStatus? { focus == .publisher ? targets.publisher?.status : nil }
+
+    /// The focused pane's link impairment stage, nil when it has none.
+    public var link: LinkImpairmentState? { focus == .publisher ? targets.publisherLink : targets.subscriberLink }
+
+    /// The operator command a key's intent gives now on the focused pane: `w` downs an up link and raises
+    /// a down one, `k` takes the next cap preset; on the subscriber pane gestures and link commands go to
+    /// the subscriber's phone. Nil for the console's own keys, and for a publisher control on the
+    /// subscriber pane.
+    public func command(for intent: ConsoleIntent) -> OperatorCommand? {
+        let command: OperatorCommand
+        switch intent {
+        case .command(let given): command = given
+        case .toggleLink, .cycleLinkCap: command = .link(linkCommand(for: intent) ?? .down)
+        default: return nil
+        }
+        return focus == .publisher ? command : command.onSubscriber
+    }
+
+    /// The link command a link key gives now.
     public func linkCommand(for intent: ConsoleIntent) -> LinkCommand? {
         switch intent {
         case .toggleLink: (link?.isUp ?? true) ? .down : .up
-        case .handoff: .handoff(capBitsPerSecond: nil, delay: nil)
+        case .command(.link(let command)): command
         case .cycleLinkCap: LinkCommand.nextCapPreset(after: link?.capBitsPerSecond)
         default: nil
         }
     }
-}
 
-extension ConsoleIntent {
-    /// The console intent of a core command (nil for none: every command has one).
-    public init?(_ command: PublisherCommand) {
-        switch command {
-        case .operator(let action): self = .phone(action)
-        case .control(.togglePauseVideo): self = .togglePauseVideo
-        case .control(.togglePauseAudio): self = .togglePauseAudio
-        case .control(.nextPolicy): self = .nextPolicy
-        case .control(.stop): self = .stopBroadcast
-        case .control(.start): self = .startBroadcast
-        }
-    }
-
-    /// True for keys whose legality is the core's rule, not the console's.
-    var reachesCore: Bool {
-        switch self {
-        case .phone, .togglePauseVideo, .togglePauseAudio, .nextPolicy, .stopBroadcast, .startBroadcast, .toggleLink, .handoff, .cycleLinkCap: true
-        case .togglePreview, .toggleHelp, .quit, .switchPane, .confirm, .cancel, .toggleLog, .scrollLog: false
-        }
+    /// Why a key that gives an operator command would do nothing now (the core's reason), or nil when it
+    /// acts; nil as well for the console's own keys.
+    public func refusal(of intent: ConsoleIntent) -> String? {
+        guard intent.reachesCore else { return nil }
+        guard let command = command(for: intent) else { return "a publisher key (Tab to switch)" }
+        return command.refusal(in: targets)
     }
 }

@@ -1,7 +1,8 @@
 import OnAirCore
 
-/// The table of key → intent. The key reader, the footer and the help overlay all read this one table,
-/// so a key cannot work without being listed, nor be listed without working.
+/// The table of key → intent: an operator command (the stdin and scenario vocabulary) or a change of what
+/// the console shows. The key reader, the footer and the help overlay all read this one table, so a key
+/// cannot work without being listed, nor be listed without working.
 public struct KeyMap: Sendable {
     public var bindings: [KeyBinding]
 
@@ -11,20 +12,20 @@ public struct KeyMap: Sendable {
 
     /// The console's keys (DESIGN.md §1.1 and issue 6).
     public static let standard = KeyMap(bindings: [
-        KeyBinding(keys: [.character("c")], intent: .phone(.incomingCall), label: "call", help: "an incoming phone call rings (willResignActive)"),
-        KeyBinding(keys: [.character("s")], intent: .phone(.siri), label: "Siri", help: "Siri is activated (willResignActive)"),
-        KeyBinding(keys: [.character("d")], intent: .phone(.decline), label: "decline", help: "decline the call / dismiss Siri (didBecomeActive)"),
-        KeyBinding(keys: [.character("a")], intent: .phone(.accept), label: "accept", help: "accept the call (didEnterBackground)"),
-        KeyBinding(keys: [.character("h")], intent: .phone(.home), label: "home", help: "Home button (willResignActive, didEnterBackground)"),
-        KeyBinding(keys: [.character("f")], intent: .phone(.returnToApp), label: "return", help: "return to the app (willEnterForeground, didBecomeActive)"),
-        KeyBinding(keys: [.character(" "), .character("t")], intent: .phone(.tap), label: "tap", help: "tap the screen (meaning depends on the policy)"),
-        KeyBinding(keys: [.character("v")], intent: .togglePauseVideo, label: "pauseVideo", help: "toggle pauseVideo (audio keeps flowing)"),
-        KeyBinding(keys: [.character("m")], intent: .togglePauseAudio, label: "pauseAudio", help: "toggle pauseAudio (silence is sent)"),
-        KeyBinding(keys: [.character("p")], intent: .nextPolicy, label: "policy", help: "switch to the next interrupt policy"),
-        KeyBinding(keys: [.character("x")], intent: .stopBroadcast, label: "stop", help: "stop the broadcast"),
+        KeyBinding(keys: [.character("c")], intent: .command(.phone(.incomingCall)), label: "call", help: "an incoming phone call rings (willResignActive)"),
+        KeyBinding(keys: [.character("s")], intent: .command(.phone(.siri)), label: "Siri", help: "Siri is activated (willResignActive)"),
+        KeyBinding(keys: [.character("d")], intent: .command(.phone(.decline)), label: "decline", help: "decline the call / dismiss Siri (didBecomeActive)"),
+        KeyBinding(keys: [.character("a")], intent: .command(.phone(.accept)), label: "accept", help: "accept the call (didEnterBackground)"),
+        KeyBinding(keys: [.character("h")], intent: .command(.phone(.home)), label: "home", help: "Home button (willResignActive, didEnterBackground)"),
+        KeyBinding(keys: [.character("f")], intent: .command(.phone(.returnToApp)), label: "return", help: "return to the app (willEnterForeground, didBecomeActive)"),
+        KeyBinding(keys: [.character(" "), .character("t")], intent: .command(.phone(.tap)), label: "tap", help: "tap the screen (meaning depends on the policy)"),
+        KeyBinding(keys: [.character("v")], intent: .command(.publisher(.togglePauseVideo)), label: "pauseVideo", help: "toggle pauseVideo (audio keeps flowing)"),
+        KeyBinding(keys: [.character("m")], intent: .command(.publisher(.togglePauseAudio)), label: "pauseAudio", help: "toggle pauseAudio (silence is sent)"),
+        KeyBinding(keys: [.character("p")], intent: .command(.publisher(.nextPolicy)), label: "policy", help: "switch to the next interrupt policy"),
+        KeyBinding(keys: [.character("x")], intent: .command(.publisher(.stop)), label: "stop", help: "stop the broadcast"),
         KeyBinding(keys: [.character("r")], intent: .startBroadcast, label: "start", help: "start; after an error retry; while broadcasting reconnect now"),
         KeyBinding(keys: [.character("w")], intent: .toggleLink, label: "link down", help: "link down (elevator: nothing passes, sockets stay open) / up"),
-        KeyBinding(keys: [.character("W")], intent: .handoff, label: "handoff", help: "Wi-Fi → cellular handoff: connections reset, a new path"),
+        KeyBinding(keys: [.character("W")], intent: .command(.link(.handoff(capBitsPerSecond: nil, delay: nil))), label: "handoff", help: "Wi-Fi → cellular handoff: connections reset, a new path"),
         KeyBinding(keys: [.character("k")], intent: .cycleLinkCap, label: "cap", help: "cap the link: none → 2.5M → 800k → 300k → none (weak signal)"),
         KeyBinding(keys: [.character("o")], intent: .togglePreview, label: "preview", help: "show or hide the colour preview"),
         KeyBinding(keys: [.tab, .backTab], intent: .switchPane, label: "pane", help: "give the keys to the other pane"),
@@ -49,7 +50,7 @@ public struct KeyMap: Sendable {
         bindings.filter { isAvailable($0.intent, in: context) }.map { binding in
             var labelled = binding
             switch binding.intent {
-            case .startBroadcast:
+            case .command(.publisher(.start)):
                 if case .error = context.publisherStatus { labelled.label = "retry" }
                 if context.publisherStatus?.isBroadcasting == true { labelled.label = "reconnect" }
             case .toggleLink:
@@ -80,7 +81,7 @@ public struct KeyMap: Sendable {
         case .help: return intent == .toggleHelp || intent == .quit
         case .normal: break
         }
-        if intent.reachesCore { return context.refusals[intent] == nil }
+        if intent.reachesCore { return context.refusal(of: intent) == nil }
         switch intent {
         case .scrollLog(let up):
             // Back while there is older history to see; forward only once scrolled back.

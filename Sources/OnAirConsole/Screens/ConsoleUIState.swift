@@ -1,8 +1,8 @@
 import OnAirCore
 
 /// What the console itself remembers between frames (focus, overlays, preview toggle, the last notice),
-/// and how keys change it. Keys that reach the engine come back as `ConsoleEffect`s for the owner to run
-/// (CONVENTIONS.md §1, §8): this type never performs anything itself.
+/// and how keys change it. Keys that give an operator command come back as `Effect.command` for the owner
+/// to run (CONVENTIONS.md §1, §8): this type never performs anything itself.
 public struct ConsoleUIState: Sendable, Equatable {
     /// A short line in the footer saying why a key did nothing; it fades after `Notice.lifetime`.
     public struct Notice: Sendable, Equatable {
@@ -18,16 +18,10 @@ public struct ConsoleUIState: Sendable, Equatable {
 
     /// What the owner must do after a key.
     public enum Effect: Sendable, Equatable {
-        /// Deliver a phone-app action to a pane's state machine.
-        case perform(OperatorAction, on: ConsolePane)
-        case togglePauseVideo
-        case togglePauseAudio
-        case nextPolicy
-        case stopBroadcast
-        case startBroadcast
-        /// Apply a command to a pane's link impairment stage.
-        case link(LinkCommand, on: ConsolePane)
-        /// Leave the event loop (after `stopBroadcast`, when confirmed while live).
+        /// Perform an operator command — already addressed to the focused pane's side (`sub home` on the
+        /// subscriber pane) and allowed by the core's rule.
+        case command(OperatorCommand)
+        /// Leave the event loop (after stopping the broadcast, when confirmed while live).
         case quit
     }
 
@@ -70,8 +64,8 @@ public struct ConsoleUIState: Sendable, Equatable {
         let focused = effectiveFocus(publisher: publisher, subscriber: subscriber)
         let logLines = (focused == .publisher ? publisher?.log.entries.count : subscriber?.log.entries.count) ?? 0
         let limit = max(0, logLines - visibleLogRows)
-        var context = KeyContext(mode: mode, focus: focused, paneCount: paneCount, publisher: publisher, subscriber: subscriber,
-                                 link: focused == .publisher ? link : subscriberLink)
+        var context = KeyContext(mode: mode, focus: focused, paneCount: paneCount, targets: CommandTargets(
+            publisher: publisher, subscriber: subscriber, publisherLink: link, subscriberLink: subscriberLink))
         context.logScroll = min(logScroll, limit)
         context.logScrollLimit = limit
         return context
@@ -105,13 +99,7 @@ public struct ConsoleUIState: Sendable, Equatable {
         }
         notice = nil
         switch intent {
-        case .phone(let action): return [.perform(action, on: context.focus)]
-        case .togglePauseVideo: return [.togglePauseVideo]
-        case .togglePauseAudio: return [.togglePauseAudio]
-        case .nextPolicy: return [.nextPolicy]
-        case .stopBroadcast: return [.stopBroadcast]
-        case .startBroadcast: return [.startBroadcast]
-        case .toggleLink, .handoff, .cycleLinkCap: return context.linkCommand(for: intent).map { [.link($0, on: context.focus)] } ?? []
+        case .command, .toggleLink, .cycleLinkCap: return context.command(for: intent).map { [.command($0)] } ?? []
         case .togglePreview: showPreview.toggle()
         case .toggleHelp: showHelp.toggle()
         case .toggleLog: showFullLog.toggle()
@@ -130,7 +118,7 @@ public struct ConsoleUIState: Sendable, Equatable {
             return [.quit]
         case .confirm:
             confirmingQuit = false
-            return publisher?.status.isBroadcasting == true ? [.stopBroadcast, .quit] : [.quit]
+            return publisher?.status.isBroadcasting == true ? [.command(.publisher(.stop)), .quit] : [.quit]
         case .cancel:
             confirmingQuit = false
             showHelp = false
@@ -141,7 +129,7 @@ public struct ConsoleUIState: Sendable, Equatable {
     /// Why a known key does nothing now, in one short line: the core's reason for keys that reach a state
     /// machine, the console's own for the rest.
     static func refusal(of intent: ConsoleIntent, key: ConsoleKey, context: KeyContext) -> String {
-        if let reason = context.refusals[intent] { return "\(key): \(reason)" }
+        if let reason = context.refusal(of: intent) { return "\(key): \(reason)" }
         switch intent {
         case .scrollLog(let up): return up ? "\(key): the whole log is on screen" : "\(key): already at the newest event"
         case .switchPane: return "\(key): only one pane"

@@ -65,6 +65,34 @@ struct RelayNoticeTests {
         await harness.stop()
     }
 
+    @Test("a notice queued without waiting, then stop at once (the seed's didBecomeActive): the player gets it before UnpublishNotify")
+    func queuedNoticeThenStop() async throws {
+        let harness = try await RelayTestHarness()
+        let url = try harness.streamURL("queued")
+        let player = try await RelayTestPlayer(url: url)
+        let publisher = RTMPPublisher(url: url)
+        do {
+            _ = try await player.events.first(where: Self.isStatus(.playStart))
+            try await publisher.start(type: .live, video: nil, audio: nil)
+            _ = try await player.events.first(where: Self.isStatus(.playPublishNotify))
+            publisher.queue(handler: "publisherInterrupt", "streamName=queued")
+            await publisher.stop()
+            _ = try await player.events.first(where: Self.isStatus(.playUnpublishNotify))
+            let notice = RTMPPlayer.Event.data(RTMPDataMessage(handler: "publisherInterrupt", arguments: [.string("streamName=queued")]))
+            let events = player.events.all
+            let noticeAt = events.firstIndex(of: notice)
+            #expect(noticeAt != nil, "the queued notice never reached the player")
+            #expect(noticeAt.map { $0 < events.firstIndex(where: Self.isStatus(.playUnpublishNotify))! } == true, "the stop overtook the notice")
+        } catch {
+            await publisher.stop()
+            await player.stop()
+            await harness.stop()
+            throw error
+        }
+        await player.stop()
+        await harness.stop()
+    }
+
     @Test("OnAir's data-relay self-test says 'relayed' through the relay, amid real media")
     func dataRelayCheck() async throws {
         let harness = try await RelayTestHarness()

@@ -3,7 +3,7 @@ import OnAirCore
 extension MetadataValue {
     /// The value as JSON for headless events. NUL padding (nginx-rtmp sends fixed-size `profile`/`level`
     /// strings full of zero bytes) is trimmed so the output stays readable text.
-    var json: JSONValue {
+    public var json: JSONValue {
         switch self {
         case .number(let value):
             if value.rounded() == value, abs(value) < 9e15 { return .integer(Int64(value)) }

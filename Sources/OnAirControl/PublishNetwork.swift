@@ -11,8 +11,8 @@ import Synchronization
 /// ABR's throughput is the stage's count of bytes delivered to the server, and its queue delay is the
 /// engine's queued bytes at that rate (`SendPathMeter`): figures of what the wire carried, never of what
 /// was configured. Each change is applied to the encoder between two frames and written as an `abr` event.
-final class PublishNetwork: Sendable {
-    let stage: LinkImpairment
+public final class PublishNetwork: Sendable {
+    public let stage: LinkImpairment
     private let sampler: Task<Void, Never>?
     /// What ABR asks of the encoder now (nil with `--abr off`): the dashboard's and `stats`' `abrTarget`.
     private let target: TargetCell
@@ -21,9 +21,11 @@ final class PublishNetwork: Sendable {
     private let clock: SessionClock
 
     /// How often ABR reads the send path.
-    static let samplingInterval = Duration.seconds(1)
+    public static let samplingInterval = Duration.seconds(1)
 
-    private init(
+    /// Starts ABR's sampling (with a configuration) over `stage`; `PublishNetwork.start` in OnAirApp makes
+    /// both from the command line.
+    public init(
         stage: LinkImpairment, configuration: AdaptiveBitrateConfiguration?, engine: MediaEngine, clock: SessionClock,
         events: @escaping @Sendable (HeadlessEvent) -> Void
     ) {
@@ -37,54 +39,16 @@ final class PublishNetwork: Sendable {
         }
     }
 
-    /// Starts the stage toward `url`'s server (rtmp:// only), and ABR when asked; returns the URL the
-    /// publisher connects to (the stage's loopback port, or `url` unchanged for rtmps://) and what to stop
-    /// at the end. Asking for `--abr` or `--link-*` with rtmps:// is a usage error.
-    static func start(
-        _ options: NetworkOptions, url: StreamURL, engine: MediaEngine, clock: SessionClock, command: String,
-        events: @escaping @Sendable (HeadlessEvent) -> Void
-    ) throws -> (url: StreamURL, network: PublishNetwork?) {
-        if options.direct {
-            guard !options.asksForLinkStage else {
-                throw FrontEndExit(code: 2, message: "onair \(command): --abr and --link-* need the link stage; drop them or --direct")
-            }
-            return (url, nil)
-        }
-        guard url.scheme == .rtmp else {
-            guard !options.asksForLinkStage else {
-                throw FrontEndExit(code: 2, message: "onair \(command): --abr and --link-* work with rtmp:// URLs for now; drop them or publish without TLS")
-            }
-            return (url, nil)
-        }
-        let stage: LinkImpairment
-        do {
-            stage = try LinkImpairment(targetHost: url.host, targetPort: url.port, state: options.initialLinkState)
-        } catch {
-            throw FrontEndExit(code: 1, message: "onair \(command): cannot start the link stage: \(error)")
-        }
-        var local = url
-        local.host = "127.0.0.1"
-        local.port = stage.port
-        events(HeadlessEvent(time: clock.now, side: .publisher, kind: "link", details: [
-            "state": .string(stage.state.description), "abr": .string(options.abr.rawValue),
-        ]))
-        let configuration = options.abr == .off ? nil : AdaptiveBitrateConfiguration(
-            mode: options.abr, ceiling: engine.configuration.videoBitrate,
-            audioBitrate: engine.configuration.audio == nil ? 0 : engine.configuration.audioBitrate,
-            framesPerSecond: engine.configuration.framesPerSecond, requireVideo: options.abrRequireVideo)
-        return (local, PublishNetwork(stage: stage, configuration: configuration, engine: engine, clock: clock, events: events))
-    }
-
-    func stop() {
+    public func stop() {
         sampler?.cancel()
         stage.stop()
     }
 
     /// What ABR asks of the encoder now; nil with `--abr off`.
-    var abrTarget: AdaptiveBitrateTarget? { target.value.withLock { $0 } }
+    public var abrTarget: AdaptiveBitrateTarget? { target.value.withLock { $0 } }
 
     /// Applies a link command to the stage and writes the `link` event with the command and the new state.
-    func apply(_ command: LinkCommand) -> LinkImpairmentState {
+    public func apply(_ command: LinkCommand) -> LinkImpairmentState {
         let state = stage.apply(command)
         events(HeadlessEvent(time: clock.now, side: .publisher, kind: "link", details: [
             "state": .string(state.description), "command": .string(command.text),
@@ -114,7 +78,7 @@ final class PublishNetwork: Sendable {
     }
 
     /// The `abr` event: the old and new target, the reason, and the measurements that led to it.
-    static func event(_ change: AdaptiveBitrateChange, input: AdaptiveBitrate.Input, link: LinkImpairmentState) -> HeadlessEvent {
+    public static func event(_ change: AdaptiveBitrateChange, input: AdaptiveBitrate.Input, link: LinkImpairmentState) -> HeadlessEvent {
         var details: [String: JSONValue] = [
             "reason": .string(change.reason.name),
             "old": .string(change.old.description), "new": .string(change.new.description),
@@ -137,7 +101,7 @@ final class PublishNetwork: Sendable {
     }
 
     /// The target shared by the sampler (writer) and the front end's loop (reader).
-    final class TargetCell: Sendable {
+    public final class TargetCell: Sendable {
         let value: Mutex<AdaptiveBitrateTarget?>
 
         init(_ initial: AdaptiveBitrateTarget?) {

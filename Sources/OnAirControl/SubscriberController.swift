@@ -19,12 +19,12 @@ public final class SubscriberController {
     /// `decoderCounters` when the current play (or the publisher's current session on it) began:
     /// `framesDecoded` counts that only, so frames from before an interruption never make a scenario's
     /// `framesDecoded above 0` hold.
-    private(set) var countersAtPlay = PacketDecoder.Counters()
+    public private(set) var countersAtPlay = PacketDecoder.Counters()
     private let previewSize: (width: Int, height: Int)
     public private(set) var meter = RateMeter()
     /// Time without video, for the report and `expect subscriber gap below …`.
     public private(set) var videoGaps = VideoGapMeter()
-    let clock: SessionClock
+    public let clock: SessionClock
     private let rtmp: RTMPClient.Configuration
     private let post: @Sendable (SubscriberInput) -> Void
     private let timers: TimerService<SubscriberTimer>
@@ -45,7 +45,7 @@ public final class SubscriberController {
     /// Shows `warning` and `notice` lines on the console's dashboard; headless takes them as events.
     public var showNotice: ((String) -> Void)?
     /// The demo subscriber's own link stage ("its own phone"), nil elsewhere.
-    var link: LinkImpairment?
+    public var link: LinkImpairment?
 
     public init(
         session: SubscriberSession,
@@ -98,28 +98,28 @@ public final class SubscriberController {
         return telemetry
     }
 
-    /// Applies a link command to the subscriber's own stage under the core's rule for them: the reason when
-    /// there is none, nil when applied (then a `link` event, side subscriber).
-    public func apply(_ command: LinkCommand) -> String? {
-        if let refusal = command.refusal(stage: link?.state) { return refusal }
-        guard let state = link?.apply(command) else { return nil }
+    /// Applies a link command the core's rule allowed (`CommandRouter`) to the subscriber's own stage;
+    /// a `link` event, side subscriber, says what it did.
+    public func apply(_ command: LinkCommand) {
+        guard let state = link?.apply(command) else { return }
         notices.append((kind: "link", details: ["state": .string(state.description), "command": .string(command.text)]))
         showNotice?("sub \(command.text): link \(state.dashboardText)")
-        return nil
     }
 
-    public func handle(_ input: SubscriberInput) async {
+    /// Synchronous, as the publisher's: a play or a stop happens on a task of its own (the old player is
+    /// closed before the new one connects), so a link that takes nothing never holds the loop.
+    public func handle(_ input: SubscriberInput) {
         let now = clock.now
         switch input {
         case .event(let event):
-            await apply(event, at: now)
+            apply(event, at: now)
         case .player(let from, let event):
             guard from == generation else { return }
-            await playerReported(event, at: now)
+            playerReported(event, at: now)
         case .playFailed(let from, let reason):
             guard from == generation else { return }
             player = nil
-            await apply(.playFailed(reason: reason), at: now)
+            apply(.playFailed(reason: reason), at: now)
         case .tick:
             meter.sample(at: now)
             collectDecoderProblems()
@@ -128,7 +128,7 @@ public final class SubscriberController {
             if mediaFlowing, let last = lastMedia, now.since(last) >= stallTimeout {
                 mediaFlowing = false
                 decoder?.drain()
-                await apply(.mediaStalled, at: now)
+                apply(.mediaStalled, at: now)
             }
         }
     }
@@ -156,14 +156,14 @@ public final class SubscriberController {
         frameRateProbe = nil
     }
 
-    private func apply(_ event: SubscriberEvent, at now: SessionTime) async {
+    private func apply(_ event: SubscriberEvent, at now: SessionTime) {
         let actions = session.handle(event, at: now)
         for action in actions where action.requiresOwner {
-            await perform(action)
+            perform(action)
         }
     }
 
-    private func playerReported(_ event: RTMPPlayer.Event, at now: SessionTime) async {
+    private func playerReported(_ event: RTMPPlayer.Event, at now: SessionTime) {
         switch event {
         case .status(let status):
             if let code = PlayStatus(rawValue: status.code.rawValue) {
@@ -173,11 +173,11 @@ public final class SubscriberController {
                     mediaFlowing = false
                     decoder?.drain()
                 }
-                await apply(.status(code), at: now)
+                apply(.status(code), at: now)
             }
         case .data(let message):
             let parameter = message.arguments.first.flatMap(\.stringValue) ?? ""
-            await apply(.message(handler: message.handler, parameter: parameter), at: now)
+            apply(.message(handler: message.handler, parameter: parameter), at: now)
         case .videoTrack(let track):
             decoderForTracks()?.configure(video: track)
             // Without onMetaData the rate is measured from the first second of frame timestamps.
@@ -208,29 +208,29 @@ public final class SubscriberController {
             lastMedia = now
             if !mediaFlowing {
                 mediaFlowing = true
-                await apply(.mediaResumed, at: now)
+                apply(.mediaResumed, at: now)
             }
         case .closed(let error?):
             player = nil
             mediaFlowing = false
             decoder?.drain()
-            await apply(.connectionLost(reason: error.description), at: now)
+            apply(.connectionLost(reason: error.description), at: now)
         case .closed(nil), .streamBegin, .streamEOF, .streamDry:
             break
         }
     }
 
-    private func perform(_ action: SubscriberAction) async {
+    private func perform(_ action: SubscriberAction) {
         switch action {
         case .play(let name):
-            await play(name)
+            play(name)
         case .stop:
             generation += 1
             mediaFlowing = false
             decoder?.drain()
             let stopping = player
             player = nil
-            await stopping?.stop()
+            if let stopping { Task { await stopping.stop() } }
         case .pauseRender:
             renderPaused = true
             decoder?.setRenderPaused(true)
@@ -290,19 +290,21 @@ public final class SubscriberController {
     }
 
     /// A new connection for every play, as the seed's `reconnect()` makes a new subscriber.
-    private func play(_ name: String) async {
+    private func play(_ name: String) {
         countersAtPlay = decoderCounters
         generation += 1
         let current = generation
         // Only media of this play may say PLAYING.
         mediaFlowing = false
-        if let previous = player { await previous.stop() }
+        let previous = player
         var target = url
         if name != url.bareStreamName { target.streamName = name }
         let player = RTMPPlayer(url: target, configuration: rtmp)
         self.player = player
         let post = post
         Task {
+            // The old connection closes before the new one opens, as the seed's reconnect() does.
+            await previous?.stop()
             do {
                 try await player.start()
             } catch {
@@ -317,7 +319,7 @@ public final class SubscriberController {
 }
 
 extension PacketDecoder.Counters {
-    func adding(_ other: PacketDecoder.Counters) -> PacketDecoder.Counters {
+    public func adding(_ other: PacketDecoder.Counters) -> PacketDecoder.Counters {
         var sum = self
         sum.videoPacketsReceived += other.videoPacketsReceived
         sum.videoFramesDecoded += other.videoFramesDecoded

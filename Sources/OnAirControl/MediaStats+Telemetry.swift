@@ -8,7 +8,7 @@ extension MediaStats {
     /// the operator sees; `droppedVideoPackets`/`droppedAudioPackets` are the output queue's drops alone
     /// (the network being slower than the encoder) and `congestionEvents` counts its overflows, each of
     /// which dropped the queued video and waited for the next keyframe. `dropped` stays the total of every cause.
-    var headlessDetails: [String: JSONValue] {
+    public var headlessDetails: [String: JSONValue] {
         var details: [String: JSONValue] = [
             "bitrate": .integer(Int64(bitrate1s)),
             "videoBitrate": .integer(Int64(videoBitrate1s)),
@@ -35,7 +35,7 @@ extension MediaStats {
     }
 
     /// How full the output queue is, 0…1: the dashboard's congestion level.
-    var congestion: Double {
+    public var congestion: Double {
         guard let output, output.capacity > 0 else { return 0 }
         let byDepth = Double(output.depth) / Double(output.capacity)
         let byBytes = output.byteCapacity > 0 ? Double(output.bytes) / Double(output.byteCapacity) : 0

@@ -1,5 +1,3 @@
-import OnAirCore
-
 extension StreamURL {
     /// The stream name without its `?query`: what notices (`streamName=…`), logs and recordings use, so a
     /// key passed as `?key=` never leaves the connection it authenticates.

@@ -9,7 +9,7 @@ import Synchronization
 /// a new broadcast is ready at once); those packets are dropped here. Video to a new connection waits for
 /// a keyframe, so a subscriber's decoder never starts on a P-frame. The engine's bounded queue is the
 /// only buffer: a slow socket makes `send` wait, the queue fills and the engine drops to the next keyframe.
-final class MediaPump: Sendable {
+public final class MediaPump: Sendable {
     private struct Target {
         var publisher: RTMPPublisher
         var awaitingKeyframe = true
@@ -19,7 +19,7 @@ final class MediaPump: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     /// Starts draining `packets`: each batch the queue releases goes out in one write.
-    func start(_ packets: PacketStream) {
+    public func start(_ packets: PacketStream) {
         let pump = Task.detached { [weak self] in
             for await batch in packets.batches {
                 guard let self else { return }
@@ -34,11 +34,11 @@ final class MediaPump: Sendable {
     }
 
     /// Sends media to `publisher` from the next keyframe on; `nil` stops sending.
-    func route(to publisher: RTMPPublisher?) {
+    public func route(to publisher: RTMPPublisher?) {
         target.withLock { $0 = publisher.map { Target(publisher: $0) } }
     }
 
-    func stop() {
+    public func stop() {
         task.withLock { $0 }?.cancel()
         route(to: nil)
     }

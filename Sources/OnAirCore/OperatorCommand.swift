@@ -1,9 +1,7 @@
-import Foundation
-import OnAirCore
-
-/// A command typed on stdin in headless mode, or written in a scenario file: the same names as the
-/// console's keys stand for (README, "Headless commands").
-public enum OperatorCommand: Sendable, Equatable {
+/// Everything the operator can ask, in one vocabulary: a console key (through `KeyMap`), a line typed on
+/// stdin in headless mode and a scenario's `press` all become one of these, and one rule
+/// (`refusal(in:)`) says whether it does something now (README, "Headless commands").
+public enum OperatorCommand: Sendable, Hashable {
     /// A phone gesture: `call`, `siri`, `decline`, `accept`, `home`, `return`, `tap`.
     case phone(OperatorAction)
     /// A publisher control: `pause-video`, `pause-audio`, `next-policy`, `stop`, `start`.
@@ -47,13 +45,13 @@ public enum OperatorCommand: Sendable, Equatable {
     /// Parses one command name (case-insensitive, surrounding blanks ignored); nil when unknown or when a
     /// link command's value is bad (`linkError(in:)` says why).
     public init?(_ text: some StringProtocol) {
-        var word = text.trimmingCharacters(in: .whitespaces).lowercased()
+        var word = Self.trimmed(text).lowercased()
         if let link = try? LinkCommand.parse(word) {
             self = .link(link)
             return
         }
         for prefix in ["sub ", "subscriber "] where word.hasPrefix(prefix) {
-            word = String(word.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+            word = Self.trimmed(word.dropFirst(prefix.count))
             if let link = try? LinkCommand.parse(word) {
                 self = .subscriberLink(link)
                 return
@@ -83,9 +81,9 @@ public enum OperatorCommand: Sendable, Equatable {
 extension OperatorCommand {
     /// Why a line that starts with a link command's word is not one (`link-cap 9`: not a rate), or nil.
     public static func linkError(in text: some StringProtocol) -> String? {
-        var line = text.trimmingCharacters(in: .whitespaces).lowercased()
+        var line = trimmed(text).lowercased()
         for prefix in ["sub ", "subscriber "] where line.hasPrefix(prefix) {
-            line = String(line.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+            line = trimmed(line.dropFirst(prefix.count))
         }
         do {
             _ = try LinkCommand.parse(line)
@@ -93,5 +91,11 @@ extension OperatorCommand {
         } catch {
             return error.description
         }
+    }
+
+    /// `text` without the blanks around it (the core has no Foundation to trim with).
+    static func trimmed(_ text: some StringProtocol) -> String {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        return String(text.drop(while: isBlank).reversed().drop(while: isBlank).reversed())
     }
 }

@@ -3,12 +3,12 @@ import OnAirMedia
 
 extension SubscriberController {
     /// The frame-marker figures of the current decoder at wall instant now (README, "Glass to glass").
-    var glassToGlassNow: GlassToGlassMeter.Reading? {
+    public var glassToGlassNow: GlassToGlassMeter.Reading? {
         decoder?.snapshot.glassToGlass.reading(at: WallClock.nowMicroseconds())
     }
 
     /// The `stats` fields read from the pictures' frame markers; absent until a marker has been read.
-    func glassToGlassDetails(_ meter: GlassToGlassMeter) -> [String: JSONValue] {
+    public func glassToGlassDetails(_ meter: GlassToGlassMeter) -> [String: JSONValue] {
         let wallNow = WallClock.nowMicroseconds()
         let reading = meter.reading(at: wallNow)
         guard reading.markersRead > 0 else { return [:] }

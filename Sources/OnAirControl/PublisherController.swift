@@ -1,7 +1,6 @@
 import OnAirCore
 import OnAirMedia
 import OnAirNet
-import OnAirRTMP
 
 /// Owns a `PublisherSession` and performs what it decides with the real engine and RTMP client.
 ///
@@ -13,7 +12,7 @@ public final class PublisherController {
     public private(set) var session: PublisherSession
     public let engine: MediaEngine
     public let url: StreamURL
-    let clock: SessionClock
+    public let clock: SessionClock
     private let rtmp: RTMPClient.Configuration
     private let post: @Sendable (PublisherInput) -> Void
     private let timers: TimerService<PublisherTimer>
@@ -25,7 +24,7 @@ public final class PublisherController {
     /// The dashboard's and `stats` events' publisher figures, from `wire`.
     public private(set) var wireRate = WireRateMeter()
     /// The link impairment stage (and ABR) the publisher connects through; nil for rtmps://.
-    var network: PublishNetwork?
+    public var network: PublishNetwork?
 
     public init(
         session: PublisherSession,
@@ -56,7 +55,9 @@ public final class PublisherController {
     public var bytesOnWire: Int { Int(clamping: wire.snapshot.bytesWritten) }
 
     /// Applies one input and performs what the session asks.
-    public func handle(_ input: PublisherInput) async {
+    /// Synchronous: nothing here waits for the network (connections open and close on tasks of their
+    /// own, notices are queued), so a key is applied at once even while the link accepts nothing.
+    public func handle(_ input: PublisherInput) {
         let event: PublisherEvent
         switch input {
         case .event(let value):
@@ -79,13 +80,13 @@ public final class PublisherController {
         }
         let actions = session.handle(event, at: clock.now)
         for action in actions where action.requiresOwner {
-            await perform(action)
+            perform(action)
         }
     }
 
     /// On the front end's tick: samples what the socket took for the figures, and lets the session's
     /// send-stall watchdog look at it.
-    public func tick() async {
+    public func tick() {
         let counts = wire.snapshot
         let now = clock.now
         wireRate.sample(bytes: counts.bytesWritten, frames: counts.videoFramesWritten, at: now)
@@ -98,7 +99,7 @@ public final class PublisherController {
                 bytesWritten: UInt64(clamping: link.upstreamAcknowledgedBytes),
                 writePending: counts.writesPending > 0 || link.heldBytes > 0 || link.upstreamUnacknowledgedBytes > 0)
         }
-        await handle(.event(.wire(progress)))
+        handle(.event(.wire(progress)))
     }
 
     /// The publisher's figures: the wire's, with the encoder's own output beside them while a broadcast
@@ -124,13 +125,11 @@ public final class PublisherController {
     /// The stage's state now, nil without a stage.
     public var link: LinkImpairmentState? { network?.stage.state }
 
-    /// Applies a link command (`w`, `W`, `k`, stdin `link-down`, …) under the core's rule for them:
-    /// returns the reason when there is no stage, nil when applied. A handoff resets the connection; the
-    /// session sees it lost and reconnects on its own with the type its policy says.
-    public func apply(_ command: LinkCommand) -> String? {
-        if let refusal = command.refusal(stage: link) { return refusal }
+    /// Applies a link command (`w`, `W`, `k`, stdin `link-down`, …) the core's rule allowed
+    /// (`CommandRouter`). A handoff resets the connection; the session sees it lost and reconnects on its
+    /// own with the type its policy says.
+    public func apply(_ command: LinkCommand) {
         _ = network?.apply(command)
-        return nil
     }
 
     /// Ends the broadcast and the engine, as a quit does: unpublish in order, then stop capturing.
@@ -145,7 +144,7 @@ public final class PublisherController {
         engine.stop()
     }
 
-    private func perform(_ action: PublisherAction) async {
+    private func perform(_ action: PublisherAction) {
         switch action {
         case .pauseVideo(let paused):
             engine.pauseVideo(paused)
@@ -154,9 +153,10 @@ public final class PublisherController {
         case .requestKeyframe:
             engine.requestKeyframe()
         case .send(let handler, let parameter):
-            // Awaited here so that a notice is on the wire before a `stop` that follows it (the seed's
-            // didBecomeActive sends publisherInterrupt, then stops).
-            try? await connection?.send(handler: handler, [.string(parameter)])
+            // Queued on the connection, never awaited: the loop goes on while a congested link drains,
+            // and a `stop` that follows (the seed's didBecomeActive sends publisherInterrupt, then stops)
+            // goes out after the notice, in order (`RTMPPublisher.queue`).
+            connection?.queue(handler: handler, parameter)
         case .publish(let name, let type):
             openConnection(publishing: name, type: type)
         case .stop:

@@ -4,7 +4,7 @@ import OnAirMedia
 extension PublisherController {
     /// The publisher's `stats` event: `bitrate`, `fps` and `framesSent`/`bytesSent` count what the socket
     /// took; `encoderBitrate`/`encoderFps` are the encoder's own output beside them (README, "Figures").
-    var headlessStats: [String: JSONValue] {
+    public var headlessStats: [String: JSONValue] {
         var details = engine.stats.headlessDetails
         let counts = wire.snapshot
         details["encoderBitrate"] = details["bitrate"]

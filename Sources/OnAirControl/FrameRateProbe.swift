@@ -2,19 +2,19 @@ import OnAirCore
 
 /// Measures a video track's frame rate from its frames' timestamps, for streams without `onMetaData`
 /// (`ffmpeg -flvflags no_metadata`, some hardware encoders), so the `videoTrack` event never says 0.
-struct FrameRateProbe {
+public struct FrameRateProbe {
     /// How much of the stream the measurement spans before it is announced.
-    static let window: Int64 = 1000
+    public static let window: Int64 = 1000
 
-    private(set) var track: VideoTrackDescription
+    public private(set) var track: VideoTrackDescription
     private var first: Int64?
     private var last: Int64 = 0
     private var frames = 0
 
-    init(track: VideoTrackDescription) { self.track = track }
+    public init(track: VideoTrackDescription) { self.track = track }
 
     /// Counts one frame; returns the track with its measured rate once the frames span ``window`` ms.
-    mutating func add(_ timestamp: Int64) -> VideoTrackDescription? {
+    public mutating func add(_ timestamp: Int64) -> VideoTrackDescription? {
         let start = first ?? timestamp
         first = start
         last = max(last, timestamp)
@@ -23,7 +23,7 @@ struct FrameRateProbe {
     }
 
     /// The track with whatever rate the frames so far give (0 with fewer than two), at the end of a stream.
-    func finish() -> VideoTrackDescription { measured() }
+    public func finish() -> VideoTrackDescription { measured() }
 
     private func measured() -> VideoTrackDescription {
         var track = track

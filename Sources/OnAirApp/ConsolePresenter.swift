@@ -1,0 +1,136 @@
+import Foundation
+import OnAirConsole
+import OnAirControl
+import OnAirCore
+import OnAirMedia
+import OnAirTerminal
+
+/// The console: what the one loop sees, drawn once per turn on the terminal (`onair publish` and
+/// `onair subscribe` one pane each, `onair demo` both). Keys go through the key table
+/// (`ConsoleUIState.handle`): a console-only change stays here, an operator command goes back to the loop.
+final class ConsolePresenter: FrontEndPresenter {
+    private let clock: SessionClock
+    private var ui: ConsoleUIState
+    private let theme: Theme
+    /// `--color`, `NO_COLOR` and a colourless theme, decided once: see `ColorChoice.forcedMode`.
+    private let colorMode: TerminalColorMode?
+    /// How often the screen refreshes by itself.
+    let tick: Duration
+    /// Where the sides' events go as the console runs, in the headless schema (`--log FILE`, a scenario's
+    /// observer), so both see exactly what a headless run sees.
+    private var eventSinks: [@Sendable (HeadlessEvent) -> Void] = []
+    private var terminal: TerminalThread?
+    /// What the summary printed on exit reports.
+    var summary = SessionSummary()
+
+    init(clock: SessionClock, theme: Theme, previewFramesPerSecond: Double, color: ColorChoice = .auto) {
+        self.clock = clock
+        self.theme = theme
+        colorMode = color.forcedMode(environment: ProcessInfo.processInfo.environment, themeDrawsColour: theme.drawsColour)
+        ui = ConsoleUIState(showPreview: previewFramesPerSecond > 0)
+        // The screen refreshes at the preview rate (capped for slow SSH links), at least twice a second
+        // so the session timer and rates move.
+        let rate = min(max(previewFramesPerSecond, 2), 30)
+        tick = .milliseconds(Int64(1000 / rate))
+    }
+
+    /// A one-line notice at the foot of the screen (a missing camera replaced by the test pattern, …).
+    func notice(_ text: String) {
+        ui.notice = ConsoleUIState.Notice(text: text, postedAt: clock.now)
+    }
+
+    /// Plays a scenario on this console: what both sides show is reported to `observer`.
+    func observeForScenario(_ observer: @escaping @Sendable (HeadlessEvent) -> Void) {
+        eventSinks.append(observer)
+    }
+
+    /// `--log FILE`: every event, in the headless schema, to `writer` as the console runs.
+    func writeEvents(to writer: JSONLinesWriter) {
+        eventSinks.append { writer.write($0) }
+    }
+
+    /// Runs the loop on the terminal until the operator quits or a signal arrives; the terminal is restored
+    /// on every way out, and then the session summary is printed on stdout (time on air, bytes, reconnects,
+    /// recordings). A run that ends on a failure prints it too, before the caller's one-line reason on
+    /// stderr; a terminal that never started (refused, e.g. `TERM=dumb`) has no session to sum up.
+    func run(_ sides: FrontEndSides, inputs: FrontEndInputs) async throws {
+        // A codec the subscriber does not decode, or a server breaking the spec, shows at the foot of the screen.
+        sides.subscriber?.showNotice = { [weak self] in self?.notice($0) }
+        if sides.publisher == nil { ui.focus = .subscriber }
+        let post = inputs.poster
+        do {
+            terminal = try TerminalThread(theme: theme, options: TerminalScreen.Options(colorMode: colorMode)) { post(.terminal($0)) }
+        } catch {
+            await sides.shutdown()
+            throw FrontEndExit(code: 2, message: "onair: \(error)")
+        }
+        defer {
+            terminal?.stop()
+            let lines = summary.lines(at: clock.now)
+            if !lines.isEmpty { FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8)) }
+        }
+        terminal?.show(screen(sides))
+        try await FrontEndLoop.run(sides, inputs: inputs, clock: clock, presenter: self)
+    }
+
+    var reportsEvents: Bool { !eventSinks.isEmpty }
+    var endsOnFailure: Bool { false }
+
+    func terminal(_ event: TerminalEvent, sides: FrontEndSides) -> [ConsoleUIState.Effect] {
+        switch event {
+        case .key(let key):
+            ui.link = sides.publisher?.link
+            ui.subscriberLink = sides.subscriber?.link?.state
+            return ui.handle(key, publisher: sides.publisher?.state, subscriber: sides.subscriber?.state, now: clock.now)
+        case .resize(_, let height):
+            ui.screenHeight = height
+            return []
+        case .stopRequested:
+            return [.quit]
+        }
+    }
+
+    /// A refused key says why at the foot of the screen; a scenario's refused press is in its report.
+    func refused(_ message: String, byKey: Bool) {
+        if byKey { notice(message) }
+    }
+
+    func outside(_ event: HeadlessEvent) {
+        emit([event])
+        if event.kind == "link", case .string(let state)? = event.details["state"] {
+            let command = event.details["command"].flatMap { if case .string(let text) = $0 { text } else { nil } }
+            notice(command.map { "\($0): link \(state)" } ?? "link \(state)")
+        }
+    }
+
+    func ticked(_ sides: FrontEndSides, stats: [HeadlessEvent], at now: SessionTime) {
+        summary.observe(publisher: sides.publisher?.state, subscriber: sides.subscriber?.state, bytesSent: sides.publisher?.bytesOnWire, at: now)
+        emit(stats)
+    }
+
+    func turnEnded(_ sides: FrontEndSides, reported: [HeadlessEvent]) {
+        emit(reported)
+        terminal?.show(screen(sides))
+    }
+
+    func quitting(_ reason: String) {}
+
+    func ended(stopped: [HeadlessEvent]) {}
+
+    private func emit(_ events: [HeadlessEvent]) {
+        for event in events { eventSinks.forEach { $0(event) } }
+    }
+
+    private func screen(_ sides: FrontEndSides) -> ConsoleScreen {
+        ui.link = sides.publisher?.link
+        ui.subscriberLink = sides.subscriber?.link?.state
+        return ConsoleScreen(
+            publisher: sides.publisher?.state,
+            publisherTelemetry: sides.publisher.map { $0.telemetry(preview: ui.showPreview ? $0.engine.preview : nil) } ?? .none,
+            subscriber: sides.subscriber?.state,
+            subscriberTelemetry: sides.subscriber?.telemetry ?? .none,
+            ui: ui,
+            now: clock.now
+        )
+    }
+}

@@ -1,0 +1,74 @@
+import OnAirControl
+import OnAirCore
+
+/// The sides a front end runs — a publisher (`publish`), a subscriber (`subscribe`) or both (`demo`) — as
+/// the one loop drives them, and as the headless output, `--log` and a scenario's observer report them.
+final class FrontEndSides {
+    let publisher: PublisherController?
+    let subscriber: SubscriberController?
+    /// Where every operator command goes (keys, stdin lines, scenario presses).
+    let commands: CommandRouter
+    private var publisherReporter = HeadlessReporter(side: .publisher)
+    private var subscriberReporter = HeadlessReporter(side: .subscriber)
+
+    init(publisher: PublisherController?, subscriber: SubscriberController?) {
+        self.publisher = publisher
+        self.subscriber = subscriber
+        commands = CommandRouter(publisher: publisher, subscriber: subscriber)
+    }
+
+    /// The command name shown in messages (`publish`, `subscribe`, `demo`).
+    var commandName: String {
+        switch (publisher, subscriber) {
+        case (_?, _?): "demo"
+        case (_?, nil): "publish"
+        default: "subscribe"
+        }
+    }
+
+    /// Every tick the publisher samples its wire; once a second the subscriber's watchdog looks at the
+    /// time of its last media.
+    func tick(second: Bool) {
+        publisher?.tick()
+        if second { subscriber?.handle(.tick) }
+    }
+
+    /// The `stats` events (README, "Headless output"), one per side.
+    func statsEvents(at now: SessionTime) -> [HeadlessEvent] {
+        (publisher.map { [HeadlessEvent(time: now, side: .publisher, kind: "stats", details: $0.headlessStats)] } ?? [])
+            + (subscriber.map { [HeadlessEvent(time: now, side: .subscriber, kind: "stats", details: $0.headlessStats)] } ?? [])
+    }
+
+    /// What the sides have to say since the last turn: log lines, toasts, state, stream announcements.
+    func report(at now: SessionTime) -> [HeadlessEvent] {
+        var events: [HeadlessEvent] = []
+        if let state = publisher?.state {
+            events += publisherReporter.report(log: state.log, toasts: state.toasts, summary: state.headlessSummary, at: now)
+        }
+        if let subscriber {
+            events += subscriber.takeNotices().map { HeadlessEvent(time: now, side: .subscriber, kind: $0.kind, details: $0.details) }
+            let state = subscriber.state
+            events += subscriberReporter.report(log: state.log, toasts: state.toasts, summary: state.headlessSummary, at: now)
+        }
+        return events
+    }
+
+    /// The publisher's failed publish, in one line; nil while all is well.
+    var publisherFailure: String? {
+        if case .error(let message)? = publisher?.state.status { return message }
+        return nil
+    }
+
+    /// A failure that ends a headless run: the publisher's where there is one (the demo subscriber's
+    /// reconnect loop is part of the show), else the subscriber's failed play.
+    var failure: String? {
+        if publisher != nil { return publisherFailure }
+        if case .error(let message)? = subscriber?.state.connection { return message }
+        return nil
+    }
+
+    func shutdown() async {
+        await publisher?.shutdown()
+        await subscriber?.shutdown()
+    }
+}

@@ -1,0 +1,52 @@
+import OnAirConsole
+import OnAirControl
+import OnAirCore
+
+/// `--headless`: what the one loop sees, printed as JSON Lines (README, "Headless output"): every event of
+/// both sides after each turn, `stats` once a second, refusals and bad stdin lines as `error` events.
+final class HeadlessPresenter: FrontEndPresenter {
+    private let writer: JSONLinesWriter
+    private let clock: SessionClock
+
+    init(writer: JSONLinesWriter, clock: SessionClock) {
+        self.writer = writer
+        self.clock = clock
+    }
+
+    var reportsEvents: Bool { true }
+    var endsOnFailure: Bool { true }
+
+    /// Headless has no terminal.
+    func terminal(_ event: TerminalEvent, sides: FrontEndSides) -> [ConsoleUIState.Effect] { [] }
+
+    func refused(_ message: String, byKey: Bool) {
+        writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "error", details: ["text": .string(message)]))
+    }
+
+    func outside(_ event: HeadlessEvent) {
+        writer.write(event)
+    }
+
+    func notice(_ text: String) {
+        writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "notice", details: ["text": .string(text)]))
+    }
+
+    func ticked(_ sides: FrontEndSides, stats: [HeadlessEvent], at now: SessionTime) {
+        stats.forEach(writer.write)
+    }
+
+    func turnEnded(_ sides: FrontEndSides, reported: [HeadlessEvent]) {
+        reported.forEach(writer.write)
+    }
+
+    func quitting(_ reason: String) {
+        writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "quit", details: ["reason": .string(reason)]))
+    }
+
+    /// The sides' last figures, as `stopped` events of the app.
+    func ended(stopped: [HeadlessEvent]) {
+        for event in stopped {
+            writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "stopped", details: event.details.merging(["side": .string(event.side.rawValue)]) { old, _ in old }))
+        }
+    }
+}

@@ -1,0 +1,99 @@
+/// The sides an operator command can reach, as they are now: what the one rule reads. A side that is not
+/// there (`onair publish` has no subscriber) is nil, and so is a link stage that is not there.
+public struct CommandTargets: Sendable, Equatable {
+    public var publisher: PublisherAppState?
+    public var subscriber: SubscriberAppState?
+    public var publisherLink: LinkImpairmentState?
+    public var subscriberLink: LinkImpairmentState?
+
+    public init(
+        publisher: PublisherAppState? = nil, subscriber: SubscriberAppState? = nil,
+        publisherLink: LinkImpairmentState? = nil, subscriberLink: LinkImpairmentState? = nil
+    ) {
+        self.publisher = publisher
+        self.subscriber = subscriber
+        self.publisherLink = publisherLink
+        self.subscriberLink = subscriberLink
+    }
+}
+
+/// The one rule that says whether an operator command does something now, whichever way it came: the
+/// console's footer, help overlay and key notices, headless stdin and scenario presses all ask it. It reads
+/// the sessions' own rule (`PublisherSession.refusal(of:)` and `SubscriberSession.refusal(of:)`, published
+/// in their states' `refusals`) and the link rule (`LinkCommand.refusal(stage:)`), and adds only which side
+/// a command is for.
+extension OperatorCommand {
+    /// The side a command acts on, given which sides are there.
+    public enum Side: Sendable, Equatable {
+        case publisher
+        case subscriber
+        /// `quit`: the front end itself.
+        case frontEnd
+    }
+
+    /// Where the command goes: plain phone gestures go to the publisher, or to the subscriber when there is
+    /// no publisher (`onair subscribe`); `sub …` and the subscriber's controls to the subscriber.
+    public func side(in targets: CommandTargets) -> Side {
+        switch self {
+        case .phone: targets.publisher == nil && targets.subscriber != nil ? .subscriber : .publisher
+        case .publisher, .link: .publisher
+        case .subscriber, .subscriberPhone, .subscriberLink: .subscriber
+        case .quit: .frontEnd
+        }
+    }
+
+    /// The same command on the subscriber's phone (`home` → `sub home`); nil for a publisher control,
+    /// which has no subscriber counterpart. The console's keys on the subscriber pane go through this.
+    public var onSubscriber: OperatorCommand? {
+        switch self {
+        case .phone(let action), .subscriberPhone(let action): .subscriberPhone(action)
+        case .link(let command), .subscriberLink(let command): .subscriberLink(command)
+        case .subscriber, .quit: self
+        case .publisher: nil
+        }
+    }
+
+    /// The publisher command (gesture or control) this is, as the publisher session's rule names it.
+    public var publisherCommand: PublisherCommand? {
+        switch self {
+        case .phone(let action): .operator(action)
+        // Every start is refused or accepted alike, whatever its type: the rule keys it as `start`.
+        case .publisher(.start): .control(.start(nil))
+        case .publisher(let control): .control(control)
+        case .subscriber, .subscriberPhone, .subscriberLink, .link, .quit: nil
+        }
+    }
+
+    /// Why the command would do nothing now, or nil when it acts: the bare reason, as the sessions and the
+    /// link stage give it (`nothing to decline: …`, `link-down: no link stage here …`).
+    public func refusal(in targets: CommandTargets) -> String? {
+        switch side(in: targets) {
+        case .frontEnd:
+            return nil
+        case .publisher:
+            guard let publisher = targets.publisher else { return "that is a publisher command" }
+            if case .link(let command) = self { return command.refusal(stage: targets.publisherLink) }
+            return publisherCommand.flatMap { publisher.refusals[$0] }
+        case .subscriber:
+            guard let subscriber = targets.subscriber else { return "that is a subscriber command" }
+            switch self {
+            case .phone(let action), .subscriberPhone(let action): return subscriber.refusals[action]
+            case .subscriberLink(let command): return command.refusal(stage: targets.subscriberLink)
+            default: return nil
+            }
+        }
+    }
+
+    /// The refusal as headless stdin and a scenario report it: the command's name, then the reason
+    /// (`home: Home only leaves an active app …`, `sub link-down: no link stage here …`).
+    public func refusalMessage(in targets: CommandTargets) -> String? {
+        guard let reason = refusal(in: targets) else { return nil }
+        if side(in: targets) == .publisher ? targets.publisher == nil : targets.subscriber == nil { return reason }
+        switch self {
+        // The link rule's reason already starts with the command's word.
+        case .link: return reason
+        case .subscriberLink: return "sub \(reason)"
+        default: return "\(name): \(reason)"
+        }
+    }
+}
