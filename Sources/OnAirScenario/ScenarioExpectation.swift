@@ -39,8 +39,23 @@ public struct ScenarioExpectation: Sendable, Equatable {
         /// `expect subscriber shows video captured after the last press`: the newest picture the subscriber
         /// decoded carries a capture instant (its frame marker) later than the last `press`.
         case videoCapturedAfterLastPress
+        /// `expect subscriber frozen below D for W`: during the next W (the expectation's `within`), the
+        /// subscriber's own frozen time (`frozenMs`, read from the frame markers of what it decoded) grows by
+        /// less than D. `since` is the reading it counts from, fixed when the expectation starts (nil: from 0).
+        case frozen(below: Duration, since: FrozenReading?)
         /// `expect recording [NAME] lasts …|continuous`: the relay's recording of NAME (the demo's stream by default).
         case recording(name: String?, RecordingCheck)
+    }
+
+    /// A subscriber's `frozenMs` as one `stats` event carried it, and how many `stats` events came before.
+    public struct FrozenReading: Sendable, Equatable {
+        public var frozenMilliseconds: Int64
+        public var statsSeen: Int
+
+        public init(frozenMilliseconds: Int64, statsSeen: Int) {
+            self.frozenMilliseconds = frozenMilliseconds
+            self.statsSeen = statsSeen
+        }
     }
 
     /// Timestamps further apart than this break a recording's continuity: a resumed (`append`) recording
@@ -55,6 +70,15 @@ public struct ScenarioExpectation: Sendable, Equatable {
     public var within: Duration
     /// The line as written, for messages.
     public var text: String
+
+    /// True when the expectation must keep holding for all of `within` (`expect no … toast`, `frozen below`),
+    /// rather than hold once within it.
+    public var waitsOut: Bool {
+        switch condition {
+        case .noToast, .frozen: true
+        default: false
+        }
+    }
 
     public init(line: Int, condition: Condition, within: Duration = ScenarioExpectation.defaultWithin, text: String) {
         self.line = line

@@ -18,12 +18,34 @@ public struct ScenarioTimeline: Sendable {
 
     /// Old lines are forgotten past this; expectations only look back to the last press.
     static let lineLimit = 2000
+    /// Two hours of once-a-second samples.
+    static let sampleLimit = 7200
+
+    /// One number from a `stats` event, at its time.
+    struct Sample: Sendable, Equatable {
+        var milliseconds: Int64
+        var value: Double
+    }
+
+    struct FrozenWindow: Sendable, Equatable {
+        var start: ScenarioExpectation.FrozenReading
+        var startMilliseconds: Int64
+        var length: Duration
+    }
 
     public private(set) var presses: [Press] = []
     private(set) var lines: [Line] = []
     private(set) var latestState: [String: [String: ScenarioValue]] = [:]
     private(set) var latestStats: [String: [String: ScenarioValue]] = [:]
-    public private(set) var metrics = ScenarioMetrics()
+    /// The figures countedMetrics as events arrive; ``metrics`` adds those worked out from the series below.
+    private(set) var countedMetrics = ScenarioMetrics()
+    /// The subscriber's `frozenMs` and the publisher's sent rate, once per `stats` event (bounded).
+    private(set) var frozenSeries: [Sample] = []
+    private(set) var sentRateSeries: [Sample] = []
+    /// How many subscriber `stats` events have arrived: a frozen window needs one after its start.
+    private(set) var subscriberStatsSeen = 0
+    /// The `frozen below … for W` windows played so far: where each started and how long it lasted.
+    private(set) var frozenWindows: [FrozenWindow] = []
     /// The publisher's badge as last seen, and since when it has not been live.
     private var publisherStatus: String?
     private var notLiveSince: Int64?
@@ -48,10 +70,20 @@ public struct ScenarioTimeline: Sendable {
         case "stats":
             latestStats[observation.side] = observation.fields
             if observation.side == "subscriber" {
+                subscriberStatsSeen += 1
                 let gap = max(observation.fields["longestVideoGapMs"]?.number ?? 0, observation.fields["videoGapMs"]?.number ?? 0)
                 if observation.fields["longestVideoGapMs"] != nil {
-                    metrics.longestVideoGap = max(metrics.longestVideoGap ?? .zero, .milliseconds(Int64(gap)))
+                    countedMetrics.longestVideoGap = max(countedMetrics.longestVideoGap ?? .zero, .milliseconds(Int64(gap)))
                 }
+                if let frozen = observation.fields["frozenMs"]?.number {
+                    Self.append(Sample(milliseconds: observation.milliseconds, value: frozen), to: &frozenSeries)
+                }
+            } else if observation.side == "publisher" {
+                if let sent = observation.fields["bitrate"]?.number {
+                    Self.append(Sample(milliseconds: observation.milliseconds, value: sent), to: &sentRateSeries)
+                }
+                let drops = (observation.fields["droppedVideoPackets"]?.number ?? 0) + (observation.fields["droppedAudioPackets"]?.number ?? 0)
+                countedMetrics.congestionDrops = max(countedMetrics.congestionDrops, Int(clamping: Int64(drops)))
             }
         default:
             guard case .text(let text)? = observation.fields["text"] else { return }
@@ -59,11 +91,33 @@ public struct ScenarioTimeline: Sendable {
             // quickly to be sampled).
             if observation.side == "subscriber", observation.kind == "action", text.hasPrefix("→ play ") {
                 subscriberPlays += 1
-                metrics.subscriberReconnectAttempts = max(0, subscriberPlays - 1)
+                countedMetrics.subscriberReconnectAttempts = max(0, subscriberPlays - 1)
             }
             lines.append(Line(milliseconds: observation.milliseconds, side: observation.side, kind: observation.kind, text: text))
             if lines.count > Self.lineLimit { lines.removeFirst(lines.count - Self.lineLimit) }
         }
+    }
+
+    /// The condition to poll from now on; a `frozen below … for W` window is remembered for the report.
+    public mutating func begin(
+        _ condition: ScenarioExpectation.Condition, within: Duration, at milliseconds: Int64
+    ) -> ScenarioExpectation.Condition {
+        let anchored = condition.anchored(in: self)
+        if case .frozen(_, let since?) = anchored {
+            frozenWindows.append(FrozenWindow(start: since, startMilliseconds: milliseconds, length: within))
+            if frozenWindows.count > Self.lineLimit { frozenWindows.removeFirst() }
+        }
+        return anchored
+    }
+
+    /// The subscriber's frozen time as its latest `stats` event said, and how many came before it.
+    var frozenReading: ScenarioExpectation.FrozenReading {
+        ScenarioExpectation.FrozenReading(frozenMilliseconds: Int64(frozenSeries.last?.value ?? 0), statsSeen: subscriberStatsSeen)
+    }
+
+    private static func append(_ sample: Sample, to series: inout [Sample]) {
+        series.append(sample)
+        if series.count > sampleLimit { series.removeFirst(series.count - sampleLimit) }
     }
 
     /// The side's field from its latest `state` event, else its latest `stats` event.
@@ -92,13 +146,13 @@ public struct ScenarioTimeline: Sendable {
         publisherStatus = status
         let now = observation.milliseconds
         if status.hasPrefix("RECONNECTING"), let attempt = Int(status.split(separator: " ").last?.split(separator: "/").first ?? "") {
-            metrics.publisherReconnectAttempts = max(metrics.publisherReconnectAttempts, attempt)
+            countedMetrics.publisherReconnectAttempts = max(countedMetrics.publisherReconnectAttempts, attempt)
         }
         let live = status == "PUBLISHING" || status == "PAUSED VIDEO" || status == "PAUSED A+V"
         if live {
             if wasLive, let since = notLiveSince {
                 let press = presses.last { $0.milliseconds >= since }
-                metrics.backToPublishing.append(ScenarioMetrics.BackToPublishing(
+                countedMetrics.backToPublishing.append(ScenarioMetrics.BackToPublishing(
                     trigger: press?.command ?? "reconnect",
                     duration: .milliseconds(now - (press?.milliseconds ?? since))
                 ))

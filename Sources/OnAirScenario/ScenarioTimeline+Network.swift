@@ -1,0 +1,66 @@
+import OnAirCore
+
+/// The network figures of a run, worked out from the timeline's series when asked: how fast the publisher
+/// got under a cap, and how long the subscriber's picture froze once it had.
+extension ScenarioTimeline {
+    /// What `--report` and the `report` event show.
+    public var metrics: ScenarioMetrics {
+        var metrics = countedMetrics
+        metrics.capConvergence = capConvergence
+        metrics.frozenAfterConverging = frozenWindows.isEmpty ? nil : frozenWindows.reduce(Duration.zero) { $0 + frozen(during: $1) }
+        return metrics
+    }
+
+    /// `expect subscriber frozen below D for W`: the subscriber's `frozenMs` has grown by less than D since
+    /// the reading the line started from, and a newer `stats` event proves the subscriber is still counting.
+    func frozenVerdict(below limit: Duration, since: ScenarioExpectation.FrozenReading?) -> ScenarioVerdict {
+        guard let latest = frozenSeries.last else {
+            return .unmet(seen: "no subscriber picture with a readable frame marker yet")
+        }
+        let baseline = since?.frozenMilliseconds ?? 0
+        let now = Int64(latest.value)
+        // A meter that started again (it never should) counts from zero rather than hiding a freeze.
+        let grown = Duration.milliseconds(now >= baseline ? now - baseline : now)
+        if grown >= limit {
+            return .broken(seen: "the subscriber's picture froze \(grown.secondsText) in all since the line started (frozenMs \(baseline) → \(now))")
+        }
+        guard subscriberStatsSeen > (since?.statsSeen ?? 0) else {
+            return .unmet(seen: "no subscriber stats since the line started")
+        }
+        return .met
+    }
+
+    /// The frozen time the subscriber measured during `window`.
+    private func frozen(during window: FrozenWindow) -> Duration {
+        let end = window.startMilliseconds + window.length.wholeMilliseconds
+        guard let last = frozenSeries.last(where: { $0.milliseconds <= end }) else { return .zero }
+        let grown = Int64(last.value) - window.start.frozenMilliseconds
+        return .milliseconds(max(0, grown))
+    }
+
+    /// Each press that capped the link, and when the publisher's sent rate got under it for good (until the
+    /// next press), from the publisher's `stats` (`bitrate`: what its socket took).
+    private var capConvergence: [ScenarioMetrics.CapConvergence] {
+        presses.indices.compactMap { index -> ScenarioMetrics.CapConvergence? in
+            let press = presses[index]
+            guard let cap = Self.cap(of: press.command) else { return nil }
+            let end = index + 1 < presses.count ? presses[index + 1].milliseconds : Int64.max
+            let samples = sentRateSeries.filter { $0.milliseconds > press.milliseconds && $0.milliseconds <= end }
+            guard !samples.isEmpty else { return nil }
+            let limit = Double(cap) * ScenarioMetrics.CapConvergence.share
+            let lastAbove = samples.lastIndex { $0.value > limit }
+            let settled: Sample? = if let lastAbove { samples.indices.contains(lastAbove + 1) ? samples[lastAbove + 1] : nil } else { samples.first }
+            return ScenarioMetrics.CapConvergence(
+                capBitsPerSecond: cap, duration: settled.map { .milliseconds($0.milliseconds - press.milliseconds) })
+        }
+    }
+
+    /// The cap a press puts on the publisher's link: `link-cap RATE` or `handoff RATE [MS]`.
+    static func cap(of command: String) -> Int? {
+        switch try? LinkCommand.parse(command) {
+        case .cap(let bitsPerSecond)?: bitsPerSecond
+        case .handoff(let cap?, _)?: cap
+        default: nil
+        }
+    }
+}
