@@ -32,6 +32,7 @@ extension ScenarioReport.Row {
         ]
         details["longestVideoGapMs"] = metrics.longestVideoGap.map { .integer($0.milliseconds) } ?? .null
         details["congestionDrops"] = .integer(Int64(metrics.congestionDrops))
+        details["longestGapAfterConvergingMs"] = metrics.longestGapAfterConverging.map { .integer($0.milliseconds) } ?? .null
         details["frozenAfterConvergingMs"] = metrics.frozenAfterConverging.map { .integer($0.milliseconds) } ?? .null
         details["underCap"] = .array(metrics.capConvergence.map {
             .object(["cap": .integer(Int64($0.capBitsPerSecond)), "ms": $0.duration.map { .integer($0.milliseconds) } ?? .null])

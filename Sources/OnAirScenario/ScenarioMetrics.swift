@@ -23,8 +23,10 @@ public struct ScenarioMetrics: Sendable, Equatable {
     /// (its `droppedVideoPackets` + `droppedAudioPackets`).
     public var congestionDrops = 0
     /// How long the subscriber's picture froze (its `frozenMs`) during the scenario's
-    /// `expect subscriber frozen below … for W` windows: after the stream has converged (nil: no such window).
+    /// `expect subscriber frozen|gap below … for W` windows: after the stream has converged (nil: no such window).
     public var frozenAfterConverging: Duration?
+    /// The longest stretch without video during those windows (nil: no such window).
+    public var longestGapAfterConverging: Duration?
     /// For each cap a press put on the link, how long until the publisher's sent rate stayed at or under
     /// ``CapConvergence/share`` of it.
     public var capConvergence: [CapConvergence] = []

@@ -58,6 +58,7 @@ public struct ScenarioReport: Sendable, Equatable {
                 metrics.capConvergence.isEmpty ? "-" : metrics.capConvergence.map {
                     "\(LinkCommand.rateText($0.capBitsPerSecond)) \($0.duration?.secondsText ?? "never")"
                 }.joined(separator: ", "),
+                metrics.longestGapAfterConverging?.secondsText ?? "-",
                 metrics.frozenAfterConverging?.secondsText ?? "-",
                 "\(metrics.congestionDrops)",
             ]
@@ -77,7 +78,7 @@ public struct ScenarioReport: Sendable, Equatable {
         "scenario", "policy", "abr", "longest video gap", "key → publishing", "reconnects pub/sub", "recordings", "result",
     ]
     /// After the reconnects, when some row ran a network scenario.
-    public static let networkHeaders = ["under cap (≤90%)", "frozen after converging", "congestion drops"]
+    public static let networkHeaders = ["under cap (≤90%)", "gap after converging", "frozen after converging", "congestion drops"]
 
     /// The columns of this report: the network ones only when a row has network figures.
     public var showsNetwork: Bool { rows.contains(where: \.hasNetworkFigures) }

@@ -8,12 +8,13 @@ extension ScenarioTimeline {
         var metrics = countedMetrics
         metrics.capConvergence = capConvergence
         metrics.frozenAfterConverging = frozenWindows.isEmpty ? nil : frozenWindows.reduce(Duration.zero) { $0 + frozen(during: $1) }
+        metrics.longestGapAfterConverging = frozenWindows.map { longestGap(from: $0.start, until: $0.startMilliseconds + $0.length.wholeMilliseconds) }.max()
         return metrics
     }
 
     /// `expect subscriber frozen below D for W`: the subscriber's `frozenMs` has grown by less than D since
     /// the reading the line started from, and a newer `stats` event proves the subscriber is still counting.
-    func frozenVerdict(below limit: Duration, since: ScenarioExpectation.FrozenReading?) -> ScenarioVerdict {
+    func frozenVerdict(below limit: Duration, since: ScenarioExpectation.SubscriberReading?) -> ScenarioVerdict {
         guard let latest = frozenSeries.last else {
             return .unmet(seen: "no subscriber picture with a readable frame marker yet")
         }
@@ -28,6 +29,30 @@ extension ScenarioTimeline {
             return .unmet(seen: "no subscriber stats since the line started")
         }
         return .met
+    }
+
+    /// `expect subscriber gap below D for W`: no stretch without video as long as D since the line started.
+    func gapVerdict(below limit: Duration, since: ScenarioExpectation.SubscriberReading?) -> ScenarioVerdict {
+        let start = since ?? ScenarioExpectation.SubscriberReading(frozenMilliseconds: 0, statsSeen: 0)
+        let gap = longestGap(from: start, until: .max)
+        if gap >= limit {
+            return .broken(seen: "the subscriber went \(gap.secondsText) without video since the line started")
+        }
+        guard subscriberStatsSeen > start.statsSeen, gapSeries.contains(where: { $0.milliseconds > start.milliseconds }) else {
+            return .unmet(seen: "no subscriber stats since the line started")
+        }
+        return .met
+    }
+
+    /// The longest stretch without video the subscriber's `stats` showed after `start` and up to `end`: the
+    /// open gap of each event, and the session's longest once it grew past what it was at the start (a gap
+    /// between two events is seen to within the second between them).
+    private func longestGap(from start: ScenarioExpectation.SubscriberReading, until end: Int64) -> Duration {
+        let window = { (sample: Sample) in sample.milliseconds > start.milliseconds && sample.milliseconds <= end }
+        let open = gapSeries.filter(window).map(\.value).max() ?? 0
+        let longest = longestGapSeries.filter(window).map(\.value).max() ?? 0
+        let grown = longest > Double(start.longestGapMilliseconds) ? longest : 0
+        return .milliseconds(Int64(max(open, grown)))
     }
 
     /// The frozen time the subscriber measured during `window`.

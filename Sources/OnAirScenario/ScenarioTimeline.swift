@@ -28,7 +28,7 @@ public struct ScenarioTimeline: Sendable {
     }
 
     struct FrozenWindow: Sendable, Equatable {
-        var start: ScenarioExpectation.FrozenReading
+        var start: ScenarioExpectation.SubscriberReading
         var startMilliseconds: Int64
         var length: Duration
     }
@@ -39,12 +39,15 @@ public struct ScenarioTimeline: Sendable {
     private(set) var latestStats: [String: [String: ScenarioValue]] = [:]
     /// The figures countedMetrics as events arrive; ``metrics`` adds those worked out from the series below.
     private(set) var countedMetrics = ScenarioMetrics()
-    /// The subscriber's `frozenMs` and the publisher's sent rate, once per `stats` event (bounded).
+    /// The subscriber's `frozenMs`, its current video gap (`videoGapMs`) and longest (`longestVideoGapMs`),
+    /// and the publisher's sent rate, once per `stats` event (bounded).
     private(set) var frozenSeries: [Sample] = []
+    private(set) var gapSeries: [Sample] = []
+    private(set) var longestGapSeries: [Sample] = []
     private(set) var sentRateSeries: [Sample] = []
     /// How many subscriber `stats` events have arrived: a frozen window needs one after its start.
     private(set) var subscriberStatsSeen = 0
-    /// The `frozen below … for W` windows played so far: where each started and how long it lasted.
+    /// The `frozen|gap below … for W` windows played so far: where each started and how long it lasted.
     private(set) var frozenWindows: [FrozenWindow] = []
     /// The publisher's badge as last seen, and since when it has not been live.
     private var publisherStatus: String?
@@ -78,6 +81,10 @@ public struct ScenarioTimeline: Sendable {
                 if let frozen = observation.fields["frozenMs"]?.number {
                     Self.append(Sample(milliseconds: observation.milliseconds, value: frozen), to: &frozenSeries)
                 }
+                if let current = observation.fields["videoGapMs"]?.number, let longest = observation.fields["longestVideoGapMs"]?.number {
+                    Self.append(Sample(milliseconds: observation.milliseconds, value: current), to: &gapSeries)
+                    Self.append(Sample(milliseconds: observation.milliseconds, value: longest), to: &longestGapSeries)
+                }
             } else if observation.side == "publisher" {
                 if let sent = observation.fields["bitrate"]?.number {
                     Self.append(Sample(milliseconds: observation.milliseconds, value: sent), to: &sentRateSeries)
@@ -102,17 +109,25 @@ public struct ScenarioTimeline: Sendable {
     public mutating func begin(
         _ condition: ScenarioExpectation.Condition, within: Duration, at milliseconds: Int64
     ) -> ScenarioExpectation.Condition {
-        let anchored = condition.anchored(in: self)
-        if case .frozen(_, let since?) = anchored {
-            frozenWindows.append(FrozenWindow(start: since, startMilliseconds: milliseconds, length: within))
+        let start = subscriberReading(at: milliseconds)
+        switch condition {
+        case .frozen(let limit, nil), .gapDuring(let limit, nil):
+            frozenWindows.append(FrozenWindow(start: start, startMilliseconds: milliseconds, length: within))
             if frozenWindows.count > Self.lineLimit { frozenWindows.removeFirst() }
+            if case .frozen = condition { return .frozen(below: limit, since: start) }
+            return .gapDuring(below: limit, since: start)
+        default:
+            return condition.anchored(in: self)
         }
-        return anchored
     }
 
-    /// The subscriber's frozen time as its latest `stats` event said, and how many came before it.
-    var frozenReading: ScenarioExpectation.FrozenReading {
-        ScenarioExpectation.FrozenReading(frozenMilliseconds: Int64(frozenSeries.last?.value ?? 0), statsSeen: subscriberStatsSeen)
+    /// The subscriber's figures as its latest `stats` event said them, and how many came before it.
+    /// `milliseconds`: when the window starts (nil: at the latest subscriber `stats` event).
+    func subscriberReading(at milliseconds: Int64?) -> ScenarioExpectation.SubscriberReading {
+        ScenarioExpectation.SubscriberReading(
+            milliseconds: milliseconds ?? gapSeries.last?.milliseconds ?? 0,
+            frozenMilliseconds: Int64(frozenSeries.last?.value ?? 0),
+            longestGapMilliseconds: Int64(longestGapSeries.last?.value ?? 0), statsSeen: subscriberStatsSeen)
     }
 
     private static func append(_ sample: Sample, to series: inout [Sample]) {
