@@ -173,6 +173,17 @@ struct ScenarioRunTests {
         #expect(missing.status == 2)
         #expect(missing.standardError.contains("--script \(directory.file("absent.scenario").path): no such file"), "\(missing.standardError)")
 
+        let badLink = directory.file("bad-link.scenario")
+        try Data("scenario Weak\nabr throughput\nwait 1s\npress link-cap 9\n".utf8).write(to: badLink)
+        let link = try OnAirBinary.run(["demo", "--headless", "--script", badLink.path])
+        #expect(link.status == 2)
+        #expect(link.standardError.contains("\(badLink.path):4: `press link-cap 9`: '9' is not a rate between 8k and 10G bit/s"), "stderr: \(link.standardError)")
+        #expect(link.standardOutput.isEmpty, "something ran: \(link.standardOutput)")
+
+        let badModes = try OnAirBinary.run(["demo", "--headless", "--script", typo.path, "--compare-abr", "off,fast"])
+        #expect(badModes.status == 2)
+        #expect(badModes.standardError.contains("--compare-abr 'off,fast': 'fast' is not an ABR mode"), "stderr: \(badModes.standardError)")
+
         let reportAlone = try OnAirBinary.run(["demo", "--report"])
         #expect(reportAlone.status != 0)
         #expect(reportAlone.standardError.contains("--report compares scenario runs"))
