@@ -35,10 +35,13 @@ public struct ScenarioMetrics: Sendable, Equatable {
     public struct CapConvergence: Sendable, Equatable {
         /// "Under the cap" means at most this share of it: room for audio and bursts (`make bench` uses the same).
         public static let share = 0.9
+        /// "Stayed" means for at least this long before the next press: a second or two under the cap at the
+        /// end of a burst is not convergence.
+        public static let stay: Duration = .seconds(5)
 
         public var capBitsPerSecond: Int
         /// From the press to the first of the sent-rate samples that all stayed under the cap until the next
-        /// press; nil when the last sample before it was still above.
+        /// press, for at least ``stay``; nil when they did not.
         public var duration: Duration?
 
         public init(capBitsPerSecond: Int, duration: Duration?) {

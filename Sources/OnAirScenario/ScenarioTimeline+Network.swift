@@ -74,7 +74,11 @@ extension ScenarioTimeline {
             guard !samples.isEmpty else { return nil }
             let limit = Double(cap) * ScenarioMetrics.CapConvergence.share
             let lastAbove = samples.lastIndex { $0.value > limit }
-            let settled: Sample? = if let lastAbove { samples.indices.contains(lastAbove + 1) ? samples[lastAbove + 1] : nil } else { samples.first }
+            var settled: Sample? = if let lastAbove { samples.indices.contains(lastAbove + 1) ? samples[lastAbove + 1] : nil } else { samples.first }
+            if let first = settled, let last = samples.last,
+                .milliseconds(last.milliseconds - first.milliseconds) < ScenarioMetrics.CapConvergence.stay {
+                settled = nil
+            }
             return ScenarioMetrics.CapConvergence(
                 capBitsPerSecond: cap, duration: settled.map { .milliseconds($0.milliseconds - press.milliseconds) })
         }
