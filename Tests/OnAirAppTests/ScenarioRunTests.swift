@@ -159,6 +159,28 @@ struct ScenarioRunTests {
         #expect(!run.events.events.contains { $0.kind == "key" && $0.text == "key decline" })
     }
 
+    @Test("a window expectation on the subscriber fails as soon as the link goes down under it (and says so), with exit 1")
+    func windowExpectationFails() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("elevator-frozen.scenario")
+        try Data("""
+            scenario The picture stops while the link is down
+            expect subscriber shows video captured after the last press within 10s
+            press link-down
+            expect subscriber gap below 1s for 8s
+            press link-up
+            """.utf8).write(to: file)
+        let run = try HeadlessRun(["demo", "--headless", "--script", file.path] + Self.light, in: directory)
+        let status = await run.peer.exitStatus(within: .seconds(60))
+        #expect(status == 1)
+        #expect(run.peer.standardError.contains("\(file.path):4: `expect subscriber gap below 1s for 8s` did not hold — saw the subscriber went ")
+                && run.peer.standardError.contains("s without video since the line started"),
+                "stderr: \(run.peer.standardError)")
+        let failed = run.events.events.first { $0.kind == "expectation" && $0.details["met"] as? Bool == false }
+        // It broke as soon as the gap reached 1 s (seen once a second), not after waiting out the 8 s.
+        #expect((failed?.details["afterMs"] as? Int ?? .max) < 4000, "\(String(describing: failed?.details))")
+    }
+
     @Test("a malformed scenario or an unknown key is refused before anything runs, with file and line (exit 2)")
     func malformedScenario() async throws {
         let directory = try TemporaryDirectory()
