@@ -164,7 +164,8 @@ public enum ScenarioParser {
     /// Why a press that names a link command (`link-cap 9`, `sub handoff fast`) cannot be one, or nil: the
     /// value is checked here, so a bad rate is refused with its line before anything is published.
     static func linkProblem(_ command: String) -> String? {
-        let link = command.hasPrefix("sub ") ? String(command.dropFirst(4)) : command
+        var link = command
+        for prefix in ["sub ", "subscriber "] where link.hasPrefix(prefix) { link = String(link.dropFirst(prefix.count)) }
         do {
             _ = try LinkCommand.parse(link)
             return nil

@@ -41,6 +41,7 @@ struct ScenarioNetworkTests {
     @Test("bad network settings and link values are refused with the file and line", arguments: [
         ("wait 1s\npress link-cap 9", 2, "`press link-cap 9`: '9' is not a rate between 8k and 10G bit/s"),
         ("press sub link-delay soon", 1, "'soon' is not a delay"),
+        ("press subscriber handoff fast", 1, "'fast' is not a rate"),
         ("press link-cap", 1, "link-cap needs a value"),
         ("press link-up now", 1, "too many values after link-up"),
         ("press handoff 1M 40 50 60", 1, "`press` takes a command"),
