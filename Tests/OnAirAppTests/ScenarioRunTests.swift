@@ -184,23 +184,27 @@ struct ScenarioRunTests {
     @Test("a malformed scenario or an unknown key is refused before anything runs, with file and line (exit 2)")
     func malformedScenario() async throws {
         let directory = try TemporaryDirectory()
-        let typo = directory.file("typo.scenario")
-        try Data("policy tap-republish\nwait 1s\npress cal\n".utf8).write(to: typo)
-        let result = try OnAirBinary.run(["demo", "--headless", "--script", typo.path])
-        #expect(result.status == 2)
-        #expect(result.standardError.contains("\(typo.path):3: unknown command 'cal' for `press`; commands: call, siri"), "stderr: \(result.standardError)")
-        #expect(result.standardOutput.isEmpty, "something ran: \(result.standardOutput)")
+        /// Writes `text` to `name` and plays it: refused with exit 2, `message(path)` on stderr, nothing run.
+        func expectRefused(_ name: String, _ text: String, _ message: (String) -> String) throws -> URL {
+            let file = directory.file(name)
+            try Data(text.utf8).write(to: file)
+            let result = try OnAirBinary.run(["demo", "--headless", "--script", file.path])
+            #expect(result.status == 2)
+            #expect(result.standardError.contains(message(file.path)), "stderr: \(result.standardError)")
+            #expect(result.standardOutput.isEmpty, "something ran: \(result.standardOutput)")
+            return file
+        }
+        let typo = try expectRefused("typo.scenario", "policy tap-republish\nwait 1s\npress cal\n") {
+            "\($0):3: unknown command 'cal' for `press`; commands: call, siri"
+        }
 
         let missing = try OnAirBinary.run(["demo", "--headless", "--script", directory.file("absent.scenario").path])
         #expect(missing.status == 2)
         #expect(missing.standardError.contains("--script \(directory.file("absent.scenario").path): no such file"), "\(missing.standardError)")
 
-        let badLink = directory.file("bad-link.scenario")
-        try Data("scenario Weak\nabr throughput\nwait 1s\npress link-cap 9\n".utf8).write(to: badLink)
-        let link = try OnAirBinary.run(["demo", "--headless", "--script", badLink.path])
-        #expect(link.status == 2)
-        #expect(link.standardError.contains("\(badLink.path):4: `press link-cap 9`: '9' is not a rate between 8k and 10G bit/s"), "stderr: \(link.standardError)")
-        #expect(link.standardOutput.isEmpty, "something ran: \(link.standardOutput)")
+        _ = try expectRefused("bad-link.scenario", "scenario Weak\nabr throughput\nwait 1s\npress link-cap 9\n") {
+            "\($0):4: `press link-cap 9`: '9' is not a rate between 8k and 10G bit/s"
+        }
 
         let badModes = try OnAirBinary.run(["demo", "--headless", "--script", typo.path, "--compare-abr", "off,fast"])
         #expect(badModes.status == 2)
