@@ -66,13 +66,13 @@ struct ScenarioDriver: Sendable {
 
     private func check(_ expectation: ScenarioExpectation, _ callbacks: Callbacks) async -> Failure? {
         let started = ContinuousClock.now
-        let condition = observer.anchored(expectation.condition)
+        let condition = observer.begin(expectation, at: clock.now.milliseconds)
         while true {
             let recording: RecordingSummary? =
                 if case .recording(let name, _) = expectation.condition { recordings.summary(of: name) } else { nil }
             let verdict = observer.verdict(for: condition, recording: recording)
             let elapsed = ContinuousClock.now - started
-            let waitsOut: Bool = if case .noToast = expectation.condition { true } else { false }
+            let waitsOut = expectation.waitsOut
             switch verdict {
             case .met where !waitsOut || elapsed >= expectation.within:
                 callbacks.checked(expectation, verdict, elapsed)

@@ -6,7 +6,8 @@ import OnAirScenario
 
 /// `onair demo --script FILE…`: plays each scenario file on a fresh demo (the embedded relay, or
 /// `--server`), one after the other, headless or on the console, and with `--report` prints the policies
-/// side by side.
+/// side by side. With `--compare-abr MODES` each file plays once per ABR mode, so `off` sits beside
+/// `ladder` and `throughput` in the report.
 ///
 /// Each scenario starts with the relay self-test (DESIGN.md §3): a scenario that `requires notices` is
 /// skipped, saying why, on a server that drops them (stock nginx-rtmp) — its flows cannot be shown there.
@@ -20,11 +21,16 @@ public enum ScenarioFrontEnd {
         let clock = SessionClock()
         let writer = JSONLinesWriter()
         var rows: [ScenarioReport.Row] = []
+        let modes: [AdaptiveBitrateConfiguration.Mode?] = demo.compareABR.isEmpty ? [nil] : demo.compareABR
         for file in scenarios {
-            let row = try await play(file, demo: demo.applying(file.scenario.settings), headless: headless, writer: writer, clock: clock)
-            rows.append(row)
-            if headless {
-                writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "scenario", details: row.headlessDetails(file: file.scenario.source)))
+            for mode in modes {
+                var options = demo.applying(file.scenario.settings)
+                if let mode { options.publisher.network.abr = mode }
+                let row = try await play(file, demo: options, headless: headless, writer: writer, clock: clock)
+                rows.append(row)
+                if headless {
+                    writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "scenario", details: row.headlessDetails(file: file.scenario.source)))
+                }
             }
         }
         let table = ScenarioReport(rows: rows)
@@ -61,12 +67,14 @@ public enum ScenarioFrontEnd {
     private static func play(_ file: ScenarioFile, demo: DemoOptions, headless: Bool, writer: JSONLinesWriter, clock: SessionClock) async throws -> ScenarioReport.Row {
         let scenario = file.scenario
         func row(_ outcome: ScenarioReport.Outcome, _ metrics: ScenarioMetrics = ScenarioMetrics(), _ recordings: [RecordingSummary] = []) -> ScenarioReport.Row {
-            ScenarioReport.Row(scenario: scenario.title, policy: demo.publisher.policy, outcome: outcome, metrics: metrics, recordings: recordings)
+            ScenarioReport.Row(
+                scenario: scenario.title, policy: demo.publisher.policy, abr: demo.publisher.network.abr, outcome: outcome, metrics: metrics,
+                recordings: recordings)
         }
         if headless {
             writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "scenario", details: [
                 "file": .string(scenario.source), "title": .string(scenario.title), "policy": .string(demo.publisher.policy.rawValue),
-                "steps": .integer(Int64(scenario.steps.count)),
+                "abr": .string(demo.publisher.network.abr.rawValue), "steps": .integer(Int64(scenario.steps.count)),
             ]))
         }
         if scenario.settings.requirements.contains(.recording), demo.server != nil {
@@ -120,6 +128,10 @@ extension DemoOptions {
         if let timeout = settings.suspendTimeout { options.publisher.suspendTimeout = timeout.seconds }
         if let delay = settings.reconnectDelay { options.reconnectDelay = delay.seconds }
         if let timeout = settings.stallTimeout { options.stallTimeout = timeout.seconds }
+        if let abr = settings.abr { options.publisher.network.abr = abr }
+        if let bitrate = settings.bitrate { options.publisher.engine.bitrate = String(bitrate) }
+        if let size = settings.size { options.publisher.engine.size = size.text }
+        if let rate = settings.framesPerSecond { options.publisher.engine.framesPerSecond = Double(rate) }
         return options
     }
 }

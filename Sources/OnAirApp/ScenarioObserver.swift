@@ -23,8 +23,9 @@ final class ScenarioObserver: Sendable {
         timeline.withLock { $0.verdict(for: condition, recording: recording) }
     }
 
-    func anchored(_ condition: ScenarioExpectation.Condition) -> ScenarioExpectation.Condition {
-        timeline.withLock { condition.anchored(in: $0) }
+    /// The condition to poll for `expectation`, which starts at session time `milliseconds`.
+    func begin(_ expectation: ScenarioExpectation, at milliseconds: Int64) -> ScenarioExpectation.Condition {
+        timeline.withLock { $0.begin(expectation.condition, within: expectation.within, at: milliseconds) }
     }
 
     var metrics: ScenarioMetrics {

@@ -40,8 +40,38 @@ public struct ScenarioSettings: Sendable, Equatable {
     public var stallTimeout: Duration?
     /// What the server must do for the scenario to mean anything (`requires notices`, `requires recording`).
     public var requirements: Set<ScenarioRequirement> = []
+    /// `abr off|ladder|throughput`: the publisher's adaptive bitrate (`--compare-abr` overrides it).
+    public var abr: AdaptiveBitrateConfiguration.Mode?
+    /// `bitrate 2500k`: the publisher's video bitrate (bit/s), the ceiling ABR never exceeds.
+    public var bitrate: Int?
+    /// `size 1280x720`: the picture the publisher encodes.
+    public var size: ScenarioPictureSize?
+    /// `fps 30`: the publisher's frame rate.
+    public var framesPerSecond: Int?
 
     public init() {}
+}
+
+/// `size WxH`: even sides, as the encoder takes them.
+public struct ScenarioPictureSize: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+
+    /// The largest side accepted: 4K, so a typo cannot ask for a picture that exhausts memory.
+    static let maximumSide = 4096
+
+    /// `1280x720` → 1280×720; nil unless both sides are even and within 16…4096.
+    public init?(_ text: String) {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ $0.count <= 4 }), let width = Int(parts[0]), let height = Int(parts[1]),
+            (16...Self.maximumSide).contains(width), (16...Self.maximumSide).contains(height), width % 2 == 0, height % 2 == 0
+        else { return nil }
+        self.width = width
+        self.height = height
+    }
+
+    /// As the command line writes it: `1280x720`.
+    public var text: String { "\(width)x\(height)" }
 }
 
 /// Something a scenario needs from the server it runs against.

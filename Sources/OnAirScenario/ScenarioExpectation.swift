@@ -39,8 +39,31 @@ public struct ScenarioExpectation: Sendable, Equatable {
         /// `expect subscriber shows video captured after the last press`: the newest picture the subscriber
         /// decoded carries a capture instant (its frame marker) later than the last `press`.
         case videoCapturedAfterLastPress
+        /// `expect subscriber frozen below D for W`: during the next W (the expectation's `within`), the
+        /// subscriber's own frozen time (`frozenMs`, read from the frame markers of what it decoded) grows by
+        /// less than D. `since` is the reading it counts from, fixed when the expectation starts (nil: from 0).
+        case frozen(below: Duration, since: SubscriberReading?)
+        /// `expect subscriber gap below D for W`: during the next W, the subscriber never went D without a
+        /// video frame (its `videoGapMs`, and `longestVideoGapMs` when it grows, seen once a second).
+        case gapDuring(below: Duration, since: SubscriberReading?)
         /// `expect recording [NAME] lasts …|continuous`: the relay's recording of NAME (the demo's stream by default).
         case recording(name: String?, RecordingCheck)
+    }
+
+    /// Where a subscriber window starts: the session time, the subscriber's `frozenMs` and
+    /// `longestVideoGapMs` as its latest `stats` event carried them, and how many `stats` events came before.
+    public struct SubscriberReading: Sendable, Equatable {
+        public var milliseconds: Int64
+        public var frozenMilliseconds: Int64
+        public var longestGapMilliseconds: Int64
+        public var statsSeen: Int
+
+        public init(milliseconds: Int64 = 0, frozenMilliseconds: Int64, longestGapMilliseconds: Int64 = 0, statsSeen: Int) {
+            self.milliseconds = milliseconds
+            self.frozenMilliseconds = frozenMilliseconds
+            self.longestGapMilliseconds = longestGapMilliseconds
+            self.statsSeen = statsSeen
+        }
     }
 
     /// Timestamps further apart than this break a recording's continuity: a resumed (`append`) recording
@@ -55,6 +78,15 @@ public struct ScenarioExpectation: Sendable, Equatable {
     public var within: Duration
     /// The line as written, for messages.
     public var text: String
+
+    /// True when the expectation must keep holding for all of `within` (`expect no … toast`, `frozen below`),
+    /// rather than hold once within it.
+    public var waitsOut: Bool {
+        switch condition {
+        case .noToast, .frozen, .gapDuring: true
+        default: false
+        }
+    }
 
     public init(line: Int, condition: Condition, within: Duration = ScenarioExpectation.defaultWithin, text: String) {
         self.line = line

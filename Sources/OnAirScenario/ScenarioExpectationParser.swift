@@ -4,6 +4,8 @@
 ///     expect publisher|subscriber log "TEXT" [within D]
 ///     expect publisher|subscriber FIELD is VALUE | above N | below N | increases [within D]
 ///     expect subscriber gap below D
+///     expect subscriber frozen below D for D
+///     expect subscriber gap below D for D
 ///     expect subscriber shows video captured after the last press [within D]
 ///     expect recording [NAME] lasts D ± D | continuous [within D]
 enum ScenarioExpectationParser {
@@ -11,7 +13,7 @@ enum ScenarioExpectationParser {
     typealias Failure = ScenarioParser.Failure
 
     static let forms = "expect [no] SIDE toast \"TEXT\", expect SIDE log \"TEXT\", expect SIDE FIELD is|above|below VALUE or increases, " +
-        "expect subscriber gap below D, expect subscriber shows video captured after the last press, expect recording [NAME] lasts D ± D | continuous — each may end in `within D`"
+        "expect subscriber gap below D, expect subscriber frozen|gap below D for D, expect subscriber shows video captured after the last press, expect recording [NAME] lasts D ± D | continuous — each may end in `within D`"
 
     static func parse(_ tokens: [Token], line: Int, text: String) throws(Failure) -> ScenarioExpectation {
         var words = tokens
@@ -43,6 +45,13 @@ enum ScenarioExpectationParser {
         if case .noToast = condition, within == nil {
             throw Failure(message: "`expect no … toast` needs `within D`: how long the toast must stay away")
         }
+        switch condition {
+        case .frozen, .gapDuring:
+            guard within == nil else { throw Failure(message: Self.windowForms) }
+            within = try ScenarioParser.duration(rest[rest.count - 1].text)
+        default:
+            break
+        }
         return ScenarioExpectation(line: line, condition: condition, within: within ?? ScenarioExpectation.defaultWithin, text: text)
     }
 
@@ -66,6 +75,14 @@ enum ScenarioExpectationParser {
                 throw Failure(message: "write `expect subscriber shows video captured after the last press within D`")
             }
             return .videoCapturedAfterLastPress
+        case "frozen":
+            guard side == .subscriber, rest.count == 4, rest[0].text.lowercased() == "below", rest[2].text.lowercased() == "for" else {
+                throw Failure(message: windowForms)
+            }
+            return .frozen(below: try ScenarioParser.duration(rest[1].text), since: nil)
+        case "gap" where rest.count == 4 && rest[2].text.lowercased() == "for":
+            guard side == .subscriber, rest[0].text.lowercased() == "below" else { throw Failure(message: windowForms) }
+            return .gapDuring(below: try ScenarioParser.duration(rest[1].text), since: nil)
         case "gap":
             guard side == .subscriber, rest.count == 2, rest[0].text.lowercased() == "below" else {
                 throw Failure(message: "write `expect subscriber gap below D`: the longest time the subscriber went without video")
@@ -79,6 +96,9 @@ enum ScenarioExpectationParser {
             return .field(side, field, try comparison(rest, field: field))
         }
     }
+
+    static let windowForms = "write `expect subscriber frozen below D for W` (the picture freezes less than D in all during the next W) " +
+        "or `expect subscriber gap below D for W` (never D without video during the next W)"
 
     /// `state` is the badge on the dashboard: the publisher's `status`, the subscriber's `connection`.
     private static func fieldName(_ word: String, side: ScenarioExpectation.Side) -> String {

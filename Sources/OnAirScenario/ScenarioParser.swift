@@ -2,7 +2,7 @@ import OnAirCore
 
 /// Reads scenario files (README, "Scenario files"). One statement per line; blank lines and `#` comments
 /// are skipped. Settings (`scenario`, `policy`, `type`, `requires`, `suspend-timeout`, `reconnect-delay`,
-/// `stall-timeout`) come first, then steps: `wait D`, `press COMMAND`, `expect …`.
+/// `stall-timeout`, `abr`, `bitrate`, `size`, `fps`) come first, then steps: `wait D`, `press COMMAND`, `expect …`.
 ///
 /// The parser reads files that operators and CI hand it, so it refuses rather than guesses: every error
 /// names the line and what would have been accepted, and nothing in the input can make it crash or grow
@@ -75,7 +75,11 @@ public enum ScenarioParser {
         case suspendTimeout = "suspend-timeout"
         case reconnectDelay = "reconnect-delay"
         case stallTimeout = "stall-timeout"
+        case abr, bitrate, size, fps
     }
+
+    /// The highest `fps` a scenario may ask for.
+    static let maximumFramesPerSecond = 120
 
     static let keywordsHint = "lines start with " +
         (Setting.allCases.map(\.rawValue) + ["wait", "press", "expect"]).joined(separator: ", ")
@@ -113,6 +117,27 @@ public enum ScenarioParser {
             scenario.settings.reconnectDelay = try duration(word)
         case .stallTimeout:
             scenario.settings.stallTimeout = try duration(word)
+        case .abr:
+            guard let mode = AdaptiveBitrateConfiguration.Mode(rawValue: word.lowercased()) else {
+                throw Failure(message: "unknown abr mode '\(word)'; modes: \(AdaptiveBitrateConfiguration.Mode.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            scenario.settings.abr = mode
+        case .bitrate:
+            // The encoder's limit (`--bitrate`): below 1 Gbit/s.
+            guard let bitrate = try? LinkCommand.rate(word), bitrate < 1_000_000_000 else {
+                throw Failure(message: "'\(word)' is not a bitrate between 8k and 1G bit/s; write it like 2500k or 2.5M")
+            }
+            scenario.settings.bitrate = bitrate
+        case .size:
+            guard let size = ScenarioPictureSize(word) else {
+                throw Failure(message: "'\(word)' is not a picture size; write WIDTHxHEIGHT with even sides from 16 to 4096, e.g. 1280x720")
+            }
+            scenario.settings.size = size
+        case .fps:
+            guard word.count <= 3, let rate = Int(word), (1...maximumFramesPerSecond).contains(rate) else {
+                throw Failure(message: "'\(word)' is not a frame rate; write a whole number from 1 to \(maximumFramesPerSecond), e.g. fps 30")
+            }
+            scenario.settings.framesPerSecond = rate
         }
     }
 
@@ -122,14 +147,30 @@ public enum ScenarioParser {
             guard words.count == 1 else { throw Failure(message: "`wait` takes one duration, e.g. `wait 2s`") }
             return .wait(try duration(words[0].text))
         case "press":
-            guard !words.isEmpty, words.count <= 2 else {
-                throw Failure(message: "`press` takes a command, e.g. `press call` or `press sub home`")
+            // The longest command is four words: `sub handoff 300k 120`.
+            guard !words.isEmpty, words.count <= 4 else {
+                throw Failure(message: "`press` takes a command, e.g. `press call`, `press sub home` or `press link-cap 800k`")
             }
-            return .press(words.map(\.text).joined(separator: " ").lowercased())
+            let command = words.map(\.text).joined(separator: " ").lowercased()
+            if let problem = linkProblem(command) { throw Failure(message: problem) }
+            return .press(command)
         case "expect":
             return .expect(try ScenarioExpectationParser.parse(words, line: line, text: String(text.trimmingBlanks)))
         default:
             throw Failure(message: "unknown statement '\(keyword)'; \(keywordsHint)")
+        }
+    }
+
+    /// Why a press that names a link command (`link-cap 9`, `sub handoff fast`) cannot be one, or nil: the
+    /// value is checked here, so a bad rate is refused with its line before anything is published.
+    static func linkProblem(_ command: String) -> String? {
+        var link = command
+        for prefix in ["sub ", "subscriber "] where link.hasPrefix(prefix) { link = String(link.dropFirst(prefix.count)) }
+        do {
+            _ = try LinkCommand.parse(link)
+            return nil
+        } catch {
+            return "`press \(command)`: \(error.description)"
         }
     }
 

@@ -18,12 +18,37 @@ public struct ScenarioTimeline: Sendable {
 
     /// Old lines are forgotten past this; expectations only look back to the last press.
     static let lineLimit = 2000
+    /// Two hours of once-a-second samples.
+    static let sampleLimit = 7200
+
+    /// One number from a `stats` event, at its time.
+    struct Sample: Sendable, Equatable {
+        var milliseconds: Int64
+        var value: Double
+    }
+
+    struct FrozenWindow: Sendable, Equatable {
+        var start: ScenarioExpectation.SubscriberReading
+        var startMilliseconds: Int64
+        var length: Duration
+    }
 
     public private(set) var presses: [Press] = []
     private(set) var lines: [Line] = []
     private(set) var latestState: [String: [String: ScenarioValue]] = [:]
     private(set) var latestStats: [String: [String: ScenarioValue]] = [:]
-    public private(set) var metrics = ScenarioMetrics()
+    /// The figures countedMetrics as events arrive; ``metrics`` adds those worked out from the series below.
+    private(set) var countedMetrics = ScenarioMetrics()
+    /// The subscriber's `frozenMs`, its current video gap (`videoGapMs`) and longest (`longestVideoGapMs`),
+    /// and the publisher's sent rate, once per `stats` event (bounded).
+    private(set) var frozenSeries: [Sample] = []
+    private(set) var gapSeries: [Sample] = []
+    private(set) var longestGapSeries: [Sample] = []
+    private(set) var sentRateSeries: [Sample] = []
+    /// How many subscriber `stats` events have arrived: a frozen window needs one after its start.
+    private(set) var subscriberStatsSeen = 0
+    /// The `frozen|gap below … for W` windows played so far: where each started and how long it lasted.
+    private(set) var frozenWindows: [FrozenWindow] = []
     /// The publisher's badge as last seen, and since when it has not been live.
     private var publisherStatus: String?
     private var notLiveSince: Int64?
@@ -48,10 +73,24 @@ public struct ScenarioTimeline: Sendable {
         case "stats":
             latestStats[observation.side] = observation.fields
             if observation.side == "subscriber" {
+                subscriberStatsSeen += 1
                 let gap = max(observation.fields["longestVideoGapMs"]?.number ?? 0, observation.fields["videoGapMs"]?.number ?? 0)
                 if observation.fields["longestVideoGapMs"] != nil {
-                    metrics.longestVideoGap = max(metrics.longestVideoGap ?? .zero, .milliseconds(Int64(gap)))
+                    countedMetrics.longestVideoGap = max(countedMetrics.longestVideoGap ?? .zero, .milliseconds(Int64(gap)))
                 }
+                if let frozen = observation.fields["frozenMs"]?.number {
+                    Self.append(Sample(milliseconds: observation.milliseconds, value: frozen), to: &frozenSeries)
+                }
+                if let current = observation.fields["videoGapMs"]?.number, let longest = observation.fields["longestVideoGapMs"]?.number {
+                    Self.append(Sample(milliseconds: observation.milliseconds, value: current), to: &gapSeries)
+                    Self.append(Sample(milliseconds: observation.milliseconds, value: longest), to: &longestGapSeries)
+                }
+            } else if observation.side == "publisher" {
+                if let sent = observation.fields["bitrate"]?.number {
+                    Self.append(Sample(milliseconds: observation.milliseconds, value: sent), to: &sentRateSeries)
+                }
+                let drops = (observation.fields["droppedVideoPackets"]?.number ?? 0) + (observation.fields["droppedAudioPackets"]?.number ?? 0)
+                countedMetrics.congestionDrops = max(countedMetrics.congestionDrops, Int(clamping: Int64(drops)))
             }
         default:
             guard case .text(let text)? = observation.fields["text"] else { return }
@@ -59,11 +98,41 @@ public struct ScenarioTimeline: Sendable {
             // quickly to be sampled).
             if observation.side == "subscriber", observation.kind == "action", text.hasPrefix("→ play ") {
                 subscriberPlays += 1
-                metrics.subscriberReconnectAttempts = max(0, subscriberPlays - 1)
+                countedMetrics.subscriberReconnectAttempts = max(0, subscriberPlays - 1)
             }
             lines.append(Line(milliseconds: observation.milliseconds, side: observation.side, kind: observation.kind, text: text))
             if lines.count > Self.lineLimit { lines.removeFirst(lines.count - Self.lineLimit) }
         }
+    }
+
+    /// The condition to poll from now on; a `frozen below … for W` window is remembered for the report.
+    public mutating func begin(
+        _ condition: ScenarioExpectation.Condition, within: Duration, at milliseconds: Int64
+    ) -> ScenarioExpectation.Condition {
+        let start = subscriberReading(at: milliseconds)
+        switch condition {
+        case .frozen(let limit, nil), .gapDuring(let limit, nil):
+            frozenWindows.append(FrozenWindow(start: start, startMilliseconds: milliseconds, length: within))
+            if frozenWindows.count > Self.lineLimit { frozenWindows.removeFirst() }
+            if case .frozen = condition { return .frozen(below: limit, since: start) }
+            return .gapDuring(below: limit, since: start)
+        default:
+            return condition.anchored(in: self)
+        }
+    }
+
+    /// The subscriber's figures as its latest `stats` event said them, and how many came before it.
+    /// `milliseconds`: when the window starts (nil: at the latest subscriber `stats` event).
+    func subscriberReading(at milliseconds: Int64?) -> ScenarioExpectation.SubscriberReading {
+        ScenarioExpectation.SubscriberReading(
+            milliseconds: milliseconds ?? gapSeries.last?.milliseconds ?? 0,
+            frozenMilliseconds: Int64(frozenSeries.last?.value ?? 0),
+            longestGapMilliseconds: Int64(longestGapSeries.last?.value ?? 0), statsSeen: subscriberStatsSeen)
+    }
+
+    private static func append(_ sample: Sample, to series: inout [Sample]) {
+        series.append(sample)
+        if series.count > sampleLimit { series.removeFirst(series.count - sampleLimit) }
     }
 
     /// The side's field from its latest `state` event, else its latest `stats` event.
@@ -92,13 +161,13 @@ public struct ScenarioTimeline: Sendable {
         publisherStatus = status
         let now = observation.milliseconds
         if status.hasPrefix("RECONNECTING"), let attempt = Int(status.split(separator: " ").last?.split(separator: "/").first ?? "") {
-            metrics.publisherReconnectAttempts = max(metrics.publisherReconnectAttempts, attempt)
+            countedMetrics.publisherReconnectAttempts = max(countedMetrics.publisherReconnectAttempts, attempt)
         }
         let live = status == "PUBLISHING" || status == "PAUSED VIDEO" || status == "PAUSED A+V"
         if live {
             if wasLive, let since = notLiveSince {
                 let press = presses.last { $0.milliseconds >= since }
-                metrics.backToPublishing.append(ScenarioMetrics.BackToPublishing(
+                countedMetrics.backToPublishing.append(ScenarioMetrics.BackToPublishing(
                     trigger: press?.command ?? "reconnect",
                     duration: .milliseconds(now - (press?.milliseconds ?? since))
                 ))

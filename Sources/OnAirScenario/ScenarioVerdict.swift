@@ -35,6 +35,10 @@ extension ScenarioTimeline {
             return gap < limit ? .met : .broken(seen: "a gap of \(gap.secondsText) without video")
         case .videoCapturedAfterLastPress:
             return capturedAfterPressVerdict(since: since)
+        case .frozen(let limit, let reading):
+            return frozenVerdict(below: limit, since: reading)
+        case .gapDuring(let limit, let reading):
+            return gapVerdict(below: limit, since: reading)
         case .recording(_, let check):
             guard let recording else { return .unmet(seen: "no recording file") }
             return recordingVerdict(recording, check)
@@ -122,9 +126,18 @@ extension String {
 
 extension ScenarioExpectation.Condition {
     /// The condition to poll, fixed when the expectation starts: `FIELD increases` becomes `FIELD above`
-    /// the value the field has now (a field not seen yet must reach above zero).
+    /// the value the field has now (a field not seen yet must reach above zero), and
+    /// `frozen below D for W` and `gap below D for W` count from the subscriber's figures now.
     public func anchored(in timeline: ScenarioTimeline) -> ScenarioExpectation.Condition {
-        guard case .field(let side, let name, .increases) = self else { return self }
-        return .field(side, name, .above(timeline.field(name, of: side.rawValue)?.number ?? 0))
+        switch self {
+        case .field(let side, let name, .increases):
+            return .field(side, name, .above(timeline.field(name, of: side.rawValue)?.number ?? 0))
+        case .frozen(let limit, nil):
+            return .frozen(below: limit, since: timeline.subscriberReading(at: nil))
+        case .gapDuring(let limit, nil):
+            return .gapDuring(below: limit, since: timeline.subscriberReading(at: nil))
+        default:
+            return self
+        }
     }
 }

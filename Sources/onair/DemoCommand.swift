@@ -25,6 +25,12 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(help: "With --script: print a table of each scenario's video gap, key-to-publishing time, reconnects and recordings, to compare the policies.")
     var report = false
 
+    @Option(help: ArgumentHelp(
+        "With --script: play each scenario once per ABR mode (e.g. off,ladder,throughput), in place of its own and --abr, so --report shows them side by side.",
+        valueName: "modes"
+    ))
+    var compareAbr: String?
+
     @OptionGroup var policy: PolicyOptions
     @OptionGroup var engine: EngineOptions
     @OptionGroup var subscriber: SubscriberOptions
@@ -36,6 +42,9 @@ struct DemoCommand: AsyncParsableCommand {
     func validate() throws {
         if script.isEmpty && report {
             throw ValidationError("--report compares scenario runs; give it with --script FILE")
+        }
+        if script.isEmpty && compareAbr != nil {
+            throw ValidationError("--compare-abr plays scenarios once per ABR mode; give it with --script FILE")
         }
     }
 
@@ -63,6 +72,7 @@ struct DemoCommand: AsyncParsableCommand {
         )
         try await runFrontEnd {
             options.publisher.network = try network.options(command: "demo")
+            options.compareABR = try compareAbr.map(DemoOptions.abrModes) ?? []
             if !script.isEmpty {
                 try await ScenarioFrontEnd.run(files: script, demo: options, headless: presentation.headless, report: report)
             } else if presentation.headless {

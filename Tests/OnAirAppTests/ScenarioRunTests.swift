@@ -26,12 +26,13 @@ struct ScenarioRunTests {
     @Test("every shipped scenario passes against the embedded relay, and the run's JSON Lines validate against the schema")
     func shippedScenariosPass() async throws {
         let directory = try TemporaryDirectory()
-        #expect(Self.shipped.count >= 9)
+        #expect(Self.shipped.count >= 12)
         let scripts = Self.shipped.flatMap { ["--script", Self.scenarios.appendingPathComponent($0).path] }
         let run = try HeadlessRun(
             ["demo", "--headless", "--report", "--record-dir", directory.file("rec").path] + Self.light + scripts, in: directory
         )
-        let status = await run.peer.exitStatus(within: .seconds(420))
+        // The weak-signal scenario alone is 1080p at 2500k for about 95 s (its settings override `light`).
+        let status = await run.peer.exitStatus(within: .seconds(600))
         let failed = run.events.events.filter { $0.kind == "expectation" && $0.details["met"] as? Bool == false }
         #expect(status == 0, "exit \(status): \(run.peer.standardError)\nfailed: \(failed.map(\.details))")
         #expect(results(run) == Dictionary(uniqueKeysWithValues: Self.shipped.map { ($0, "passed") }))
@@ -44,6 +45,14 @@ struct ScenarioRunTests {
         let blog2 = reports.first { ($0.details["scenario"] as? String ?? "").hasPrefix("Blog 2") }
         let recording = (blog2?.details["recordings"] as? [[String: Any]])?.first
         #expect((6300...7700).contains(recording?["durationMs"] as? Int ?? 0), "Blog 2's recording: \(String(describing: recording))")
+        // The network scenarios' figures, measured on the subscriber: the elevator's gap is the 10 s the link
+        // was down (and its picture came back within the expectation's 3 s); the weak signal converged.
+        let elevator = reports.first { ($0.details["scenario"] as? String ?? "").hasPrefix("Elevator") }
+        #expect((9500...16000).contains(elevator?.details["longestVideoGapMs"] as? Int ?? 0), "elevator: \(String(describing: elevator?.details))")
+        let weak = reports.first { ($0.details["scenario"] as? String ?? "").hasPrefix("Weak signal") }
+        #expect(weak?.details["abr"] as? String == "throughput")
+        #expect((weak?.details["longestGapAfterConvergingMs"] as? Int ?? .max) < 1000, "weak signal: \(String(describing: weak?.details))")
+        #expect((weak?.details["underCap"] as? [[String: Any]])?.first?["cap"] as? Int == 800_000)
 
         let output = directory.file("run.jsonl")
         try Data(run.peer.standardOutput.utf8).write(to: output)
@@ -73,18 +82,56 @@ struct ScenarioRunTests {
     func againstNginx() async throws {
         let nginx = try NginxRTMPServer()
         let directory = try TemporaryDirectory()
-        let carried = ["background-audio-within-timeout.scenario", "background-audio-beyond-timeout.scenario", "subscriber-background.scenario"]
+        let carried = [
+            "background-audio-within-timeout.scenario", "background-audio-beyond-timeout.scenario", "subscriber-background.scenario",
+            "network-elevator.scenario", "network-handoff.scenario",
+        ]
         let needsNotices = "testbed-decline-tap.scenario"
         let scripts = (carried + [needsNotices]).flatMap { ["--script", Self.scenarios.appendingPathComponent($0).path] }
         let run = try HeadlessRun(["demo", "--headless", "--server", nginx.url(stream: "scenario")] + Self.light + scripts, in: directory)
-        let status = await run.peer.exitStatus(within: .seconds(240))
+        let status = await run.peer.exitStatus(within: .seconds(360))
         #expect(status == 3, "exit \(status): \(run.peer.standardError)")
         #expect(run.peer.standardError.contains("drops send() notices"), "stderr: \(run.peer.standardError)")
         var expected = Dictionary(uniqueKeysWithValues: carried.map { ($0, "passed") })
         expected[needsNotices] = "skipped"
         #expect(results(run) == expected, "failed: \(run.events.events.filter { $0.kind == "expectation" && $0.details["met"] as? Bool == false }.map(\.details))")
         let verdicts = run.events.events.filter { $0.kind == "check" }.map { $0.details["verdict"] as? String ?? "" }
-        #expect(verdicts == Array(repeating: "dropped", count: 4))
+        #expect(verdicts == Array(repeating: "dropped", count: 6))
+    }
+
+    /// The weak signal with its cap shortened from 60 s to 20 s (the shipped file runs in full above), so the
+    /// A/B fits the test budget. Everything else is the shipped file's.
+    static func shortWeakSignal(in directory: TemporaryDirectory) throws -> URL {
+        let shipped = try String(contentsOf: scenarios.appendingPathComponent("network-weak-signal.scenario"), encoding: .utf8)
+        let short = shipped.replacingOccurrences(of: "wait 20s\n", with: "wait 8s\n")
+            .replacingOccurrences(of: "expect subscriber gap below 1s for 38s", with: "expect subscriber gap below 1s for 10s")
+        #expect(short != shipped && short.contains("press link-cap 800k") && short.contains("abr throughput"))
+        let file = directory.file("weak-signal-short.scenario")
+        try Data(short.utf8).write(to: file)
+        return file
+    }
+
+    @Test("the A/B report against nginx-rtmp: the weak signal once with --abr off and once with throughput, side by side with their network figures")
+    func abReport() async throws {
+        let nginx = try NginxRTMPServer()
+        let directory = try TemporaryDirectory()
+        let file = try Self.shortWeakSignal(in: directory)
+        let run = try HeadlessRun([
+            "demo", "--headless", "--report", "--server", nginx.url(stream: "ab"), "--compare-abr", "off,throughput", "--script", file.path,
+        ] + Self.light, in: directory)
+        let status = await run.peer.exitStatus(within: .seconds(240))
+        let failed = run.events.events.filter { $0.kind == "expectation" && $0.details["met"] as? Bool == false }
+        #expect(status == 0, "exit \(status): \(run.peer.standardError)\nfailed: \(failed.map(\.details))")
+        let reports = run.events.events.filter { $0.kind == "report" }
+        #expect(reports.map { $0.details["abr"] as? String } == ["off", "throughput"])
+        let off = reports.first?.details ?? [:], throughput = reports.last?.details ?? [:]
+        // Off keeps the encoder at its 2500k ceiling: the queue overflows under the cap; ABR retargets.
+        #expect((off["congestionDrops"] as? Int ?? 0) > 0, "off: \(off)")
+        #expect(run.events.events.contains { $0.kind == "abr" && $0.details["reason"] as? String == "queue-delay" }, "throughput never stepped down")
+        for details in [off, throughput] {
+            #expect((details["underCap"] as? [[String: Any]])?.first?["cap"] as? Int == 800_000, "\(details)")
+            #expect(details["frozenAfterConvergingMs"] is Int && details["longestGapAfterConvergingMs"] is Int, "\(details)")
+        }
     }
 
     @Test("a wrong expectation fails with exit 1, naming the file, line, expectation and what was seen")
@@ -112,19 +159,56 @@ struct ScenarioRunTests {
         #expect(!run.events.events.contains { $0.kind == "key" && $0.text == "key decline" })
     }
 
+    @Test("a window expectation on the subscriber fails as soon as the link goes down under it (and says so), with exit 1")
+    func windowExpectationFails() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("elevator-frozen.scenario")
+        try Data("""
+            scenario The picture stops while the link is down
+            expect subscriber shows video captured after the last press within 10s
+            press link-down
+            expect subscriber gap below 1s for 8s
+            press link-up
+            """.utf8).write(to: file)
+        let run = try HeadlessRun(["demo", "--headless", "--script", file.path] + Self.light, in: directory)
+        let status = await run.peer.exitStatus(within: .seconds(60))
+        #expect(status == 1)
+        #expect(run.peer.standardError.contains("\(file.path):4: `expect subscriber gap below 1s for 8s` did not hold — saw the subscriber went ")
+                && run.peer.standardError.contains("s without video since the line started"),
+                "stderr: \(run.peer.standardError)")
+        let failed = run.events.events.first { $0.kind == "expectation" && $0.details["met"] as? Bool == false }
+        // It broke as soon as the gap reached 1 s (seen once a second), not after waiting out the 8 s.
+        #expect((failed?.details["afterMs"] as? Int ?? .max) < 4000, "\(String(describing: failed?.details))")
+    }
+
     @Test("a malformed scenario or an unknown key is refused before anything runs, with file and line (exit 2)")
     func malformedScenario() async throws {
         let directory = try TemporaryDirectory()
-        let typo = directory.file("typo.scenario")
-        try Data("policy tap-republish\nwait 1s\npress cal\n".utf8).write(to: typo)
-        let result = try OnAirBinary.run(["demo", "--headless", "--script", typo.path])
-        #expect(result.status == 2)
-        #expect(result.standardError.contains("\(typo.path):3: unknown command 'cal' for `press`; commands: call, siri"), "stderr: \(result.standardError)")
-        #expect(result.standardOutput.isEmpty, "something ran: \(result.standardOutput)")
+        /// Writes `text` to `name` and plays it: refused with exit 2, `message(path)` on stderr, nothing run.
+        func expectRefused(_ name: String, _ text: String, _ message: (String) -> String) throws -> URL {
+            let file = directory.file(name)
+            try Data(text.utf8).write(to: file)
+            let result = try OnAirBinary.run(["demo", "--headless", "--script", file.path])
+            #expect(result.status == 2)
+            #expect(result.standardError.contains(message(file.path)), "stderr: \(result.standardError)")
+            #expect(result.standardOutput.isEmpty, "something ran: \(result.standardOutput)")
+            return file
+        }
+        let typo = try expectRefused("typo.scenario", "policy tap-republish\nwait 1s\npress cal\n") {
+            "\($0):3: unknown command 'cal' for `press`; commands: call, siri"
+        }
 
         let missing = try OnAirBinary.run(["demo", "--headless", "--script", directory.file("absent.scenario").path])
         #expect(missing.status == 2)
         #expect(missing.standardError.contains("--script \(directory.file("absent.scenario").path): no such file"), "\(missing.standardError)")
+
+        _ = try expectRefused("bad-link.scenario", "scenario Weak\nabr throughput\nwait 1s\npress link-cap 9\n") {
+            "\($0):4: `press link-cap 9`: '9' is not a rate between 8k and 10G bit/s"
+        }
+
+        let badModes = try OnAirBinary.run(["demo", "--headless", "--script", typo.path, "--compare-abr", "off,fast"])
+        #expect(badModes.status == 2)
+        #expect(badModes.standardError.contains("--compare-abr 'off,fast': 'fast' is not an ABR mode"), "stderr: \(badModes.standardError)")
 
         let reportAlone = try OnAirBinary.run(["demo", "--report"])
         #expect(reportAlone.status != 0)

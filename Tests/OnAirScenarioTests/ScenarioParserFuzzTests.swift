@@ -17,6 +17,8 @@ struct ScenarioParserFuzzTests {
         "\"", "'", "#", "\n", "\r\n", "\r", " within ", "within", " ± ", "+-", "expect ", "no ", "recording ", "lasts ", "continuous",
         "increases", "above ", "below ", "is ", "9999999999999999999s", "1e308s", ".s", "0ms", "60m", "-1s", "nan", "\u{0}", "\t",
         "界", "\u{FEFF}", "press ", "wait ", "policy ", "requires ", "subscriber ", "publisher ", "gap ", "toast ", "log ", "..",
+        "frozen below ", " for ", "link-cap ", "link-down", "handoff ", "sub ", "9999999999999G", "0.0001k", "abr ", "bitrate ", "size ",
+        "4096x4096", "1x", "fps ",
     ]
 
     static func mutate(_ input: String, using rng: inout SplitMix64) -> String {

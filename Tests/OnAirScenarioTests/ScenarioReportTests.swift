@@ -20,11 +20,11 @@ struct ScenarioReportTests {
             .init(scenario: "Siri on nginx", policy: .tapRepublish, outcome: .skipped("drops notices"), metrics: ScenarioMetrics(), recordings: []),
         ])
         #expect(report.table.split(separator: "\n").map(String.init) == [
-            "scenario               policy         longest video gap  key → publishing  reconnects pub/sub  recordings         result",
-            "---------------------  -------------  -----------------  ----------------  ------------------  -----------------  -------",
-            "Testbed: decline, tap  tap-republish  3.23s              tap 0.01s         0/1                 -                  passed",
-            "Blog 2                 resume-append  2.13s              decline 0.01s     0/0                 stream1.flv 7.21s  FAILED",
-            "Siri on nginx          tap-republish  -                  -                 0/0                 -                  skipped",
+            "scenario               policy         abr  longest video gap  key → publishing  reconnects pub/sub  recordings         result",
+            "---------------------  -------------  ---  -----------------  ----------------  ------------------  -----------------  -------",
+            "Testbed: decline, tap  tap-republish  off  3.23s              tap 0.01s         0/1                 -                  passed",
+            "Blog 2                 resume-append  off  2.13s              decline 0.01s     0/0                 stream1.flv 7.21s  FAILED",
+            "Siri on nginx          tap-republish  off  -                  -                 0/0                 -                  skipped",
         ])
     }
 
