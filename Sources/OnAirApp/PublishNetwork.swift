@@ -8,9 +8,9 @@ import Synchronization
 /// what left the stage. Every rtmp:// publisher goes through a stage, so the link keys and commands work
 /// without asking for them at launch; rtmps:// goes straight to the server.
 ///
-/// ABR's throughput is the stage's count of bytes delivered to the server, and its queue delay is the
-/// engine's queued bytes at that rate (`SendPathMeter`): figures of what the wire carried, never of what
-/// was configured. Each change is applied to the encoder between two frames and written as an `abr` event.
+/// ABR's throughput is the stage's count of bytes the server's TCP acknowledged, and its queue delay is the
+/// engine's queued bytes plus the stage's unacknowledged bytes at that rate (`SendPathMeter`): figures of
+/// what the wire carried, never of what was configured. Each change is applied to the encoder between two frames and written as an `abr` event.
 final class PublishNetwork: Sendable {
     let stage: LinkImpairment
     private let sampler: Task<Void, Never>?
@@ -100,8 +100,13 @@ final class PublishNetwork: Sendable {
         var machine = AdaptiveBitrate(configuration)
         while !Task.isCancelled {
             let stats = engine.stats
+            let link = stage.counters
+            // Sent: what the server's TCP acknowledged; queued: the engine's queue plus what the stage's
+            // socket holds unacknowledged, so a slow path past the stage (a kernel link, a real network)
+            // shows as queue delay at once instead of after its buffers fill.
             let reading = SendPathMeter.Reading(
-                time: clock.now, sentBytes: stage.counters.upstreamBytes, queuedBytes: stats.output?.bytes ?? 0,
+                time: clock.now, sentBytes: link.upstreamAcknowledgedBytes,
+                queuedBytes: (stats.output?.bytes ?? 0) + link.upstreamUnacknowledgedBytes,
                 droppedPackets: stats.drops.congestionVideoPackets + stats.drops.congestionAudioPackets)
             let input: AdaptiveBitrate.Input = meter.sample(reading).map { .sample($0) } ?? .tick(reading.time)
             for case let .retarget(change) in machine.handle(input) {
