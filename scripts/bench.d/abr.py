@@ -31,6 +31,12 @@ def tc_change(state):
         subprocess.run(["tc", "-n", link["namespace"], "qdisc", "change", "dev", link["device"], "root", "tbf", *TBF[state].split()],
                        check=True)
         stamps[name] = time.time()
+        # tbf re-reads its rate only when a packet arrives: its timer still waits for the next packet at
+        # 8 bit/s, so what the down link queued would wait for the sender's next TCP retransmission (seconds
+        # of exponential backoff). One UDP datagram toward the server (port 9, discard) wakes it now, as a
+        # radio coming back sends what it buffered at once.
+        subprocess.Popen(["ip", "netns", "exec", link["namespace"], "bash", "-c", f"echo > /dev/udp/{link['server']}/9"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return stamps
 
 
@@ -43,8 +49,9 @@ def tbf_counters(link):
     return None
 
 
-def spawn(name, command, stdin=subprocess.DEVNULL):
-    """Starts a process; every stdout line is kept with the wall time it arrived at."""
+def spawn(name, command, stdin=subprocess.DEVNULL, raw=False):
+    """Starts a process; every stdout line (JSON, or text with `raw`) is kept with the wall time it arrived at."""
+    raw_lines = raw
     process = subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE, stderr=open(f"{work}/{name}.err", "w"))
     lines = []
 
@@ -52,9 +59,13 @@ def spawn(name, command, stdin=subprocess.DEVNULL):
         with open(f"{work}/{name}.jsonl", "w") as copy:
             for raw in process.stdout:
                 stamp = time.time()
-                copy.write(raw.decode(errors="replace"))
+                text = raw.decode(errors="replace")
+                copy.write(text)
+                if raw_lines:
+                    lines.append((stamp, text.strip()))
+                    continue
                 try:
-                    lines.append((stamp, json.loads(raw)))
+                    lines.append((stamp, json.loads(text)))
                 except ValueError:
                     pass
 
@@ -73,6 +84,8 @@ def run():
     time.sleep(3)
     for name, command in config["subscribers"].items():
         outputs["sub-" + name] = spawn("sub-" + name, command)
+    for name, command in config["probes"].items():
+        outputs["probe-" + name] = spawn("probe-" + name, command, raw=True)
     marks = {"start": {name: start for name in LINKS}}
     plan = [("cap", T["cap"]), ("lift", T["lift"]), ("down", T["down"]), ("up", T["up"])]
     state_of = {"cap": "capped", "lift": "uncapped", "down": "down", "up": "uncapped"}
@@ -172,7 +185,8 @@ def analyse(start, marks, samples, outputs):
                 break
         row["lifted_peak"] = max((r for _, r in lifted), default=None)
         row["trace"] = [rate_at(series, cap_at + step) for step in range(5, int(marks["up"][name] - cap_at) + 10, 5)]
-        row["elevator"] = elevator(subscriber, sub_stats, marks["down"][name], marks["up"][name])
+        row["elevator_any"] = elevator(subscriber, sub_stats, marks["down"][name], marks["up"][name])
+        row["elevator"] = first_new_frame(outputs.get("probe-" + name, []), marks["lift"][name], marks["down"][name], marks["up"][name])
         rows[name] = row
     return rows
 
@@ -214,6 +228,33 @@ def elevator(lines, stats, down_at, up_at):
     return None
 
 
+def first_new_frame(lines, lift_at, down_at, up_at):
+    """Seconds from link-up to the first video packet captured after it, as the server relays it: ffprobe's
+    packet timestamps (pts) stamped with their arrival. The stream's clock is anchored in the uncapped time
+    before the elevator (the least arrival - pts: the epoch plus the path's smallest latency), so a packet is
+    new when epoch + pts >= link-up; after a timestamp jump back (a republish) every packet is new."""
+    packets = []
+    for stamp, text in lines:
+        fields = text.split(",")
+        try:
+            packets.append((stamp, float(fields[0])))
+        except (ValueError, IndexError):
+            continue
+    steady = [stamp - pts for stamp, pts in packets if lift_at + 10 <= stamp <= down_at]
+    if not steady:
+        return None
+    offset = min(steady)
+    previous = None
+    restarted = False
+    for stamp, pts in packets:
+        if previous is not None and pts < previous - 1.0:
+            restarted = True
+        previous = pts
+        if stamp > up_at and (restarted or pts + offset >= up_at):
+            return stamp - up_at
+    return None
+
+
 def show(rows, load):
     kb = lambda v: "-" if v is None else f"{v / 1000:.0f}"
     sec = lambda v, never="never": never if v is None else f"{v:.1f}"
@@ -222,18 +263,19 @@ def show(rows, load):
     print(f"timeline: uncapped, cap {CAP // 1000}k at {T['cap']} s for {T['lift'] - T['cap']} s, lifted, link down at {T['down']} s for "
           f"{T['up'] - T['down']} s (tbf ~0, sockets open), up; rates = bytes that passed the tbf per 1 s (IP + TCP headers included)")
     header = (f"{'publisher':11} {'capped kb/s':>11} {'<=90% cap after s':>17} {'link drops':>10} {'pub drops':>9} {'congest.':>8} "
-              f"{'freeze s':>8} {'gap ms':>7} {'fps':>5} {'>=90% 2500k after s':>19} {'elevator s':>10}")
+              f"{'freeze s':>8} {'gap ms':>7} {'fps':>5} {'>=90% 2500k after s':>19} {'elevator s':>10} {'any fr. s':>9}")
     print(header)
     for name, r in rows.items():
         mark = "" if r["converge"] is not None else "*"
         print(f"{name + mark:11} {kb(r['capped_mean']):>11} {sec(r['converge']):>17} {str(r['link_drops'] if r['link_drops'] is not None else '-'):>10} "
               f"{str(r.get('pub_drops', '-') if r.get('pub_drops') is not None else '-'):>9} {str(r.get('congestion', '-') if r.get('congestion') is not None else '-'):>8} "
               f"{sec(r['missing'], '-'):>8} {str(r['gap'] if r['gap'] is not None else '-'):>7} {('%.1f' % r['decoded_fps']) if r.get('decoded_fps') else '-':>5} "
-              f"{sec(r['recover']):>19} {sec(r['elevator'], '-'):>10}")
+              f"{sec(r['recover']):>19} {sec(r['elevator'], 'none'):>10} {sec(r['elevator_any'], '-'):>9}")
     print("columns after the convergence point until the lift: link drops (tbf), pub drops (OnAir's own dropped packets; ffmpeg never")
     print("drops, it falls behind), congestion events, freeze = frames not decoded at 30 fps as time, gap = longest video gap seen;")
     print("* never converged: those columns cover the whole cap instead (from its second second to the lift).")
-    print("elevator = first frame decoded by the subscriber after link-up (a frame from before the elevator counts too).")
+    print("elevator = first video frame captured after link-up reaching the server's players (ffprobe's timestamps there);")
+    print("any fr. = first frame the subscriber decoded after link-up, whenever captured (from its gap figures).")
     for name, r in rows.items():
         share = "-" if r["under_share"] is None else f"{r['under_share'] * 100:.0f} %"
         print(f"{name}: {share} of the capped 1 s windows at <= 90 % of the cap; kbit/s every 5 s from the cap on: "

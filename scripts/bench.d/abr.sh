@@ -27,7 +27,7 @@ ONAIR=${ONAIR:-.build/release/onair}
 if [ "${ONAIR_BENCH_ABR:-1}" = 0 ]; then echo "abr: skipped (ONAIR_BENCH_ABR=0)"; exit 0; fi
 if [ "$(id -u)" != 0 ]; then echo "abr: skipped (needs root for network namespaces and tc)"; exit 0; fi
 bench_init abr
-bench_require ffmpeg ip tc nginx python3
+bench_require ffmpeg ffprobe stdbuf ip tc nginx python3
 [ -x "$ONAIR" ] || bench_fail "$ONAIR missing; run make release"
 ONAIR=$(realpath "$ONAIR")
 
@@ -64,8 +64,8 @@ for i in "${!NAMES[@]}"; do
   ip -n "$ns" link set "$near" up
   ip -n "$SERVER_NS" link set "$far" up
   tc -n "$ns" qdisc add dev "$near" root tbf rate 100mbit burst 64kb limit "$TBF_LIMIT"
-  links=$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); d[sys.argv[2]]={"namespace":sys.argv[3],"device":sys.argv[4]}; print(json.dumps(d))' \
-    "$links" "$name" "$ns" "$near")
+  links=$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); d[sys.argv[2]]={"namespace":sys.argv[3],"device":sys.argv[4],"server":sys.argv[5]}; print(json.dumps(d))' \
+    "$links" "$name" "$ns" "$near" "$net.2")
 done
 
 # The server: nginx-rtmp by default; ONAIR_BENCH_ABR_SERVER=relay runs the embedded `onair serve` instead
@@ -107,6 +107,12 @@ onair_publish() {
 subscribe() {
   echo "[\"ip\",\"netns\",\"exec\",\"$SERVER_NS\",\"$ONAIR\",\"subscribe\",\"rtmp://127.0.0.1:1935/live/$1\",\"--headless\",\"--stall-timeout\",\"60\",\"--duration\",\"$END\"]"
 }
+# ffprobe beside each subscriber: the packets' stream timestamps as they arrive, for the elevator's first
+# frame captured after link-up (the subscriber's stats come once a second and carry no timestamp).
+probe() {
+  echo "[\"ip\",\"netns\",\"exec\",\"$SERVER_NS\",\"stdbuf\",\"-oL\",\"ffprobe\",\"-v\",\"error\",\"-select_streams\",\"v:0\",
+    \"-show_entries\",\"packet=pts_time\",\"-of\",\"csv=p=0\",\"rtmp://127.0.0.1:1935/live/$1\"]"
+}
 cat > "$BENCH_WORK/config.json" <<JSON
 {
   "work": "$BENCH_WORK", "load": "$LOAD", "server": "$SERVER",
@@ -124,7 +130,8 @@ cat > "$BENCH_WORK/config.json" <<JSON
       "-bufsize", "2500k", "-g", "60", "-bf", "0", "-c:a", "aac", "-b:a", "128k", "-ac", "2", "-f", "flv",
       "rtmp://10.213.3.2:1935/live/ffmpeg$QUERY"]
   },
-  "subscribers": {"throughput": $(subscribe throughput), "off": $(subscribe off), "ffmpeg": $(subscribe ffmpeg)}
+  "subscribers": {"throughput": $(subscribe throughput), "off": $(subscribe off), "ffmpeg": $(subscribe ffmpeg)},
+  "probes": {"throughput": $(probe throughput), "off": $(probe off), "ffmpeg": $(probe ffmpeg)}
 }
 JSON
 mkdir -p bench-results
