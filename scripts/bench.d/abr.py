@@ -60,10 +60,11 @@ def spawn(name, command, stdin=subprocess.DEVNULL, raw=False):
             for raw in process.stdout:
                 stamp = time.time()
                 text = raw.decode(errors="replace")
-                copy.write(text)
                 if raw_lines:
+                    copy.write(f"{stamp:.3f} {text}")
                     lines.append((stamp, text.strip()))
                     continue
+                copy.write(text)
                 try:
                     lines.append((stamp, json.loads(text)))
                 except ValueError:

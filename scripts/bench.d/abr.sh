@@ -79,18 +79,11 @@ if [ "$SERVER" = relay ]; then
     --record-dir "$BENCH_WORK/rec" --headless < /dev/null > "$BENCH_WORK/serve.jsonl" 2>&1 &
 else
   QUERY=""
-  mkdir -p "$BENCH_WORK/nginx"
-  cat > "$BENCH_WORK/nginx/nginx.conf" <<CONF
-load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
-user root;
-worker_processes 1;
-pid $BENCH_WORK/nginx/nginx.pid;
-error_log $BENCH_WORK/nginx/error.log info;
-events { worker_connections 64; }
-rtmp { server { listen 1935; chunk_size 4096; max_message 16M; application live { live on; record off; } } }
-CONF
-  ip netns exec "$SERVER_NS" nginx -p "$BENCH_WORK/nginx" -c "$BENCH_WORK/nginx/nginx.conf" -g 'daemon off;' \
-    > "$BENCH_WORK/nginx/stdout" 2>&1 &
+  # No drop_idle_publisher: the elevator's 10 s of silence must not end the session at the server.
+  NGINX_PREFIX="$BENCH_WORK/nginx"
+  bench_nginx_conf 1935
+  ip netns exec "$SERVER_NS" nginx -p "$NGINX_PREFIX" -c "$NGINX_PREFIX/nginx.conf" -g 'daemon off;' \
+    > "$NGINX_PREFIX/stdout" 2>&1 &
 fi
 BENCH_PIDS+=($!)
 for _ in $(seq 1 100); do
