@@ -24,9 +24,9 @@
 # Aims (issue 16): converge; zero drops and freeze after it; recovery <= 30 s; elevator <= 1.5 s.
 # Measured here (2 cores shared with 4 other helpers, 2026-11-24, nginx-rtmp, two runs; abr.py prints more):
 #   publisher   capped kb/s  stays <=90% cap  freeze s*  pub drops*  back >=90% 2500k  elevator s
-#   throughput  790/797      never (4-6 %)    4.6/2.3    94/47       26.5/26.5 s       1.6/2.0
-#   off         800/806      never (0 %)      43.4/43.7  1270/1313   0.0/0.0 s         2.0/2.0
-#   ffmpeg      801/806      never (0 %)      41.2/41.2  0 (behind)  0.5/0.0 s         0.9/0.9
+#   throughput  790/799      never (6/4 %)    4.6/3.1    94/47       26.5/28.0 s       1.6/1.8
+#   off         800/805      never (0 %)      43.4/43.4  1270/1269   0.0/0.5 s         2.0/0.7
+#   ffmpeg      801/800      never (0 %)      41.2/41.1  0 (behind)  0.5/0.5 s         0.9/0.8
 #   (* over the whole cap, as nothing converged; in brackets the share of capped seconds at <= 90 %.)
 # Throughput ABR steps down within 1-2 s of the cap (2500k -> ~550k) but probes up by 250k every 3 s (up to
 # 12 s after failed probes) to ~1.2M, over the cap, before the queue delay shows: the link stays full.
