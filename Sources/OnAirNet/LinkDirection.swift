@@ -17,7 +17,10 @@ struct LinkDirection {
     private var outbound: [UInt8] = []
     private var outboundSent = 0
     private var sourceClosed = false
-    private var limit = 64 << 10
+    private var limit = Self.baseLimit
+    /// What the direction holds on top of its delay line: one read's worth. More only hides a slow path
+    /// from the client's socket (a regression the throttled-link soak measured: 3.5 s of frames in transit).
+    static let baseLimit = 16 << 10
     /// Bytes written to the destination socket so far (what its kernel took, not yet what the peer got).
     private(set) var delivered = 0
 
@@ -41,7 +44,7 @@ struct LinkDirection {
         }
         let rateBytes = Double(state.capBitsPerSecond ?? 200_000_000) / 8
         let seconds = Double(state.delay.wholeMilliseconds) / 1000
-        limit = min(16 << 20, (64 << 10) + Int(rateBytes * seconds))
+        limit = min(16 << 20, Self.baseLimit + Int(rateBytes * seconds))
     }
 
     /// Moves what is due to the outbound buffer and returns how many bytes may be read now (0: none).

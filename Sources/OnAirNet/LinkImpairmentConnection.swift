@@ -13,6 +13,13 @@ struct LinkImpairmentConnection {
     /// The target side's send buffer: large enough for a real path's round trip, small enough that the
     /// stage's own delay line (not the kernel) holds what a down link holds.
     static let serverSendBuffer = 256 << 10
+    /// The most the target side's kernel may hold not yet sent (`TCP_NOTSENT_LOWAT`), as the client's own
+    /// socket does (`RTMPClient.Configuration.unsentBytesLimit`). Without it, a slow path past the stage (a
+    /// kernel link, a capped stage further on, a real network) fills the whole send buffer — 512 KiB once
+    /// the kernel doubles `serverSendBuffer`, 13 s at 320 kbit/s — before the client's socket feels anything,
+    /// and its congestion signal and ABR's queue delay arrive seconds late and in bursts. In-flight bytes
+    /// stay unlimited, so a long round trip is not slowed.
+    static let serverUnsentLimit = 16 << 10
     /// How often a loop with nothing to do looks at the state again (link-up, a new cap, a handoff).
     static let stateRecheck = Duration.milliseconds(50)
 
@@ -60,6 +67,7 @@ struct LinkImpairmentConnection {
         }
         shared.targetFailure.withLock { $0 = nil }
         LinkSocket.setBufferSize(server, SO_SNDBUF, Self.serverSendBuffer)
+        LinkSocket.setUnsentLimit(server, Self.serverUnsentLimit)
         LinkSocket.setBufferSize(client, SO_RCVBUF, shared.clientReceiveBuffer)
         return shared.track(server) ? server : nil
     }

@@ -66,6 +66,12 @@ enum LinkSocket {
         setsockopt(fd, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<Int32>.size))
     }
 
+    /// Writes wait (EAGAIN, no POLLOUT) while `bytes` or more are queued and not yet sent.
+    static func setUnsentLimit(_ fd: Int32, _ bytes: Int) {
+        var value = Int32(clamping: bytes)
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NOTSENT_LOWAT, &value, socklen_t(MemoryLayout<Int32>.size))
+    }
+
     static func setNonBlocking(_ fd: Int32) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }

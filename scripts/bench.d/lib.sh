@@ -5,6 +5,7 @@
 #   bench_spawn CMD…           starts CMD in the background, remembered for the trap; its pid in $BENCH_PID
 #   bench_start_nginx          nginx-rtmp on a free loopback port: $NGINX_PORT, $NGINX_PREFIX, $NGINX_PID
 #                              ($NGINX_RECORD: the record directives of application live, default `record off;`)
+#   bench_nginx_conf LISTEN [D] its configuration file in $NGINX_PREFIX (abr.sh starts it in a namespace)
 #   bench_stop_nginx           graceful stop (SIGQUIT), so the access log has every session
 #   bench_published_bytes NAME bytes nginx received from the publisher of live/NAME (its access log)
 #   bench_cpu_seconds F / bench_rss_mib F / bench_wall_seconds F   from a `/usr/bin/time -v -o F` report
@@ -66,6 +67,15 @@ bench_wait_port() {
 bench_start_nginx() {
   NGINX_PORT=$(bench_free_port)
   NGINX_PREFIX="$BENCH_WORK/nginx"
+  bench_nginx_conf "127.0.0.1:$NGINX_PORT" "drop_idle_publisher 5s;"
+  bench_spawn nginx -p "$NGINX_PREFIX" -c "$NGINX_PREFIX/nginx.conf" -e "$NGINX_PREFIX/error.log" -g 'daemon off;'
+  NGINX_PID=$BENCH_PID
+  bench_wait_port "$NGINX_PORT" || bench_fail "nginx-rtmp did not start: $(cat "$NGINX_PREFIX/error.log" 2>/dev/null)"
+}
+
+# bench_nginx_conf LISTEN [DIRECTIVES]: writes $NGINX_PREFIX/nginx.conf, listening on LISTEN, with DIRECTIVES
+# added to application live (bench_start_nginx: `drop_idle_publisher 5s;`).
+bench_nginx_conf() {
   mkdir -p "$NGINX_PREFIX"
   cat > "$NGINX_PREFIX/nginx.conf" <<CONF
 load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
@@ -78,21 +88,18 @@ rtmp {
     log_format bench '\$command \$name \$bytes_received \$session_time';
     access_log $NGINX_PREFIX/access.log bench;
     server {
-        listen 127.0.0.1:$NGINX_PORT;
+        listen $1;
         chunk_size 4096;
         max_message 16M;
         application live {
             live on;
             ${NGINX_RECORD:-record off;}
             publish_notify on;
-            drop_idle_publisher 5s;
+            ${2:-}
         }
     }
 }
 CONF
-  bench_spawn nginx -p "$NGINX_PREFIX" -c "$NGINX_PREFIX/nginx.conf" -e "$NGINX_PREFIX/error.log" -g 'daemon off;'
-  NGINX_PID=$BENCH_PID
-  bench_wait_port "$NGINX_PORT" || bench_fail "nginx-rtmp did not start: $(cat "$NGINX_PREFIX/error.log" 2>/dev/null)"
 }
 
 bench_stop_nginx() {
