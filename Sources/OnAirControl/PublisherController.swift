@@ -79,7 +79,7 @@ public final class PublisherController {
             event = .network(value)
         }
         let actions = session.handle(event, at: clock.now)
-        for action in actions where action.requiresOwner {
+        for action in actions {
             perform(action)
         }
     }
@@ -168,6 +168,7 @@ public final class PublisherController {
         case .cancelTimer(let id):
             timers.cancel(id)
         case .preview, .toast, .armTap, .disarmTap:
+            // Display calls: the session keeps them in its state and never returns them.
             break
         }
     }

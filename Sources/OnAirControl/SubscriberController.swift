@@ -158,7 +158,7 @@ public final class SubscriberController {
 
     private func apply(_ event: SubscriberEvent, at now: SessionTime) {
         let actions = session.handle(event, at: now)
-        for action in actions where action.requiresOwner {
+        for action in actions {
             perform(action)
         }
     }
@@ -241,8 +241,6 @@ public final class SubscriberController {
             timers.schedule(id, after: delay)
         case .cancelTimer(let id):
             timers.cancel(id)
-        case .toast:
-            break
         }
     }
 
