@@ -6,7 +6,7 @@
 //   onair ─► OnAirApp ─► OnAirConsole ─► OnAirCore          (TerminalBackend, InMemoryTerminal, key table)
 //                    ├─► OnAirScenario ─► OnAirCore
 //                    ├─► OnAirTerminal ─► OnAirConsole, CNcurses   (TerminalScreen, ThemeCatalog)
-//                    ├─► OnAirControl ─► OnAirNet, OnAirMedia, OnAirRTMP, OnAirCore
+//                    ├─► OnAirControl ─► OnAirNet, OnAirMedia, OnAirCore   (no wire type: no OnAirRTMP)
 //                    │   (controllers, media pump, timers, link stage + ABR, command router, stdin/signals)
 //                    ├─► OnAirNet ─► OnAirRTMP ─► OnAirCore, NIOCore
 //                    │            └─► NIOSSL (rtmps://)
@@ -93,7 +93,6 @@ let package = Package(
             name: "OnAirControl",
             dependencies: [
                 "OnAirCore",
-                "OnAirRTMP",
                 "OnAirNet",
                 "OnAirMedia",
             ]

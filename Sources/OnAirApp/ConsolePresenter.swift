@@ -7,7 +7,8 @@ import OnAirTerminal
 
 /// The console: what the one loop sees, drawn once per turn on the terminal (`onair publish` and
 /// `onair subscribe` one pane each, `onair demo` both). Keys go through the key table
-/// (`ConsoleUIState.handle`): a console-only change stays here, an operator command goes back to the loop.
+/// (`ConsoleUIState.handle`): a console-only change stays here; a key's one result, the operator command
+/// it means, is what the loop routes.
 final class ConsolePresenter: FrontEndPresenter {
     private let clock: SessionClock
     private var ui: ConsoleUIState
@@ -76,7 +77,7 @@ final class ConsolePresenter: FrontEndPresenter {
     var reportsEvents: Bool { !eventSinks.isEmpty }
     var endsOnFailure: Bool { false }
 
-    func terminal(_ event: TerminalEvent, sides: FrontEndSides) -> [ConsoleUIState.Effect] {
+    func command(for event: TerminalEvent, sides: FrontEndSides) -> OperatorCommand? {
         switch event {
         case .key(let key):
             ui.link = sides.publisher?.link
@@ -84,9 +85,9 @@ final class ConsolePresenter: FrontEndPresenter {
             return ui.handle(key, publisher: sides.publisher?.state, subscriber: sides.subscriber?.state, now: clock.now)
         case .resize(_, let height):
             ui.screenHeight = height
-            return []
+            return nil
         case .stopRequested:
-            return [.quit]
+            return .quit
         }
     }
 

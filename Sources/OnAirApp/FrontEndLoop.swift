@@ -10,8 +10,8 @@ protocol FrontEndPresenter: AnyObject {
     var reportsEvents: Bool { get }
     /// Whether a failure of the sides ends the run at once (headless) or is left on screen for `r` (console).
     var endsOnFailure: Bool { get }
-    /// A terminal event, as the console's key table reads it: what the loop must do.
-    func terminal(_ event: TerminalEvent, sides: FrontEndSides) -> [ConsoleUIState.Effect]
+    /// A terminal event, as the console's key table reads it: the operator command it means, if any.
+    func command(for event: TerminalEvent, sides: FrontEndSides) -> OperatorCommand?
     /// Why a command did nothing (or a stdin line that is none); `byKey` when a console key gave it.
     func refused(_ message: String, byKey: Bool)
     /// An event from outside the loop (the link stage, ABR).
@@ -51,14 +51,13 @@ enum FrontEndLoop {
             case .badCommand(let reason):
                 presenter.refused(reason, byKey: false)
             case .terminal(let event):
-                for effect in presenter.terminal(event, sides: sides) {
-                    switch effect {
-                    case .command(let command):
-                        // The key table offered only what the core's rule allows; a refusal here is news.
-                        if let refusal = sides.commands.perform(command) { presenter.refused(refusal, byKey: true) }
-                    case .quit:
-                        break loop
-                    }
+                // A key's one result is a command, routed like a stdin line's; the key table offered only
+                // what the core's rule allows, so a refusal here is news.
+                switch presenter.command(for: event, sides: sides) {
+                case nil: break
+                case .quit?: break loop
+                case let command?:
+                    if let refusal = sides.commands.perform(command) { presenter.refused(refusal, byKey: true) }
                 }
             case .event(let event):
                 presenter.outside(event)

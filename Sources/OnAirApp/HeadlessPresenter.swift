@@ -17,7 +17,7 @@ final class HeadlessPresenter: FrontEndPresenter {
     var endsOnFailure: Bool { true }
 
     /// Headless has no terminal.
-    func terminal(_ event: TerminalEvent, sides: FrontEndSides) -> [ConsoleUIState.Effect] { [] }
+    func command(for event: TerminalEvent, sides: FrontEndSides) -> OperatorCommand? { nil }
 
     func refused(_ message: String, byKey: Bool) {
         writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "error", details: ["text": .string(message)]))

@@ -79,7 +79,7 @@ public final class PublisherController {
             event = .network(value)
         }
         let actions = session.handle(event, at: clock.now)
-        for action in actions where action.requiresOwner {
+        for action in actions {
             perform(action)
         }
     }
@@ -139,7 +139,7 @@ public final class PublisherController {
         generation += 1
         let last = connection
         connection = nil
-        await last?.stop()
+        await last?.stop(drainingFor: linkTakesNothing ? .zero : RTMPPublisher.drainLimit)
         network?.stop()
         engine.stop()
     }
@@ -159,15 +159,16 @@ public final class PublisherController {
             connection?.queue(handler: handler, parameter)
         case .publish(let name, let type):
             openConnection(publishing: name, type: type)
-        case .stop:
+        case .stop, .dropConnection:
             closeConnection()
-        case .dropConnection, .abandonConnection:
-            closeConnection()
+        case .abandonConnection:
+            closeConnection(drainingFor: .zero)
         case .scheduleTimer(let id, let delay):
             timers.schedule(id, after: delay)
         case .cancelTimer(let id):
             timers.cancel(id)
         case .preview, .toast, .armTap, .disarmTap:
+            // Display calls: the session keeps them in its state and never returns them.
             break
         }
     }
@@ -202,11 +203,18 @@ public final class PublisherController {
         }
     }
 
-    private func closeConnection() {
+    private func closeConnection(drainingFor limit: Duration = RTMPPublisher.drainLimit) {
         pump.route(to: nil)
         generation += 1
         guard let closing = connection else { return }
         connection = nil
-        Task { await closing.stop() }
+        Task { await closing.stop(drainingFor: limit) }
+    }
+
+    /// Whether nothing queued could reach the server now: the stage's link is down, or the socket took
+    /// nothing for `--send-timeout` (STALLED). A stop then closes at once instead of waiting out the
+    /// drain limit (a quit over a dead link would otherwise take 3 s longer).
+    private var linkTakesNothing: Bool {
+        network?.stage.state.isUp == false || session.connection.sendStall != nil
     }
 }

@@ -1,7 +1,6 @@
 import OnAirCore
 import OnAirMedia
 import OnAirNet
-import OnAirRTMP
 
 /// Owns a `SubscriberSession` and performs what it decides with the real RTMP player and decoder.
 ///
@@ -158,15 +157,15 @@ public final class SubscriberController {
 
     private func apply(_ event: SubscriberEvent, at now: SessionTime) {
         let actions = session.handle(event, at: now)
-        for action in actions where action.requiresOwner {
+        for action in actions {
             perform(action)
         }
     }
 
     private func playerReported(_ event: RTMPPlayer.Event, at now: SessionTime) {
         switch event {
-        case .status(let status):
-            if let code = PlayStatus(rawValue: status.code.rawValue) {
+        case .status:
+            if let code = event.playStatus {
                 // A new publish session on the same play: `framesDecoded` counts its frames only.
                 if code == .publishNotify { countersAtPlay = decoderCounters }
                 if code == .unpublishNotify || code == .stop {
@@ -175,9 +174,8 @@ public final class SubscriberController {
                 }
                 apply(.status(code), at: now)
             }
-        case .data(let message):
-            let parameter = message.arguments.first.flatMap(\.stringValue) ?? ""
-            apply(.message(handler: message.handler, parameter: parameter), at: now)
+        case .message(let handler, let arguments):
+            apply(.message(handler: handler, parameter: arguments.first?.stringValue ?? ""), at: now)
         case .videoTrack(let track):
             decoderForTracks()?.configure(video: track)
             // Without onMetaData the rate is measured from the first second of frame timestamps.
@@ -241,8 +239,6 @@ public final class SubscriberController {
             timers.schedule(id, after: delay)
         case .cancelTimer(let id):
             timers.cancel(id)
-        case .toast:
-            break
         }
     }
 

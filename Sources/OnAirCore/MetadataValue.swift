@@ -12,4 +12,9 @@ public enum MetadataValue: Sendable, Equatable {
         if case .number(let value) = self { return value }
         return nil
     }
+
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
 }

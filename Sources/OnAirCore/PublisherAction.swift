@@ -1,8 +1,10 @@
 /// What the publisher's state machines ask their owner to do — one vocabulary for every policy, named
 /// after the Red5 Pro calls in the seeds (`pauseVideo`, `send`, `stop`, `publish:type:`, `showPreview:`).
 ///
-/// The owner performs them in order. `requiresOwner` tells the I/O ones from those that only change
-/// what the dashboard shows (already applied to `PublisherAppState` by `PublisherSession`).
+/// The policies decide in the seeds' words, display calls included (`toast`, `showPreview:`, the tap
+/// recognizer). `requiresOwner` tells the calls the owner performs (engine, network, timers) from those
+/// that only change what the dashboard shows: `PublisherSession` applies those to its `state` and
+/// returns only the owner's, so a display call never travels to the controller.
 public enum PublisherAction: Sendable, Equatable {
     /// Red5 `publishStream.pauseVideo`: stop sending video frames (true) or send them again (false).
     /// An engine-level flag: it survives a new connection until changed.
@@ -36,10 +38,11 @@ public enum PublisherAction: Sendable, Equatable {
     /// Cancel the timer `id` if it is running.
     case cancelTimer(PublisherTimer)
 
-    /// True when the owner must do something (engine, network, timers); false for display-only actions.
+    /// True when the owner must do something (engine, network, timers); false for display-only actions,
+    /// which the screen reads from `PublisherAppState` and `PublisherSession.previewOn`.
     public var requiresOwner: Bool {
         switch self {
-        case .toast, .armTap, .disarmTap: false
+        case .preview, .toast, .armTap, .disarmTap: false
         default: true
         }
     }

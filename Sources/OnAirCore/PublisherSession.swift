@@ -5,8 +5,9 @@
 /// ```swift
 /// let actions = session.handle(.operator(.incomingCall), at: now)
 /// ```
-/// and performs the returned actions in order (`PublisherAction.requiresOwner` says which need I/O);
-/// `state` is then ready to draw. Every notification, action and network event is written to
+/// and performs the returned actions in order — only those the owner performs (`requiresOwner`): the
+/// display calls a policy makes (toasts, the preview, the tap arming) are applied to `state`, which is
+/// then ready to draw. Every notification, action and network event is written to
 /// `state.log` with `now`.
 ///
 /// Each fact is kept once. The connection's life is one enum with payloads (`PublisherConnectionPhase`:
@@ -60,7 +61,7 @@ public struct PublisherSession: Sendable, Equatable {
         }
         actions += settle(at: now)
         refreshDerivedState()
-        return actions
+        return actions.filter(\.requiresOwner)
     }
 
     /// Writes the dashboard's derived fields from the one place each is kept: the phase, the policy and

@@ -1,4 +1,5 @@
-/// What the subscriber asks its owner to do.
+/// What the subscriber asks its owner to do: I/O and timers only. What the screen shows (the toasts, the
+/// publisher's flags) is in `SubscriberSession.state`.
 public enum SubscriberAction: Sendable, Equatable {
     /// Open a new connection and play `name`.
     case play(name: String)
@@ -9,16 +10,8 @@ public enum SubscriberAction: Sendable, Equatable {
     case pauseRender
     /// `resumeRender`: decode again (`activate_display`), from the next keyframe.
     case resumeRender
-    /// A transient notice on the subscriber pane (`ALToastView.toast`).
-    case toast(String)
     case scheduleTimer(SubscriberTimer, after: Duration)
     case cancelTimer(SubscriberTimer)
-
-    /// True when the owner must do something; false for display-only actions.
-    public var requiresOwner: Bool {
-        if case .toast = self { return false }
-        return true
-    }
 }
 
 extension SubscriberAction: CustomStringConvertible {
@@ -28,7 +21,6 @@ extension SubscriberAction: CustomStringConvertible {
         case .stop: "stop"
         case .pauseRender: "pauseRender"
         case .resumeRender: "resumeRender"
-        case .toast(let text): "toast \"\(text)\""
         case .scheduleTimer(let id, let after): "schedule \(id.rawValue) timer in \(after.wholeMilliseconds) ms"
         case .cancelTimer(let id): "cancel \(id.rawValue) timer"
         }

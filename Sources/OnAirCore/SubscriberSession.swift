@@ -146,14 +146,17 @@ public struct SubscriberSession: Sendable, Equatable {
         switch handler {
         case "publisherBackground":
             state.publisherIsInBackground = true
-            return perform([.toast("Publish Background")], at: now)
+            toast("Publish Background", at: now)
+            return []
         case "publisherForeground":
             state.publisherIsInBackground = false
-            return perform([.toast("Publisher Foreground")], at: now)
+            toast("Publisher Foreground", at: now)
+            return []
         case "publisherInterrupt":
             // The seed's publisher sends it before stopping; its subscriber shows no handler, so we only
             // tell the operator — the UnpublishNotify that follows drives the loop.
-            return perform([.toast("Publisher Interrupted")], at: now)
+            toast("Publisher Interrupted", at: now)
+            return []
         default:
             log(now, .message, "no handler for \(handler)")
             return []
@@ -239,14 +242,17 @@ public struct SubscriberSession: Sendable, Equatable {
 
     // MARK: Bookkeeping
 
-    /// Logs each action the owner is asked for (and posts the toasts); the reconnect timer's bookkeeping
-    /// is the phase's.
+    /// Logs each action the owner is asked for; the reconnect timer's bookkeeping is the phase's.
     private mutating func perform(_ actions: [SubscriberAction], at now: SessionTime) -> [SubscriberAction] {
-        for action in actions {
-            if case .toast(let text) = action { state.toasts.post(Toast(text: text, postedAt: now)) }
-            log(now, .policy, "→ \(action)")
-        }
+        for action in actions { log(now, .policy, "→ \(action)") }
         return actions
+    }
+
+    /// Posts a notice on the subscriber pane (the seed's `ALToastView.toast`): the screen reads it from
+    /// `state.toasts`, so the owner is not asked to do anything.
+    private mutating func toast(_ text: String, at now: SessionTime) {
+        state.toasts.post(Toast(text: text, postedAt: now))
+        log(now, .policy, "→ toast \"\(text)\"")
     }
 
     /// Every line goes through `Redaction`: a key-like stream name never reaches the log (or its events).

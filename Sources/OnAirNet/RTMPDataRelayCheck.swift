@@ -50,7 +50,7 @@ public struct RTMPDataRelayCheck: Sendable, Equatable {
     public mutating func observe(_ event: RTMPPlayer.Event) -> Verdict? {
         guard verdict == nil else { return verdict }
         switch event {
-        case .data(let message) where message.handler == Self.handler && message.arguments.first?.stringValue == nonce:
+        case .message(Self.handler, let arguments) where arguments.first?.stringValue == nonce:
             verdict = .relayed
         case .packet(let packet) where packet.decodeTimestamp > sentAtTimestamp + Self.margin:
             packetsPast += 1

@@ -11,7 +11,7 @@ import Synchronization
 /// for await event in player.events {
 ///     switch event {
 ///     case .status(let status) where status.code == .playUnpublishNotify: …
-///     case .data(let message) where message.handler == "publisherBackground": …
+///     case .message(handler: "publisherBackground", let arguments): …
 ///     case .packet(let packet): decoder.decode(packet)       // Annex-B video or raw AAC
 ///     default: break
 ///     }
@@ -32,8 +32,9 @@ public final class RTMPPlayer: Sendable {
         case streamDry
         /// `onMetaData`'s object (FLV spec E.5), as plain values (no AMF0 outside the network targets).
         case metadata([String: MetadataValue])
-        /// Any other data message, e.g. `publisherBackground("streamName=…")`.
-        case data(RTMPDataMessage)
+        /// Any other data message, e.g. `publisherBackground("streamName=…")`: the handler and its
+        /// arguments as plain values (no AMF0 outside the network targets).
+        case message(handler: String, arguments: [MetadataValue])
         /// From an AVC sequence header: size from the SPS; rate and bitrate from the latest metadata (0 when none).
         case videoTrack(VideoTrackDescription)
         /// From an AAC sequence header, or the first MP3/PCM tag.

@@ -36,7 +36,7 @@ struct RTMPPlayerDemuxer: Sendable {
                 self.metadata = metadata
                 return [.metadata(metadata.metadataFields)]
             }
-            return [.data(data)]
+            return [.message(handler: data.handler, arguments: data.arguments.map(\.metadataValue))]
         case .video(let body):
             return video(body, timestamp: timestamp)
         case .audio(let body):

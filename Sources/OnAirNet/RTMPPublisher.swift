@@ -171,8 +171,12 @@ public final class RTMPPublisher: Sendable {
     public static let drainLimit: Duration = .seconds(3)
 
     /// `FCUnpublish`, `deleteStream`, then closes the connection once they (and all queued before them)
-    /// reached the socket, or after ``drainLimit``. Safe to call more than once.
-    public func stop() async {
+    /// reached the socket, or after `limit`. A dead connection ends the wait at once (its writes fail);
+    /// an owner that knows the link takes nothing (its stage is down, the socket is STALLED) passes
+    /// `.zero`, so a quit does not sit out the limit for bytes that cannot leave. What was queued still
+    /// goes in order: the unpublish is written behind the notice, and the close behind both.
+    /// Safe to call more than once.
+    public func stop(drainingFor limit: Duration = drainLimit) async {
         let taken = state.withLock { state -> (RTMPClientConnection, UInt32, String)? in
             defer { state.connection = nil }
             return state.connection.map { ($0, state.messageStreamID, state.streamName) }
@@ -185,7 +189,7 @@ public final class RTMPPublisher: Sendable {
                     return handler.notify(.deleteStream(streamID: streamID), flush: true)
                 }
             }
-            group.addTask { try? await Task.sleep(for: Self.drainLimit) }
+            group.addTask { try? await Task.sleep(for: max(limit, .zero)) }
             _ = await group.next()
             group.cancelAll()
             // Closing fails a write the socket never took, which ends the first task if it is still waiting.

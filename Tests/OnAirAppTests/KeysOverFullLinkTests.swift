@@ -1,4 +1,5 @@
 import Foundation
+import OnAirNet
 import OnAirTestSupport
 import Testing
 
@@ -45,9 +46,13 @@ struct KeysOverFullLinkTests {
         // Still full: the keys were answered over a socket that takes nothing, not after it drained.
         let counts = publisher.events.events.filter { $0.kind == "stats" }.suffix(2).compactMap { $0.details["bytesSent"] as? Int }
         #expect(counts.count == 2 && counts[0] == counts[1], "the socket took bytes meanwhile: \(counts)")
+        let quitAt = ContinuousClock.now
         stdin.fileHandleForWriting.write(Data("quit\n".utf8))
-        // A stop waits a bounded time for what was queued before it: a quit over a dead link still ends.
+        // A stop waits a bounded time for what was queued before it, but not over a link known to be down:
+        // nothing queued could leave, so the quit does not sit out the drain limit.
         #expect(await publisher.peer.exitStatus(within: .seconds(20)) == 0)
+        let quitTook = ContinuousClock.now - quitAt
+        #expect(quitTook < RTMPPublisher.drainLimit, "quit over a link that is down took \(quitTook)")
         #expect(publisher.events.malformed.isEmpty, "lines outside the schema: \(publisher.events.malformed)")
     }
 

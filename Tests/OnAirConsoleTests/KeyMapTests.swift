@@ -122,8 +122,8 @@ struct KeyMapTests {
         }
         var ui = ConsoleUIState()
         ui.link = LinkImpairmentState()
-        #expect(ui.handle(.character("w"), publisher: publisher, subscriber: nil, now: .zero) == [.command(.link(.down))])
-        #expect(ui.handle(.character("W"), publisher: publisher, subscriber: nil, now: .zero) == [.command(.link(.handoff(capBitsPerSecond: nil, delay: nil)))])
+        #expect(ui.handle(.character("w"), publisher: publisher, subscriber: nil, now: .zero) == .link(.down))
+        #expect(ui.handle(.character("W"), publisher: publisher, subscriber: nil, now: .zero) == .link(.handoff(capBitsPerSecond: nil, delay: nil)))
     }
 
     @Test("after a failed publish the footer offers r retry")
@@ -158,8 +158,8 @@ struct KeyMapTests {
     func refusal() {
         var ui = ConsoleUIState()
         let publisher = ConsoleFixtures.publisher(.publishing)
-        let effects = ui.handle(.character("d"), publisher: publisher, subscriber: nil, now: ConsoleFixtures.now)
-        #expect(effects.isEmpty)
+        let command = ui.handle(.character("d"), publisher: publisher, subscriber: nil, now: ConsoleFixtures.now)
+        #expect(command == nil)
         #expect(ui.visibleNotice(at: ConsoleFixtures.now)?.contains("nothing to decline") == true)
         #expect(ui.visibleNotice(at: ConsoleFixtures.now + .seconds(5)) == nil)
         _ = ui.handle(.character("Z"), publisher: publisher, subscriber: nil, now: ConsoleFixtures.now)
@@ -171,12 +171,12 @@ struct KeyMapTests {
         var ui = ConsoleUIState()
         let publisher = ConsoleFixtures.publisher(.publishing)
         let subscriber = ConsoleFixtures.subscriber()
-        #expect(ui.handle(.character("c"), publisher: publisher, subscriber: subscriber, now: .zero) == [.command(.phone(.incomingCall))])
-        #expect(ui.handle(.character("v"), publisher: publisher, subscriber: subscriber, now: .zero) == [.command(.publisher(.togglePauseVideo))])
-        #expect(ui.handle(.tab, publisher: publisher, subscriber: subscriber, now: .zero).isEmpty)
+        #expect(ui.handle(.character("c"), publisher: publisher, subscriber: subscriber, now: .zero) == .phone(.incomingCall))
+        #expect(ui.handle(.character("v"), publisher: publisher, subscriber: subscriber, now: .zero) == .publisher(.togglePauseVideo))
+        #expect(ui.handle(.tab, publisher: publisher, subscriber: subscriber, now: .zero) == nil)
         #expect(ui.focus == .subscriber)
-        #expect(ui.handle(.character("h"), publisher: publisher, subscriber: subscriber, now: .zero) == [.command(.subscriberPhone(.home))])
-        #expect(ui.handle(.character("v"), publisher: publisher, subscriber: subscriber, now: .zero).isEmpty)
+        #expect(ui.handle(.character("h"), publisher: publisher, subscriber: subscriber, now: .zero) == .subscriberPhone(.home))
+        #expect(ui.handle(.character("v"), publisher: publisher, subscriber: subscriber, now: .zero) == nil)
         #expect(ui.notice?.text.contains("Tab") == true)
     }
 
@@ -184,15 +184,15 @@ struct KeyMapTests {
     func quit() {
         var ui = ConsoleUIState()
         let live = ConsoleFixtures.publisher(.publishing)
-        #expect(ui.handle(.character("q"), publisher: live, subscriber: nil, now: .zero).isEmpty)
+        #expect(ui.handle(.character("q"), publisher: live, subscriber: nil, now: .zero) == nil)
         #expect(ui.confirmingQuit)
-        #expect(ui.handle(.character("c"), publisher: live, subscriber: nil, now: .zero).isEmpty)
-        #expect(ui.handle(.character("n"), publisher: live, subscriber: nil, now: .zero).isEmpty)
+        #expect(ui.handle(.character("c"), publisher: live, subscriber: nil, now: .zero) == nil)
+        #expect(ui.handle(.character("n"), publisher: live, subscriber: nil, now: .zero) == nil)
         #expect(!ui.confirmingQuit)
         _ = ui.handle(.character("q"), publisher: live, subscriber: nil, now: .zero)
-        #expect(ui.handle(.character("y"), publisher: live, subscriber: nil, now: .zero) == [.command(.publisher(.stop)), .quit])
+        #expect(ui.handle(.character("y"), publisher: live, subscriber: nil, now: .zero) == .quit)
         var idle = ConsoleUIState()
-        #expect(idle.handle(.character("q"), publisher: ConsoleFixtures.publisher(.idle), subscriber: nil, now: .zero) == [.quit])
+        #expect(idle.handle(.character("q"), publisher: ConsoleFixtures.publisher(.idle), subscriber: nil, now: .zero) == .quit)
     }
 
     @Test("? opens help, any other key closes it without acting; o toggles the preview")
@@ -201,7 +201,7 @@ struct KeyMapTests {
         let publisher = ConsoleFixtures.publisher(.publishing)
         _ = ui.handle(.character("?"), publisher: publisher, subscriber: nil, now: .zero)
         #expect(ui.showHelp && ui.mode == .help)
-        #expect(ui.handle(.character("c"), publisher: publisher, subscriber: nil, now: .zero).isEmpty)
+        #expect(ui.handle(.character("c"), publisher: publisher, subscriber: nil, now: .zero) == nil)
         #expect(!ui.showHelp)
         _ = ui.handle(.character("o"), publisher: publisher, subscriber: nil, now: .zero)
         #expect(!ui.showPreview)

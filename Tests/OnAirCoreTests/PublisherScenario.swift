@@ -1,8 +1,9 @@
 import OnAirCore
 import Testing
 
-/// One row of a publisher scenario: at `time` ms the owner feeds `event`; the session must return exactly
-/// `actions` and show `status`.
+/// One row of a publisher scenario: at `time` ms the owner feeds `event`; the session must do exactly
+/// `actions`, in the seed's words, and show `status`. The owner's calls are what `handle` returns; the
+/// display calls (`toast`, `preview`, `armTap`, `disarmTap`) are read off the session's state.
 struct PublisherStep: Sendable {
     let time: Int64
     let event: PublisherEvent
@@ -14,6 +15,41 @@ struct PublisherStep: Sendable {
         self.event = event
         self.actions = actions
         self.status = status
+    }
+}
+
+extension PublisherStep {
+    /// The operator's command of the row, if it is one (the session may refuse it, with a toast saying why).
+    var command: PublisherCommand? {
+        switch event {
+        case .operator(let action): .operator(action)
+        case .control(let control): .control(control)
+        case .network, .timerFired, .wire: nil
+        }
+    }
+
+    /// The row's display calls, as the dashboard shows them: every toast posted (in order, after the
+    /// refusal's if the command was refused), the tap armed or not after the last arming call, the
+    /// preview on or off after the last preview call.
+    func expectDisplay(
+        of session: PublisherSession, postedAfter toastsBefore: Int, refusal: String?,
+        _ comment: Comment, _ sourceLocation: SourceLocation
+    ) {
+        var toasts: [String] = refusal.map { [$0] } ?? []
+        var tapArmed: Bool?
+        var previewOn: Bool?
+        for action in actions {
+            switch action {
+            case .toast(let text): toasts.append(text)
+            case .armTap: tapArmed = true
+            case .disarmTap: tapArmed = false
+            case .preview(let on): previewOn = on
+            default: break
+            }
+        }
+        #expect(session.state.toasts.toasts(after: toastsBefore).map(\.text) == toasts, comment, sourceLocation: sourceLocation)
+        if let tapArmed { #expect(session.state.tapArmed == tapArmed, comment, sourceLocation: sourceLocation) }
+        if let previewOn { #expect(session.previewOn == previewOn, comment, sourceLocation: sourceLocation) }
     }
 }
 
@@ -42,8 +78,11 @@ struct PublisherScenario: Sendable, CustomTestStringConvertible {
     func run(sourceLocation: SourceLocation = #_sourceLocation) -> PublisherSession {
         var session = PublisherSession(configuration: configuration)
         for (index, step) in steps.enumerated() {
+            let toastsBefore = session.state.toasts.postedCount
+            let refusal = step.command.flatMap(session.refusal(of:))
             let actions = session.handle(step.event, at: SessionTime(milliseconds: step.time)).filter { !$0.isSendStallTimer }
-            #expect(actions == step.actions, "step \(index) (\(step.event))", sourceLocation: sourceLocation)
+            #expect(actions == step.actions.filter(\.requiresOwner), "step \(index) (\(step.event))", sourceLocation: sourceLocation)
+            step.expectDisplay(of: session, postedAfter: toastsBefore, refusal: refusal, "step \(index) (\(step.event))", sourceLocation)
             #expect(session.state.status == step.status, "step \(index) (\(step.event))", sourceLocation: sourceLocation)
             #expect(session.pendingTimers.contains(.sendStall) == session.connection.isLive,
                     "step \(index) (\(step.event)): the watchdog's timer runs exactly while live", sourceLocation: sourceLocation)

@@ -261,10 +261,10 @@ struct PublisherSessionTests {
         #expect(session.state.liveSince == nil)
     }
 
-    @Test("only toasts and the tap arming are display-only", arguments: [
-        (PublisherAction.toast("x"), false), (.armTap, false), (.disarmTap, false),
+    @Test("only toasts, the preview and the tap arming are display-only", arguments: [
+        (PublisherAction.toast("x"), false), (.armTap, false), (.disarmTap, false), (.preview(true), false),
         (.pauseVideo(true), true), (.pauseAudio(false), true), (.send(handler: "h", parameter: "p"), true),
-        (.publish(name: "n", type: .live), true), (.stop, true), (.preview(true), true), (.requestKeyframe, true),
+        (.publish(name: "n", type: .live), true), (.stop, true), (.requestKeyframe, true),
         (.dropConnection, true), (.scheduleTimer(.reconnect, after: .seconds(1)), true), (.cancelTimer(.suspension), true),
     ])
     func requiresOwner(_ action: PublisherAction, _ expected: Bool) {

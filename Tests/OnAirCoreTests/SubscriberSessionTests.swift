@@ -2,7 +2,7 @@ import OnAirCore
 import Testing
 
 /// One row of a subscriber table: at `time` ms feed `event`; expect exactly `actions`, the connection,
-/// and the seed's two flags.
+/// the seed's two flags, and the toast the pane shows (posted in `state.toasts`, not asked of the owner).
 struct SubscriberStep: Sendable {
     let time: Int64
     let event: SubscriberEvent
@@ -10,11 +10,13 @@ struct SubscriberStep: Sendable {
     let connection: SubscriberConnection
     let inBackground: Bool
     let disconnected: Bool
+    let toast: String?
 
     init(
         _ time: Int64, _ event: SubscriberEvent, _ actions: [SubscriberAction], _ connection: SubscriberConnection,
-        inBackground: Bool = false, disconnected: Bool = false
+        toast: String? = nil, inBackground: Bool = false, disconnected: Bool = false
     ) {
+        self.toast = toast
         self.time = time
         self.event = event
         self.actions = actions
@@ -39,9 +41,12 @@ struct SubscriberScenario: Sendable, CustomTestStringConvertible {
     func run(sourceLocation: SourceLocation = #_sourceLocation) -> SubscriberSession {
         var session = SubscriberSession(streamName: stream, redactedURL: "rtmp://127.0.0.1/live/***")
         for (index, step) in steps.enumerated() {
+            let toastsBefore = session.state.toasts.postedCount
             let actions = session.handle(step.event, at: SessionTime(milliseconds: step.time))
             let where_ = Comment(rawValue: "step \(index) (\(step.event))")
             #expect(actions == step.actions, where_, sourceLocation: sourceLocation)
+            #expect(session.state.toasts.toasts(after: toastsBefore).map(\.text) == (step.toast.map { [$0] } ?? []),
+                    where_, sourceLocation: sourceLocation)
             #expect(session.state.connection == step.connection, where_, sourceLocation: sourceLocation)
             #expect(session.state.publisherIsInBackground == step.inBackground, where_, sourceLocation: sourceLocation)
             #expect(session.state.publisherIsDisconnected == step.disconnected, where_, sourceLocation: sourceLocation)
@@ -64,13 +69,13 @@ struct SubscriberSessionTests {
 
     static let scenarios: [SubscriberScenario] = [
         SubscriberScenario("the publisher's background and foreground notices set the flag and toast", playing + [
-            SubscriberStep(1000, message("publisherBackground"), [.toast("Publish Background")], .playing, inBackground: true),
-            SubscriberStep(9000, message("publisherForeground"), [.toast("Publisher Foreground")], .playing),
-            SubscriberStep(9500, message("publisherInterrupt"), [.toast("Publisher Interrupted")], .playing),
+            SubscriberStep(1000, message("publisherBackground"), [], .playing, toast: "Publish Background", inBackground: true),
+            SubscriberStep(9000, message("publisherForeground"), [], .playing, toast: "Publisher Foreground"),
+            SubscriberStep(9500, message("publisherInterrupt"), [], .playing, toast: "Publisher Interrupted"),
             SubscriberStep(9600, message("onCuePoint"), [], .playing),
         ]),
         SubscriberScenario("UnpublishNotify after a background notice loops stop-and-play every 2 s until the stream is back", playing + [
-            SubscriberStep(1000, message("publisherBackground"), [.toast("Publish Background")], .playing, inBackground: true),
+            SubscriberStep(1000, message("publisherBackground"), [], .playing, toast: "Publish Background", inBackground: true),
             SubscriberStep(3000, .status(.unpublishNotify), [replayIn2s], at(5000), inBackground: true, disconnected: true),
             SubscriberStep(5000, .timerFired(.reconnect), [.stop, play], .connecting, inBackground: true, disconnected: true),
             SubscriberStep(5050, .status(.streamNotFound), [replayIn2s], at(7050), inBackground: true, disconnected: true),
@@ -81,14 +86,14 @@ struct SubscriberSessionTests {
             SubscriberStep(9200, .mediaResumed, [], .playing, inBackground: true),
         ]),
         SubscriberScenario("PublishNotify during the wait ends the loop at once", playing + [
-            SubscriberStep(1000, message("publisherBackground"), [.toast("Publish Background")], .playing, inBackground: true),
+            SubscriberStep(1000, message("publisherBackground"), [], .playing, toast: "Publish Background", inBackground: true),
             SubscriberStep(3000, .status(.unpublishNotify), [replayIn2s], at(5000), inBackground: true, disconnected: true),
             SubscriberStep(3500, .status(.publishNotify), [.cancelTimer(.reconnect)], .waitingForPublisher, inBackground: true, disconnected: true),
             SubscriberStep(5000, .timerFired(.reconnect), [], .waitingForPublisher, inBackground: true, disconnected: true),
             SubscriberStep(5100, .mediaResumed, [], .playing, inBackground: true),
         ]),
         SubscriberScenario("media resuming ends the loop", playing + [
-            SubscriberStep(1000, message("publisherBackground"), [.toast("Publish Background")], .playing, inBackground: true),
+            SubscriberStep(1000, message("publisherBackground"), [], .playing, toast: "Publish Background", inBackground: true),
             SubscriberStep(3000, .status(.unpublishNotify), [replayIn2s], at(5000), inBackground: true, disconnected: true),
             SubscriberStep(4000, .mediaResumed, [.cancelTimer(.reconnect)], .playing, inBackground: true),
         ]),
@@ -98,7 +103,7 @@ struct SubscriberSessionTests {
             SubscriberStep(8100, .mediaResumed, [], .playing),
         ]),
         SubscriberScenario("the stall watchdog counts as the publisher gone", playing + [
-            SubscriberStep(1000, message("publisherBackground"), [.toast("Publish Background")], .playing, inBackground: true),
+            SubscriberStep(1000, message("publisherBackground"), [], .playing, toast: "Publish Background", inBackground: true),
             SubscriberStep(4000, .mediaStalled, [replayIn2s], at(6000), inBackground: true, disconnected: true),
             SubscriberStep(4500, .mediaStalled, [], at(6000), inBackground: true, disconnected: true),
         ]),
@@ -113,7 +118,7 @@ struct SubscriberSessionTests {
             SubscriberStep(4200, .mediaResumed, [], .playing),
         ]),
         SubscriberScenario("stop ends the loop and a late timer is ignored", playing + [
-            SubscriberStep(1000, message("publisherBackground"), [.toast("Publish Background")], .playing, inBackground: true),
+            SubscriberStep(1000, message("publisherBackground"), [], .playing, toast: "Publish Background", inBackground: true),
             SubscriberStep(3000, .status(.unpublishNotify), [replayIn2s], at(5000), inBackground: true, disconnected: true),
             SubscriberStep(3500, .control(.stop), [.cancelTimer(.reconnect), .stop], .idle, inBackground: true),
             SubscriberStep(5000, .timerFired(.reconnect), [], .idle, inBackground: true),

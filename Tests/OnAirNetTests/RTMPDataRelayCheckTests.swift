@@ -14,15 +14,15 @@ struct RTMPDataRelayCheckTests {
         var check = RTMPDataRelayCheck(nonce: "n1", sentAtTimestamp: 5000)
         #expect(check.observe(Self.packet(5100)) == nil)
         #expect(check.observe(Self.packet(7000)) == nil)
-        #expect(check.observe(.data(RTMPDataMessage(handler: RTMPDataRelayCheck.handler, arguments: [.string("n1")]))) == .relayed)
+        #expect(check.observe(.message(handler: RTMPDataRelayCheck.handler, arguments: [.string("n1")])) == .relayed)
         #expect(check.observe(Self.packet(9000)) == .relayed)
     }
 
     @Test("media well past the probe without it means dropped; a wrong nonce or other data does not count")
     func dropped() {
         var check = RTMPDataRelayCheck(nonce: "n1", sentAtTimestamp: 5000)
-        #expect(check.observe(.data(RTMPDataMessage(handler: RTMPDataRelayCheck.handler, arguments: [.string("other")]))) == nil)
-        #expect(check.observe(.data(RTMPDataMessage(handler: "publisherBackground", arguments: []))) == nil)
+        #expect(check.observe(.message(handler: RTMPDataRelayCheck.handler, arguments: [.string("other")])) == nil)
+        #expect(check.observe(.message(handler: "publisherBackground", arguments: [])) == nil)
         for timestamp in stride(from: 5000, through: 6000, by: 33) { #expect(check.observe(Self.packet(Int64(timestamp))) == nil) }
         for index in 1..<RTMPDataRelayCheck.packetsPastMargin {
             #expect(check.observe(Self.packet(Int64(6000 + index))) == nil)

@@ -179,7 +179,7 @@ struct RTMPInteropTests {
         let after = events.filter { if case .packet(let packet) = $0 { packet.decodeTimestamp > (marker ?? .max) } else { false } }
         #expect(after.count > 10)
         #expect(events.contains { if case .metadata = $0 { true } else { false } })
-        let handlers = events.compactMap { if case .data(let data) = $0 { data.handler } else { nil } }
+        let handlers = events.compactMap { if case .message(let handler, _) = $0 { handler } else { nil } }
         #expect(!handlers.contains("publisherBackground"), "data handlers seen: \(handlers)")
         #expect(check?.verdict == .dropped)
     }

@@ -28,7 +28,7 @@ struct RTMPPlayerDemuxerTests {
                 "width": .number(640), "height": .number(360), "framerate": .number(30), "audiodatarate": .number(128),
             ])]),
             (.data(RTMPDataMessage(handler: "publisherBackground", arguments: [.string("streamName=s")])), 0,
-             [.data(RTMPDataMessage(handler: "publisherBackground", arguments: [.string("streamName=s")]))]),
+             [.message(handler: "publisherBackground", arguments: [.string("streamName=s")])]),
             (.video(FLVVideoTag.sequenceHeader(record)), 0, [.videoTrack(VideoTrackDescription(
                 width: 640, height: 360, framesPerSecond: 30, bitrate: 0, sequenceParameterSets: [Self.sps], pictureParameterSets: [Self.pps]))]),
             (.audio(FLVAudioTag.sequenceHeader(audioSpecificConfig: [0x12, 0x10])), 0, [.audioTrack(AudioTrackDescription(

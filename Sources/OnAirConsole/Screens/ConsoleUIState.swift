@@ -1,8 +1,9 @@
 import OnAirCore
 
 /// What the console itself remembers between frames (focus, overlays, preview toggle, the last notice),
-/// and how keys change it. Keys that give an operator command come back as `Effect.command` for the owner
-/// to run (CONVENTIONS.md §1, §8): this type never performs anything itself.
+/// and how keys change it. A key's one result is the operator command it means (`OperatorCommand`, the
+/// vocabulary stdin lines and scenario presses use, `quit` included), for the owner to route
+/// (CONVENTIONS.md §1, §8): this type never performs anything itself.
 public struct ConsoleUIState: Sendable, Equatable {
     /// A short line in the footer saying why a key did nothing; it fades after `Notice.lifetime`.
     public struct Notice: Sendable, Equatable {
@@ -14,15 +15,6 @@ public struct ConsoleUIState: Sendable, Equatable {
             self.text = text
             self.postedAt = postedAt
         }
-    }
-
-    /// What the owner must do after a key.
-    public enum Effect: Sendable, Equatable {
-        /// Perform an operator command — already addressed to the focused pane's side (`sub home` on the
-        /// subscriber pane) and allowed by the core's rule.
-        case command(OperatorCommand)
-        /// Leave the event loop (after stopping the broadcast, when confirmed while live).
-        case quit
     }
 
     public var focus: ConsolePane
@@ -79,27 +71,30 @@ public struct ConsoleUIState: Sendable, Equatable {
         }
     }
 
-    /// Applies one key: updates the console's own state and returns what the owner must do.
+    /// Applies one key: updates the console's own state and returns the operator command the key means —
+    /// addressed to the focused pane's side (`sub home` on the subscriber pane) and allowed by the core's
+    /// rule — or nil when the key only changed the console. A confirmed quit is `quit`: the owner's
+    /// shutdown unpublishes in order, as for a stdin `quit`.
     public mutating func handle(
         _ key: ConsoleKey, publisher: PublisherAppState?, subscriber: SubscriberAppState?, now: SessionTime, keyMap: KeyMap = .standard
-    ) -> [Effect] {
+    ) -> OperatorCommand? {
         let context = keyContext(publisher: publisher, subscriber: subscriber)
         // As in htop, any key that means nothing in the help overlay closes it.
         if context.mode == .help, keyMap.intent(for: key, mode: .help).map({ keyMap.isAvailable($0, in: context) }) != true {
             showHelp = false
-            return []
+            return nil
         }
         guard let intent = keyMap.intent(for: key, mode: context.mode) else {
             if context.mode == .normal { notice = Notice(text: "\(key): not a key here (? shows the keys)", postedAt: now) }
-            return []
+            return nil
         }
         guard keyMap.isAvailable(intent, in: context) else {
             notice = Notice(text: Self.refusal(of: intent, key: key, context: context), postedAt: now)
-            return []
+            return nil
         }
         notice = nil
         switch intent {
-        case .command, .toggleLink, .cycleLinkCap: return context.command(for: intent).map { [.command($0)] } ?? []
+        case .command, .toggleLink, .cycleLinkCap: return context.command(for: intent)
         case .togglePreview: showPreview.toggle()
         case .toggleHelp: showHelp.toggle()
         case .toggleLog: showFullLog.toggle()
@@ -113,17 +108,17 @@ public struct ConsoleUIState: Sendable, Equatable {
             if publisher?.status.isBroadcasting == true, !confirmingQuit {
                 showHelp = false
                 confirmingQuit = true
-                return []
+                return nil
             }
-            return [.quit]
+            return .quit
         case .confirm:
             confirmingQuit = false
-            return publisher?.status.isBroadcasting == true ? [.command(.publisher(.stop)), .quit] : [.quit]
+            return .quit
         case .cancel:
             confirmingQuit = false
             showHelp = false
         }
-        return []
+        return nil
     }
 
     /// Why a known key does nothing now, in one short line: the core's reason for keys that reach a state

@@ -36,8 +36,12 @@ struct RelayNoticeTests {
                 .object(["nonce": .string(nonce), "list": .strictArray([.number(1), .string("two")])]),
             ]
             try await publisher.send(handler: "publisherBackground", arguments)
-            let received = try await player.events.first { if case .data = $0 { true } else { false } }
-            #expect(received == .data(RTMPDataMessage(handler: "publisherBackground", arguments: arguments)))
+            let received = try await player.events.first { if case .message = $0 { true } else { false } }
+            // The player hands the arguments on as plain values: AMF0 stays inside OnAirNet.
+            #expect(received == .message(handler: "publisherBackground", arguments: [
+                .string("streamName=notices"), .number(42.5), .bool(true), .null,
+                .object(["nonce": .string(nonce), "list": .array([.number(1), .string("two")])]),
+            ]))
 
             await publisher.stop()
             _ = try await player.events.first(where: Self.isStatus(.playUnpublishNotify))
@@ -51,7 +55,7 @@ struct RelayNoticeTests {
             try await player.events.wait { events in events.filter(Self.isStatus(.playPublishNotify)).count == 2 }
             try await again.send(handler: "publisherForeground", [.string("streamName=notices")])
             _ = try await player.events.first {
-                $0 == .data(RTMPDataMessage(handler: "publisherForeground", arguments: [.string("streamName=notices")]))
+                $0 == .message(handler: "publisherForeground", arguments: [.string("streamName=notices")])
             }
             #expect(!player.events.all.contains { if case .closed = $0 { true } else { false } }, "the player stayed connected")
         } catch {
@@ -78,7 +82,7 @@ struct RelayNoticeTests {
             publisher.queue(handler: "publisherInterrupt", "streamName=queued")
             await publisher.stop()
             _ = try await player.events.first(where: Self.isStatus(.playUnpublishNotify))
-            let notice = RTMPPlayer.Event.data(RTMPDataMessage(handler: "publisherInterrupt", arguments: [.string("streamName=queued")]))
+            let notice = RTMPPlayer.Event.message(handler: "publisherInterrupt", arguments: [.string("streamName=queued")])
             let events = player.events.all
             let noticeAt = events.firstIndex(of: notice)
             #expect(noticeAt != nil, "the queued notice never reached the player")
