@@ -56,17 +56,7 @@ struct DemoCommand: AsyncParsableCommand {
             stream: stream,
             recordDirectory: recordDir ?? RecordingDirectory.standard(),
             publisher: PublishOptions(
-                url: server ?? "rtmp://127.0.0.1/live/\(stream)",
-                policy: policy.kind,
-                suspendTimeout: policy.suspendTimeout,
-                sendTimeout: policy.sendTimeout,
-                engine: engine.settings(previewFramesPerSecond: presentation.previewFps),
-                duration: presentation.duration,
-                theme: presentation.theme,
-                color: presentation.color,
-                logFile: presentation.log,
-                caFile: tls.caFile
-            ),
+                url: server ?? "rtmp://127.0.0.1/live/\(stream)", policy: policy, engine: engine, tls: tls, presentation: presentation),
             reconnectDelay: subscriber.reconnectDelay,
             stallTimeout: subscriber.stallTimeout
         )

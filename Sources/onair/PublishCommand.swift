@@ -34,19 +34,7 @@ struct PublishCommand: AsyncParsableCommand {
 
     func run() async throws {
         let url = try streamKey.url(self.url)
-        var options = PublishOptions(
-            url: url,
-            initialType: type,
-            policy: policy.kind,
-            suspendTimeout: policy.suspendTimeout,
-            sendTimeout: policy.sendTimeout,
-            engine: engine.settings(previewFramesPerSecond: presentation.previewFps),
-            duration: presentation.duration,
-            theme: presentation.theme,
-            color: presentation.color,
-            logFile: presentation.log,
-            caFile: tls.caFile
-        )
+        var options = PublishOptions(url: url, type: type, policy: policy, engine: engine, tls: tls, presentation: presentation)
         try await runFrontEnd {
             options.network = try network.options(command: "publish")
             if check {
