@@ -97,16 +97,17 @@ public struct TestPattern: Sendable {
     /// than the 160×48 grid, so a stroke one grid pixel thin blurs to grey there and digits misread.
     static let clockPixel = (gridColumns: 3.0, gridRows: 2.0)
 
-    /// Where the big `HH:MM:SS` clock goes: in the black band between the bars and the huge counter, right of
-    /// the small line, from grid column 50 (cell 25) and grid row 8, just under the bars, down to row 18,
-    /// above the counter (row 19). At 80×24 that is the three pixel rows between the bars and the counter:
-    /// the font needs five, so there the clock is a smudge, not readable; the counter is.
+    /// Where the big `HH:MM:SS` clock goes: right of the small line, from grid column 50 (cell 25) and grid
+    /// row 6 — on a black notch cut into the bars' last 1.6 rows — down to row 16, above the counter (row
+    /// 19). Why that high: at 80×24 row 16 is a fifth into the pixel row just above the counter, too little
+    /// to tint it, so the counter's top cells stay clean; there the clock itself (the font needs five pixel
+    /// rows, 80×24 has three free) is a smudge in the cell row above the counter, not readable.
     var clockGeometry: CounterGeometry {
         let skipped = Double(FrameMarker.bandHeight(pictureHeight: height))
         let gridRow = (Double(height) - skipped) / Double(TestPattern.clockGrid.rows)
         let gridColumn = Double(width) / Double(TestPattern.clockGrid.columns)
         return CounterGeometry(
-            x: gridColumn * 50, y: skipped + gridRow * 8,
+            x: gridColumn * 50, y: skipped + gridRow * 6,
             pixelWidth: gridColumn * TestPattern.clockPixel.gridColumns, pixelHeight: gridRow * TestPattern.clockPixel.gridRows)
     }
 
@@ -135,6 +136,17 @@ public struct TestPattern: Sendable {
                     }
                 }
             }
+            let clockPlace = clockGeometry
+            let notch = (x: max(0, Int(clockPlace.x) - textScale) & ~1, y: max(0, Int(clockPlace.y)) & ~1)
+            for y in notch.y..<bandTop {
+                for x in notch.x..<width { luma[y * width + x] = 16 }
+            }
+            for y in (notch.y / 2)..<min(chromaHeight, bandTop / 2) {
+                for x in (notch.x / 2)..<chromaWidth {
+                    u[y * chromaWidth + x] = 128
+                    v[y * chromaWidth + x] = 128
+                }
+            }
             let margin = textScale
             let clock = TestPattern.clockText(frameIndex: index, framesPerSecond: framesPerSecond)
             TestPatternFont.draw(
@@ -143,7 +155,7 @@ public struct TestPattern: Sendable {
             let counter = counterGeometry
             TestPattern.drawHuge(
                 String(TestPattern.counterText(index).suffix(CounterGeometry.digits)), at: counter, into: luma, width: width, height: height)
-            TestPattern.drawHuge(String(clock.prefix(8)), at: clockGeometry, into: luma, width: width, height: height)
+            TestPattern.drawHuge(String(clock.prefix(8)), at: clockPlace, into: luma, width: width, height: height)
             marker(frameIndex: index, wallMicroseconds: wallMicroseconds).draw(into: luma, width: width, height: height)
         }
         return frame
