@@ -98,7 +98,7 @@ public struct TestPattern: Sendable {
     static let clockPixel = (gridColumns: 3.0, gridRows: 2.0)
 
     /// Where the big `HH:MM:SS` clock goes: right of the small line, from grid column 50 (cell 25) and grid
-    /// row 6 — on a black notch cut into the bars' last 1.6 rows — down to row 16, above the counter (row
+    /// row 6 — on a black notch cut into the bars' last 2.6 rows — down to row 16, above the counter (row
     /// 19). Why that high: at 80×24 row 16 is a fifth into the pixel row just above the counter, too little
     /// to tint it, so the counter's top cells stay clean; there the clock itself (the font needs five pixel
     /// rows, 80×24 has three free) is a smudge in the cell row above the counter, not readable.
@@ -137,7 +137,9 @@ public struct TestPattern: Sendable {
                 }
             }
             let clockPlace = clockGeometry
-            let notch = (x: max(0, Int(clockPlace.x) - textScale) & ~1, y: max(0, Int(clockPlace.y)) & ~1)
+            // One grid row of black above the clock too, so the bars' colour does not bleed into its top row.
+            let notchTop = clockPlace.y - clockPlace.pixelHeight / TestPattern.clockPixel.gridRows
+            let notch = (x: max(0, Int(clockPlace.x) - textScale) & ~1, y: max(0, Int(notchTop)) & ~1)
             for y in notch.y..<bandTop {
                 for x in notch.x..<width { luma[y * width + x] = 16 }
             }
