@@ -1,8 +1,8 @@
 import OnAirCore
 
 /// The synthetic picture: 75 % colour bars in the top fifth, then on black a grey line with the six-digit
-/// frame counter and the clock, and under it the counter's last four digits huge, filling the lower half;
-/// drawn directly in YUV 4:2:0 (BT.601 video range).
+/// frame counter and the clock with milliseconds, beside it the clock `HH:MM:SS` big, and under them the
+/// counter's last four digits huge, filling the lower half; drawn directly in YUV 4:2:0 (BT.601 video range).
 ///
 /// Why this picture: bars make colour errors obvious, the counter changing every frame makes motion (and
 /// frozen video) obvious, and the counter and clock make dropped or late frames readable on the far end.
@@ -50,8 +50,9 @@ public struct TestPattern: Sendable {
     /// The small line's grey: readable at full size, near black once averaged into a preview pixel.
     static let smallTextLuma: UInt8 = 96
 
-    /// The small text's scale (picture pixels per font pixel): about 1/120 of the height.
-    var textScale: Int { max(1, height / 120) }
+    /// The small text's scale (picture pixels per font pixel): about 1/240 of the height, so that the line
+    /// ends left of the big clock (a fifth of the width at 720p) and still reads at full size.
+    var textScale: Int { max(1, height / 240) }
 
     /// Where the huge counter goes: its top left corner and the size of one font pixel across and down,
     /// in picture pixels (fractional, so its edges fall on the preview grid). Four `BlockDigitFont` digits
@@ -64,6 +65,11 @@ public struct TestPattern: Sendable {
         var pixelHeight: Double
         static let digits = 4
         static let fontColumns = digits * (BlockDigitFont.glyphWidth + 1) - 1
+        /// `HH:MM:SS`: six digits and two one-column colons with their gaps.
+        static let clockFontColumns = 6 * (BlockDigitFont.glyphWidth + 1) + 2 * 2 - 1
+
+        /// Font pixels across `character` takes (a colon is one column), without the gap after it.
+        static func fontWidth(of character: Character) -> Int { character == ":" ? 1 : BlockDigitFont.glyphWidth }
 
         /// The picture rectangle of font pixel (`column`, `row`) of the whole counter, gaps included.
         func rect(column: Int, row: Int) -> (x0: Int, x1: Int, y0: Int, y1: Int) {
@@ -79,6 +85,30 @@ public struct TestPattern: Sendable {
         return CounterGeometry(
             x: pixelWidth, y: skipped + pixelHeight * Double(TestPattern.previewGrid.rows - BlockDigitFont.glyphHeight),
             pixelWidth: pixelWidth, pixelHeight: pixelHeight)
+    }
+
+    /// The grid the big clock is laid out on: the 160×48 preview of a 16:9 picture, 134 quadrant pixels (67
+    /// cells) across and 38 (19 cells) down, below the marker row.
+    static let clockGrid = (columns: 134, rows: 38)
+
+    /// One font pixel of the big clock on `clockGrid`: 1.5 cells (3 pixels) across and one cell (2 pixels)
+    /// down, so its rows fall on cell rows. Why
+    /// not one cell by one pixel, like the counter at 80×24: the console's preview picture is 128×72, coarser
+    /// than the 160×48 grid, so a stroke one grid pixel thin blurs to grey there and digits misread.
+    static let clockPixel = (gridColumns: 3.0, gridRows: 2.0)
+
+    /// Where the big `HH:MM:SS` clock goes: right of the small line, from grid column 50 (cell 25) and grid
+    /// row 6 — on a black notch cut into the bars' last 2.6 rows — down to row 16, above the counter (row
+    /// 19). Why that high: at 80×24 row 16 is a fifth into the pixel row just above the counter, too little
+    /// to tint it, so the counter's top cells stay clean; there the clock itself (the font needs five pixel
+    /// rows, 80×24 has three free) is a smudge in the cell row above the counter, not readable.
+    var clockGeometry: CounterGeometry {
+        let skipped = Double(FrameMarker.bandHeight(pictureHeight: height))
+        let gridRow = (Double(height) - skipped) / Double(TestPattern.clockGrid.rows)
+        let gridColumn = Double(width) / Double(TestPattern.clockGrid.columns)
+        return CounterGeometry(
+            x: gridColumn * 50, y: skipped + gridRow * 6,
+            pixelWidth: gridColumn * TestPattern.clockPixel.gridColumns, pixelHeight: gridRow * TestPattern.clockPixel.gridRows)
     }
 
     /// The picture for frame `index`, stamped with `captureNanoseconds`. Its top rows carry a `FrameMarker`:
@@ -106,6 +136,19 @@ public struct TestPattern: Sendable {
                     }
                 }
             }
+            let clockPlace = clockGeometry
+            // One grid row of black above the clock too, so the bars' colour does not bleed into its top row.
+            let notchTop = clockPlace.y - clockPlace.pixelHeight / TestPattern.clockPixel.gridRows
+            let notch = (x: max(0, Int(clockPlace.x) - textScale) & ~1, y: max(0, Int(notchTop)) & ~1)
+            for y in notch.y..<bandTop {
+                for x in notch.x..<width { luma[y * width + x] = 16 }
+            }
+            for y in (notch.y / 2)..<min(chromaHeight, bandTop / 2) {
+                for x in (notch.x / 2)..<chromaWidth {
+                    u[y * chromaWidth + x] = 128
+                    v[y * chromaWidth + x] = 128
+                }
+            }
             let margin = textScale
             let clock = TestPattern.clockText(frameIndex: index, framesPerSecond: framesPerSecond)
             TestPatternFont.draw(
@@ -114,6 +157,7 @@ public struct TestPattern: Sendable {
             let counter = counterGeometry
             TestPattern.drawHuge(
                 String(TestPattern.counterText(index).suffix(CounterGeometry.digits)), at: counter, into: luma, width: width, height: height)
+            TestPattern.drawHuge(String(clock.prefix(8)), at: clockPlace, into: luma, width: width, height: height)
             marker(frameIndex: index, wallMicroseconds: wallMicroseconds).draw(into: luma, width: width, height: height)
         }
         return frame
@@ -127,14 +171,18 @@ public struct TestPattern: Sendable {
         return FrameMarker(frameNumber: number, clock: .streamMicroseconds(offset))
     }
 
-    /// Draws `digits` with `BlockDigitFont` at `place`, white; clipped to the plane.
+    /// Draws `text` (digits and `:`) with `BlockDigitFont` at `place`, white; clipped to the plane. A colon is
+    /// one font pixel wide (the middle column of its glyph), so `HH:MM:SS` stays narrow.
     static func drawHuge(
-        _ digits: String, at place: CounterGeometry, into luma: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int
+        _ text: String, at place: CounterGeometry, into luma: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int
     ) {
-        for (position, digit) in digits.enumerated() {
-            let first = position * (BlockDigitFont.glyphWidth + 1)
+        var first = 0
+        for character in text {
+            let columns = CounterGeometry.fontWidth(of: character)
+            let offset = character == ":" ? 1 : 0
+            defer { first += columns + 1 }
             for row in 0..<BlockDigitFont.glyphHeight {
-                for column in 0..<BlockDigitFont.glyphWidth where BlockDigitFont.isSet(digit, column: column, row: row) {
+                for column in 0..<columns where BlockDigitFont.isSet(character, column: column + offset, row: row) {
                     let r = place.rect(column: first + column, row: row)
                     let x0 = max(0, r.x0), x1 = min(width, r.x1), y0 = max(0, r.y0), y1 = min(height, r.y1)
                     guard x0 < x1, y0 < y1 else { continue }
