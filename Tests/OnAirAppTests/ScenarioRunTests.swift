@@ -17,6 +17,15 @@ struct ScenarioRunTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: scenarios.path)) ?? []).filter { $0.hasSuffix(".scenario") }.sorted()
     }
 
+    /// The network scenarios that time a 1080p, 2500k encode through a capped link (`make test-network`):
+    /// on a loaded 2-core machine the encoder cannot keep that rate, so their figures measure the machine.
+    static let networkTimed: Set<String> = ["network-elevator.scenario", "network-weak-signal.scenario"]
+    static var networkEnabled: Bool { ProcessInfo.processInfo.environment["ONAIR_NETWORK_SCENARIOS"] == "1" }
+
+    /// What `make test` plays against the embedded relay: every shipped scenario, the timed network ones
+    /// only with `ONAIR_NETWORK_SCENARIOS=1`.
+    static var played: [String] { shipped.filter { networkEnabled || !networkTimed.contains($0) } }
+
     private func results(_ run: HeadlessRun) -> [String: String] {
         Dictionary(run.events.events.filter { $0.kind == "scenario" && $0.details["result"] != nil }.map {
             (URL(fileURLWithPath: $0.details["file"] as? String ?? "").lastPathComponent, $0.details["result"] as? String ?? "")
@@ -27,7 +36,7 @@ struct ScenarioRunTests {
     func shippedScenariosPass() async throws {
         let directory = try TemporaryDirectory()
         #expect(Self.shipped.count >= 12)
-        let scripts = Self.shipped.flatMap { ["--script", Self.scenarios.appendingPathComponent($0).path] }
+        let scripts = Self.played.flatMap { ["--script", Self.scenarios.appendingPathComponent($0).path] }
         let run = try HeadlessRun(
             ["demo", "--headless", "--report", "--record-dir", directory.file("rec").path] + Self.light + scripts, in: directory
         )
@@ -35,24 +44,26 @@ struct ScenarioRunTests {
         let status = await run.peer.exitStatus(within: .seconds(600))
         let failed = run.events.events.filter { $0.kind == "expectation" && $0.details["met"] as? Bool == false }
         #expect(status == 0, "exit \(status): \(run.peer.standardError)\nfailed: \(failed.map(\.details))")
-        #expect(results(run) == Dictionary(uniqueKeysWithValues: Self.shipped.map { ($0, "passed") }))
+        #expect(results(run) == Dictionary(uniqueKeysWithValues: Self.played.map { ($0, "passed") }))
 
         let reports = run.events.events.filter { $0.kind == "report" }
-        #expect(reports.count == Self.shipped.count)
+        #expect(reports.count == Self.played.count)
         let checks = run.events.events.filter { $0.kind == "check" }
-        #expect(checks.count == Self.shipped.count && checks.allSatisfy { $0.details["verdict"] as? String == "relayed" },
+        #expect(checks.count == Self.played.count && checks.allSatisfy { $0.details["verdict"] as? String == "relayed" },
                 "the self-test must find the embedded relay relaying notices: \(checks.map(\.details))")
         let blog2 = reports.first { ($0.details["scenario"] as? String ?? "").hasPrefix("Blog 2") }
         let recording = (blog2?.details["recordings"] as? [[String: Any]])?.first
         #expect((6300...7700).contains(recording?["durationMs"] as? Int ?? 0), "Blog 2's recording: \(String(describing: recording))")
         // The network scenarios' figures, measured on the subscriber: the elevator's gap is the 10 s the link
         // was down (and its picture came back within the expectation's 3 s); the weak signal converged.
-        let elevator = reports.first { ($0.details["scenario"] as? String ?? "").hasPrefix("Elevator") }
-        #expect((9500...16000).contains(elevator?.details["longestVideoGapMs"] as? Int ?? 0), "elevator: \(String(describing: elevator?.details))")
-        let weak = reports.first { ($0.details["scenario"] as? String ?? "").hasPrefix("Weak signal") }
-        #expect(weak?.details["abr"] as? String == "throughput")
-        #expect((weak?.details["longestGapAfterConvergingMs"] as? Int ?? .max) < 1000, "weak signal: \(String(describing: weak?.details))")
-        #expect((weak?.details["underCap"] as? [[String: Any]])?.first?["cap"] as? Int == 800_000)
+        if Self.networkEnabled {
+            let elevator = reports.first { ($0.details["scenario"] as? String ?? "").hasPrefix("Elevator") }
+            #expect((9500...16000).contains(elevator?.details["longestVideoGapMs"] as? Int ?? 0), "elevator: \(String(describing: elevator?.details))")
+            let weak = reports.first { ($0.details["scenario"] as? String ?? "").hasPrefix("Weak signal") }
+            #expect(weak?.details["abr"] as? String == "throughput")
+            #expect((weak?.details["longestGapAfterConvergingMs"] as? Int ?? .max) < 1000, "weak signal: \(String(describing: weak?.details))")
+            #expect((weak?.details["underCap"] as? [[String: Any]])?.first?["cap"] as? Int == 800_000)
+        }
 
         let output = directory.file("run.jsonl")
         try Data(run.peer.standardOutput.utf8).write(to: output)
@@ -111,7 +122,8 @@ struct ScenarioRunTests {
         return file
     }
 
-    @Test("the A/B report against nginx-rtmp: the weak signal once with --abr off and once with throughput, side by side with their network figures")
+    @Test("the A/B report against nginx-rtmp: the weak signal once with --abr off and once with throughput, side by side with their network figures",
+          .enabled(if: ScenarioRunTests.networkEnabled, "timed network scenario: make test-network"))
     func abReport() async throws {
         let nginx = try NginxRTMPServer()
         let directory = try TemporaryDirectory()
