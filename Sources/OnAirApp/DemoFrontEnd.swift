@@ -151,7 +151,8 @@ public enum DemoFrontEnd {
             options.publisher.network, url: url, engine: engine, clock: clock, command: "demo", events: events)
         let publisher = PublisherController(
             session: PublisherSession(configuration: try options.publisher.sessionConfiguration(url: url, command: "demo")),
-            engine: engine, url: publishURL, clock: clock, rtmp: rtmp, post: publisherPost
+            engine: engine, url: publishURL, clock: clock, rtmp: PublishNetwork.clientConfiguration(rtmp, through: network),
+            post: publisherPost
         )
         publisher.network = network
         // The subscriber's own phone: a stage of its own when the server is plain rtmp://.

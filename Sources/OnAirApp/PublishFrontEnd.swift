@@ -30,7 +30,8 @@ public enum PublishFrontEnd {
         defer { network?.stop() }
         let controller = PublisherController(
             session: PublisherSession(configuration: try options.sessionConfiguration(url: url, command: "publish")),
-            engine: engine, url: publishURL, clock: clock, rtmp: rtmp, post: presentation.inputs.publisherPost
+            engine: engine, url: publishURL, clock: clock, rtmp: PublishNetwork.clientConfiguration(rtmp, through: network),
+            post: presentation.inputs.publisherPost
         )
         controller.network = network
         do {

@@ -41,4 +41,16 @@ extension PublishNetwork {
             framesPerSecond: engine.configuration.framesPerSecond, requireVideo: options.abrRequireVideo)
         return (local, PublishNetwork(stage: stage, configuration: configuration, engine: engine, clock: clock, events: events))
     }
+
+    /// The client configuration for a publisher behind this stage: the hop to the stage is loopback (no
+    /// round trip to cover), so the client's socket may hold only `LinkImpairment.clientUnsentLimit` unsent.
+    /// What it holds is the one part of the send queue the stage cannot count; at the default 64 KiB that
+    /// was 0.64 s at 800 kbit/s that ABR never saw (the subscriber's glass-to-glass grew to 466 ms while
+    /// ABR's queue delay read under 150 ms).
+    static func clientConfiguration(_ rtmp: RTMPClient.Configuration, through network: PublishNetwork?) -> RTMPClient.Configuration {
+        guard network != nil else { return rtmp }
+        var configuration = rtmp
+        configuration.unsentBytesLimit = LinkImpairment.clientUnsentLimit
+        return configuration
+    }
 }

@@ -132,6 +132,7 @@ extension DemoOptions {
         if let bitrate = settings.bitrate { options.publisher.engine.bitrate = String(bitrate) }
         if let size = settings.size { options.publisher.engine.size = size.text }
         if let rate = settings.framesPerSecond { options.publisher.engine.framesPerSecond = Double(rate) }
+        if let video = settings.video { options.publisher.engine.video = video.rawValue }
         return options
     }
 }

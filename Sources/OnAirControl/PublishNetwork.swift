@@ -4,13 +4,14 @@ import OnAirNet
 import Synchronization
 
 /// The publisher's network pieces for `onair publish` and `onair demo` (console and headless): the link
-/// impairment stage between the publisher and the server, and adaptive bitrate fed once a second from
-/// what left the stage. Every rtmp:// publisher goes through a stage, so the link keys and commands work
+/// impairment stage between the publisher and the server, and adaptive bitrate fed from what left the
+/// stage (read ten times a second, judged once a second). Every rtmp:// publisher goes through a stage, so the link keys and commands work
 /// without asking for them at launch; rtmps:// goes straight to the server.
 ///
 /// ABR's throughput is the stage's count of bytes the server's TCP acknowledged, and its queue delay is the
-/// engine's queued bytes plus the stage's unacknowledged bytes at that rate (`SendPathMeter`): figures of
-/// what the wire carried, never of what was configured. Each change is applied to the encoder between two frames and written as an `abr` event.
+/// least that the engine's queue and the stage's unread and unacknowledged bytes held during the second, at
+/// that rate (`SendPathMeter`): figures of what the wire carried, never of what was configured. Each change
+/// is applied to the encoder between two frames and written as an `abr` event.
 public final class PublishNetwork: Sendable {
     public let stage: LinkImpairment
     private let sampler: Task<Void, Never>?
@@ -19,9 +20,6 @@ public final class PublishNetwork: Sendable {
     /// Where the `link` and `abr` events go (stdout headless, `--log FILE` in the console).
     private let events: @Sendable (HeadlessEvent) -> Void
     private let clock: SessionClock
-
-    /// How often ABR reads the send path.
-    public static let samplingInterval = Duration.seconds(1)
 
     /// Starts ABR's sampling (with a configuration) over `stage`; `PublishNetwork.start` in OnAirApp makes
     /// both from the command line.
@@ -65,12 +63,13 @@ public final class PublishNetwork: Sendable {
         while !Task.isCancelled {
             let stats = engine.stats
             let link = stage.counters
-            // Sent: what the server's TCP acknowledged; queued: the engine's queue plus what the stage's
-            // socket holds unacknowledged, so a slow path past the stage (a kernel link, a real network)
-            // shows as queue delay at once instead of after its buffers fill.
+            // Sent: what the server's TCP acknowledged. Queued: the engine's queue, what the client sent that
+            // the stage has not read yet (its cap holds it back) and what the stage's socket holds
+            // unacknowledged, so a slow path past the stage (a kernel link, a real network) shows as queue
+            // delay at once instead of after its buffers fill.
             let reading = SendPathMeter.Reading(
                 time: clock.now, sentBytes: link.upstreamAcknowledgedBytes,
-                queuedBytes: (stats.output?.bytes ?? 0) + link.upstreamUnacknowledgedBytes,
+                queuedBytes: (stats.output?.bytes ?? 0) + link.upstreamWaitingBytes + link.upstreamUnacknowledgedBytes,
                 droppedPackets: stats.drops.congestionVideoPackets + stats.drops.congestionAudioPackets)
             let input: AdaptiveBitrate.Input = meter.sample(reading).flatMap { isOutage($0) ? nil : .sample($0) } ?? .tick(reading.time)
             for case let .retarget(change) in machine.handle(input) {
@@ -78,7 +77,7 @@ public final class PublishNetwork: Sendable {
                 target.value.withLock { $0 = change.new }
                 events(event(change, input: input, link: stage.state))
             }
-            try? await Task.sleep(for: samplingInterval)
+            try? await Task.sleep(for: SendPathMeter.pollInterval)
         }
     }
 

@@ -1,21 +1,26 @@
 /// Adaptive bitrate: turns what the send path measured into the encoder's target, as a pure value.
 ///
-/// The owner feeds a `Sample` every second or so (the send queue's delay, what the wire carried, the queue's
-/// drop counter) and a `tick` when nothing else happens; each change comes back as a `.retarget` with the old
-/// and new target and the reason, which the owner applies to the encoder and logs as an `abr` event.
+/// The owner feeds a `Sample` every second or so (the standing send queue's delay, what the wire carried, the
+/// queue's drop counter) and a `tick` when nothing else happens; each change comes back as a `.retarget` with
+/// the old and new target and the reason, which the owner applies to the encoder and logs as an `abr` event.
 ///
 /// Going down, in order: the mode's next bitrate (a ladder rung, or the measured throughput less headroom
-/// and the audio track's share),
-/// then the floor, then the reduced frame rate at the floor, then audio-only unless `requireVideo`. Going up
-/// retraces the same path one step per quiet interval (longer after a step up that met congestion at once),
-/// and never passes the ceiling. After any change the
-/// machine waits `settleTime` before stepping down again, so one backlog that takes a moment to drain does
-/// not walk the whole ladder.
+/// and the audio track's share), then the floor, then the reduced frame rate at the floor, then audio-only
+/// unless `requireVideo`. After any change the machine waits `settleTime` before stepping down again, and a
+/// queue that is shrinking is left to drain, so one backlog does not walk the whole ladder.
+///
+/// Going up: the ladder climbs one rung per quiet interval, and a rung that meets congestion doubles the next
+/// wait (up to `maximumBackoff`). Throughput remembers what the link carried when it last congested (its
+/// capacity): it climbs freely to `throughputHeadroom` of that, and past it only by a probe — a step to
+/// `probeGrowth` times the stream, tried after the backed-off interval, taken back as soon as a standing queue
+/// of `probeQueueLimit` shows, and raising the capacity when the link carried it. So a capped link is not
+/// overfilled every few seconds (make bench, abr: climbing a tenth of the ceiling every 3 s kept the sent rate
+/// at the 800 kbit/s cap 94 % of the time), while a lifted cap is found in a few probes.
 public struct AdaptiveBitrate: Sendable, Equatable {
     /// What the send path measured.
     public struct Sample: Sendable, Equatable {
         public var time: SessionTime
-        /// How much media waits in the send queue (newest minus oldest queued timestamp, or its age).
+        /// How long the media that stood in the send queue all window takes to leave (`SendPathMeter`).
         public var queueDelay: Duration
         /// bit/s the wire carried over the last window, audio and video.
         public var throughput: Int
@@ -40,18 +45,35 @@ public struct AdaptiveBitrate: Sendable, Equatable {
         case retarget(AdaptiveBitrateChange)
     }
 
+    /// A step up whose verdict is not in yet: the target it left, when, and the capacity known then.
+    struct Probe: Sendable, Equatable {
+        var from: AdaptiveBitrateTarget
+        var started: SessionTime
+        var capacity: Int?
+    }
+
     public let configuration: AdaptiveBitrateConfiguration
     public private(set) var target: AdaptiveBitrateTarget
     private var lastChange: SessionTime?
     private var lastCongestion: SessionTime?
     private var droppedSoFar = 0
-    /// The last change was a step up that has not yet lasted a whole interval.
-    private var probing = false
-    /// Multiplies the recovery interval: doubled by each failed probe (up to `maximumBackoff`), back to 1 when
-    /// a probe holds, so a link that cannot take more is not re-probed (and its queue overflowed) every few
-    /// seconds, while a lifted cap is still found again within a few intervals.
+    private var probe: Probe?
+    /// Multiplies the wait before a probe: doubled by each failed probe (up to `maximumBackoff`), back to 1
+    /// when a probe holds, so a link that cannot take more is not re-probed every few seconds, while a
+    /// lifted cap is still found within a few intervals.
     private var backoff = 1
     public static let maximumBackoff = 4
+    /// Throughput: bit/s (audio and video) the link carried while a standing queue showed it full, or
+    /// more that it carried since; nil until congestion was seen.
+    private(set) var capacity: Int?
+    private var previousQueueDelay: Duration?
+    /// The most the wire carried in a sample since the last change: a source that does not fill its target
+    /// (a simple picture) is not asked for more, which would prove nothing about the link.
+    private var carriedSinceChange: Int?
+    /// Past this share of the target the source is filling it.
+    static let fillShare = 0.8
+    /// Past this many times the known capacity, the link has carried more than was known.
+    static let growthMargin = 1.1
 
     public init(_ configuration: AdaptiveBitrateConfiguration) {
         self.configuration = configuration
@@ -67,16 +89,21 @@ public struct AdaptiveBitrate: Sendable, Equatable {
         guard configuration.mode != .off else { return [] }
         switch input {
         case let .sample(sample):
+            defer { previousQueueDelay = sample.queueDelay }
+            carriedSinceChange = max(carriedSinceChange ?? 0, sample.throughput)
             let newDrops = max(0, sample.droppedPackets - droppedSoFar)
             droppedSoFar = max(droppedSoFar, sample.droppedPackets)
-            if let reason = congestion(sample, newDrops: newDrops) {
+            let probeFails = configuration.mode == .throughput && probe != nil && sample.queueDelay >= configuration.probeQueueLimit
+            if let reason = congestion(sample, newDrops: newDrops) ?? (probeFails ? .queueDelay(milliseconds: sample.queueDelay.wholeMilliseconds) : nil) {
                 lastCongestion = sample.time
-                if probing {
-                    probing = false
-                    backoff = min(Self.maximumBackoff, backoff * 2)
-                }
-                guard isSettled(at: sample.time) else { return [] }
+                if configuration.mode == .throughput, sample.throughput > 0 { capacity = sample.throughput }
+                if let probe { return failed(probe, sample: sample, reason: reason) }
+                guard isSettled(at: sample.time), !isDraining(sample, newDrops: newDrops) else { return [] }
                 return change(to: lower(measured: sample.throughput), at: sample.time, reason: reason)
+            }
+            if let known = capacity, sample.queueDelay < configuration.probeQueueLimit,
+               Double(sample.throughput) > Double(known) * Self.growthMargin {
+                capacity = sample.throughput
             }
             return recover(at: sample.time)
         case let .tick(time):
@@ -91,19 +118,54 @@ public struct AdaptiveBitrate: Sendable, Equatable {
         return newDrops > 0 ? .drops(count: newDrops) : nil
     }
 
+    /// A queue over the threshold that shrank by a tenth since the last sample, with no drops: the last step
+    /// down is working; another would undershoot.
+    private func isDraining(_ sample: Sample, newDrops: Int) -> Bool {
+        guard newDrops == 0, let previous = previousQueueDelay else { return false }
+        return sample.queueDelay < previous * 9 / 10
+    }
+
+    /// A step up met congestion. Ladder: the next wait doubles and the usual step down follows. Throughput:
+    /// back at once (no settling: the probe is what filled the queue) to where it came from, or lower if the
+    /// link now carries less.
+    private mutating func failed(_ probe: Probe, sample: Sample, reason: AdaptiveBitrateChange.Reason) -> [Action] {
+        self.probe = nil
+        backoff = min(Self.maximumBackoff, backoff * 2)
+        guard configuration.mode == .throughput else {
+            guard isSettled(at: sample.time) else { return [] }
+            return change(to: lower(measured: sample.throughput), at: sample.time, reason: reason)
+        }
+        var back = probe.from
+        back.videoBitrate = min(back.videoBitrate, max(configuration.floor, lower(measured: sample.throughput).videoBitrate))
+        return change(to: back, at: sample.time, reason: reason)
+    }
+
     private func isSettled(at time: SessionTime) -> Bool {
         guard let lastChange else { return true }
         return time.since(lastChange) >= configuration.settleTime
     }
 
     private mutating func recover(at time: SessionTime) -> [Action] {
+        if configuration.mode == .throughput, let probe {
+            // The probe's verdict: it held once the wire carried more than the link was known to take (or, with
+            // no capacity known, what the probe asked), after an interval without a standing queue. Until then
+            // it has tested nothing (an encoder takes a second or more to reach a new target, a simple picture
+            // never does), and nothing climbs past it; a standing queue fails it.
+            guard time.since(probe.started) >= configuration.recoveryInterval, held(probe) else { return [] }
+            self.probe = nil
+            backoff = 1
+        }
         guard target != top else { return [] }
+        let next = higher()
+        guard next != target, isFilled || next.videoBitrate == target.videoBitrate else { return [] }
+        let isProbe = configuration.mode == .ladder || isPastCapacity(next)
         let quietSince = max(lastChange ?? time, lastCongestion ?? time)
         let base = configuration.mode == .ladder ? configuration.quietInterval : configuration.recoveryInterval
-        guard time.since(quietSince) >= base * backoff else { return [] }
-        if probing { backoff = 1 }
-        let actions = change(to: higher(), at: time, reason: configuration.mode == .ladder ? .quietInterval : .recovery)
-        probing = !actions.isEmpty
+        guard time.since(quietSince) >= (isProbe ? base * backoff : base) else { return [] }
+        if configuration.mode == .ladder, probe != nil { backoff = 1 }
+        let old = target
+        let actions = change(to: next, at: time, reason: configuration.mode == .ladder ? .quietInterval : .recovery)
+        if isProbe { probe = Probe(from: old, started: time, capacity: capacity) }
         return actions
     }
 
@@ -112,8 +174,34 @@ public struct AdaptiveBitrate: Sendable, Equatable {
         let old = target
         target = new
         lastChange = time
-        probing = false
+        probe = nil
+        carriedSinceChange = nil
         return [.retarget(AdaptiveBitrateChange(old: old, new: new, reason: reason))]
+    }
+
+    /// The wire carries what the target asks for (or nothing was measured since the last change).
+    private var isFilled: Bool {
+        guard configuration.mode == .throughput, let carried = carriedSinceChange else { return true }
+        return Double(carried) >= Self.fillShare * Double(target.videoBitrate + configuration.audioBitrate)
+    }
+
+    /// The wire carried what `probe` was out to learn: more than the capacity known when it started, or (none
+    /// known) its target.
+    private func held(_ probe: Probe) -> Bool {
+        guard let known = probe.capacity else { return isFilled }
+        return Double(carriedSinceChange ?? 0) > Double(known) * Self.growthMargin
+    }
+
+    /// The video bitrate the known capacity takes with headroom, audio aside; nil when none is known.
+    private var safeVideoBitrate: Int? {
+        capacity.map { Self.wholeKilobits(Double($0) * configuration.throughputHeadroom - Double(configuration.audioBitrate)) }
+    }
+
+    /// A throughput target past the known capacity's headroom (or any with no capacity known) is a probe.
+    private func isPastCapacity(_ next: AdaptiveBitrateTarget) -> Bool {
+        guard configuration.mode == .throughput, next.videoBitrate > target.videoBitrate else { return false }
+        guard let safe = safeVideoBitrate else { return true }
+        return next.videoBitrate > safe
     }
 
     // MARK: - Steps
@@ -163,7 +251,15 @@ public struct AdaptiveBitrate: Sendable, Equatable {
             next.videoBitrate = rungs.last { $0 > target.videoBitrate } ?? configuration.ceiling
         case .throughput:
             let step = Double(configuration.ceiling) * configuration.recoveryFraction
-            next.videoBitrate = Self.wholeKilobits(Double(target.videoBitrate) + step)
+            if let safe = safeVideoBitrate, target.videoBitrate < safe {
+                // Below the known capacity's headroom: climb there, a step at a time.
+                next.videoBitrate = min(safe, Self.wholeKilobits(Double(target.videoBitrate) + step))
+            } else {
+                // A probe: the whole stream times `probeGrowth`, at least one step.
+                let stream = Double(target.videoBitrate + configuration.audioBitrate)
+                let grown = stream * configuration.probeGrowth - Double(configuration.audioBitrate)
+                next.videoBitrate = Self.wholeKilobits(max(grown, Double(target.videoBitrate) + step))
+            }
         }
         next.videoBitrate = min(configuration.ceiling, next.videoBitrate)
         return next

@@ -38,6 +38,13 @@ public struct AdaptiveBitrateConfiguration: Sendable, Equatable {
     public var quietInterval: Duration
     /// Throughput: the share of the measured throughput aimed at (headroom for audio and bursts).
     public var throughputHeadroom: Double
+    /// Throughput: a probe past the link's known capacity asks for this many times the current stream
+    /// (audio and video); enough that a lifted cap is found in a few steps, and that a cap still in place
+    /// shows as a standing queue within a second or two.
+    public var probeGrowth: Double
+    /// Throughput: a standing queue this long while a probe is out fails it (well before the congestion
+    /// threshold: the probe is taken back before the link's buffers fill).
+    public var probeQueueLimit: Duration
     /// Throughput: each recovery step adds this fraction of the ceiling…
     public var recoveryFraction: Double
     /// …every this long without congestion.
@@ -55,7 +62,9 @@ public struct AdaptiveBitrateConfiguration: Sendable, Equatable {
         settleTime: Duration = .seconds(2),
         ladder: [Double] = [1.0, 0.75, 0.5, 0.35, 0.25],
         quietInterval: Duration = .seconds(10),
-        throughputHeadroom: Double = 0.9,
+        throughputHeadroom: Double = 0.85,
+        probeGrowth: Double = 1.5,
+        probeQueueLimit: Duration = .milliseconds(150),
         recoveryFraction: Double = 0.1,
         recoveryInterval: Duration = .seconds(3)
     ) {
@@ -72,6 +81,8 @@ public struct AdaptiveBitrateConfiguration: Sendable, Equatable {
         self.ladder = rungs.first == 1 ? rungs : [1] + rungs
         self.quietInterval = quietInterval
         self.throughputHeadroom = min(1, max(0.1, throughputHeadroom))
+        self.probeGrowth = min(4, max(1.05, probeGrowth))
+        self.probeQueueLimit = probeQueueLimit
         self.recoveryFraction = min(1, max(0.01, recoveryFraction))
         self.recoveryInterval = recoveryInterval
     }

@@ -35,10 +35,10 @@ struct EnginePipeline: Sendable {
 
     func makeVideoSource(_ spec: VideoSourceSpec) throws -> any VideoSource {
         switch spec {
-        case .testPattern:
+        case .testPattern, .grainyTestPattern:
             return try TestPatternSource(
                 width: configuration.width, height: configuration.height,
-                framesPerSecond: configuration.framesPerSecond, pacing: configuration.pacing)
+                framesPerSecond: configuration.framesPerSecond, grain: spec == .grainyTestPattern, pacing: configuration.pacing)
         case let .y4mFile(path):
             return try Y4MFileSource(path: path, pacing: configuration.pacing)
         case let .camera(device):

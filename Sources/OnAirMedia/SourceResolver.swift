@@ -34,9 +34,10 @@ public struct SourceResolver: Sendable {
                 notice: "no camera at \(defaultCamera); using the test pattern (use --video test to silence this)")
         }
         if value == "test" { return Resolution(spec: .testPattern, notice: nil) }
+        if value == "grain" { return Resolution(spec: .grainyTestPattern, notice: nil) }
         if value.lowercased().hasSuffix(".y4m") { return Resolution(spec: .y4mFile(value), notice: nil) }
         if value.hasPrefix("/dev/") { return Resolution(spec: .camera(value), notice: nil) }
-        throw MediaError.invalidSource("'\(value)' for --video; use test, a .y4m file, or /dev/videoN")
+        throw MediaError.invalidSource("'\(value)' for --video; use test, grain, a .y4m file, or /dev/videoN")
     }
 
     public func audio(_ value: String?) throws -> Resolution<AudioSourceSpec> {

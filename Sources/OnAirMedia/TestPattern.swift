@@ -30,8 +30,10 @@ public struct TestPattern: Sendable {
     private let barRowV: [UInt8]
     /// Rows from here down are the black caption band.
     let bandTop: Int
+    /// `--video grain`: the bars' luma with moving grain, one tile per frame in turn (empty: plain bars).
+    private let grain: [[UInt8]]
 
-    public init(width: Int, height: Int, framesPerSecond: Double) {
+    public init(width: Int, height: Int, framesPerSecond: Double, grain: Bool = false) {
         self.width = width
         self.height = height
         self.framesPerSecond = framesPerSecond
@@ -41,6 +43,7 @@ public struct TestPattern: Sendable {
         barRowV = (0..<chromaWidth).map { TestPattern.bars[min(6, $0 * 2 * 7 / max(width, 1))].2 }
         let skipped = FrameMarker.bandHeight(pictureHeight: height)
         bandTop = (skipped + (height - skipped) * 2 / TestPattern.previewGrid.rows) & ~1
+        self.grain = grain ? TestPattern.grainTiles(barRow: barRowY, width: width, rows: bandTop) : []
     }
 
     /// The grid the counter is laid out on: the 80×24 preview of a 16:9 picture, 17 cells across and 10
@@ -125,8 +128,14 @@ public struct TestPattern: Sendable {
             let luma = UnsafeMutableBufferPointer(start: base, count: lumaCount)
             let u = UnsafeMutableBufferPointer(start: base + lumaCount, count: chromaCount)
             let v = UnsafeMutableBufferPointer(start: base + lumaCount + chromaCount, count: chromaCount)
-            barRowY.withUnsafeBufferPointer { row in
-                for y in 0..<bandTop { (luma.baseAddress! + y * width).update(from: row.baseAddress!, count: width) }
+            if grain.isEmpty {
+                barRowY.withUnsafeBufferPointer { row in
+                    for y in 0..<bandTop { (luma.baseAddress! + y * width).update(from: row.baseAddress!, count: width) }
+                }
+            } else {
+                grain[index % grain.count].withUnsafeBufferPointer { tile in
+                    luma.baseAddress!.update(from: tile.baseAddress!, count: tile.count)
+                }
             }
             barRowU.withUnsafeBufferPointer { rowU in
                 barRowV.withUnsafeBufferPointer { rowV in
@@ -221,12 +230,12 @@ public final class TestPatternSource: VideoSource {
     private var pacer: RealTimePacer
     private var index = 0
 
-    public init(width: Int, height: Int, framesPerSecond: Double, pacing: Pacing = .realTime) throws {
+    public init(width: Int, height: Int, framesPerSecond: Double, grain: Bool = false, pacing: Pacing = .realTime) throws {
         guard width >= 16, height >= 16, width % 2 == 0, height % 2 == 0, framesPerSecond > 0 else {
             throw MediaError.invalidConfiguration("test pattern size \(width)x\(height)@\(framesPerSecond) must be even, at least 16x16, with fps > 0")
         }
-        pattern = TestPattern(width: width, height: height, framesPerSecond: framesPerSecond)
-        requested = VideoSourceFormat(width: width, height: height, framesPerSecond: framesPerSecond, pixelFormat: "test pattern")
+        pattern = TestPattern(width: width, height: height, framesPerSecond: framesPerSecond, grain: grain)
+        requested = VideoSourceFormat(width: width, height: height, framesPerSecond: framesPerSecond, pixelFormat: grain ? "grainy test pattern" : "test pattern")
         granted = requested
         pacer = RealTimePacer(pacing: pacing, intervalNanoseconds: 1e9 / framesPerSecond)
     }

@@ -23,6 +23,10 @@ import Glibc
 /// its client-side socket has a small receive buffer, so the client's own socket fills and its writes wait
 /// instead of the kernel absorbing megabytes at loopback speed.
 public final class LinkImpairment: Sendable {
+    /// The unsent bytes a publisher's socket toward the stage may hold (`TCP_NOTSENT_LOWAT`): the stage
+    /// counts what it has not read and what the server has not acknowledged, not what the client's kernel
+    /// holds, so that part is kept small; loopback has no round trip for it to cover.
+    public static let clientUnsentLimit = 8 << 10
     /// What has moved through the stage: a measurement, for the dashboard and the tests.
     public struct Counters: Sendable, Equatable {
         /// Bytes delivered to the server (client → server).
@@ -34,6 +38,9 @@ public final class LinkImpairment: Sendable {
         public var upstreamAcknowledgedBytes = 0
         /// Bytes toward the server written to the stage's sockets and not yet acknowledged.
         public var upstreamUnacknowledgedBytes = 0
+        /// Bytes the client sent that the stage has not read yet (held back by a cap or a down link): with
+        /// `upstreamUnacknowledgedBytes`, what a phone's TCP would hold unacknowledged.
+        public var upstreamWaitingBytes = 0
         /// Bytes read but not yet delivered (the delay line and the held bytes of a down link).
         public var heldBytes = 0
         public var connectionsAccepted = 0

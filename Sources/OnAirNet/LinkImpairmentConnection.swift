@@ -38,6 +38,7 @@ struct LinkImpairmentConnection {
         shared.counters.withLock {
             $0.heldBytes -= stranded
             $0.upstreamUnacknowledgedBytes -= acknowledgement.inFlight
+            $0.upstreamWaitingBytes -= acknowledgement.waiting
             if reset == .handoff { $0.connectionsReset += 1 }
         }
         shared.release(client, reset: reset != .closed)
@@ -76,6 +77,9 @@ struct LinkImpairmentConnection {
     struct Acknowledgement {
         var acknowledged = 0
         var inFlight = 0
+        /// Bytes the client sent that the stage has not read yet (a cap holds them back): the client's queue
+        /// on a capped link, as a phone's TCP would count them unacknowledged.
+        var waiting = 0
     }
 
     /// Reads the server socket's send queue (SIOCOUTQ: bytes not yet acknowledged) and moves what the
@@ -88,11 +92,21 @@ struct LinkImpairmentConnection {
         let inFlight = max(0, delivered - acknowledged)
         let (newlyAcknowledged, inFlightChange) = (acknowledged - acknowledgement.acknowledged, inFlight - acknowledgement.inFlight)
         guard newlyAcknowledged != 0 || inFlightChange != 0 else { return }
-        acknowledgement = Acknowledgement(acknowledged: acknowledged, inFlight: inFlight)
+        (acknowledgement.acknowledged, acknowledgement.inFlight) = (acknowledged, inFlight)
         shared.counters.withLock {
             $0.upstreamAcknowledgedBytes += newlyAcknowledged
             $0.upstreamUnacknowledgedBytes += inFlightChange
         }
+    }
+
+    /// Reads how much the client's socket holds unread (FIONREAD, 0x541B on Linux) into the counters.
+    private func measureWaiting(_ acknowledgement: inout Acknowledgement) {
+        var unread: Int32 = 0
+        guard Glibc.ioctl(client, UInt(0x541B), &unread) == 0 else { return }
+        let change = Int(unread) - acknowledgement.waiting
+        guard change != 0 else { return }
+        acknowledgement.waiting = Int(unread)
+        shared.counters.withLock { $0.upstreamWaitingBytes += change }
     }
 
     private func forward(_ upstream: inout LinkDirection, _ downstream: inout LinkDirection, acknowledgement: inout Acknowledgement) -> End {
@@ -129,6 +143,7 @@ struct LinkImpairmentConnection {
                         delay: state.delay, now: readNow, buffer: &buffer)
             guard ok else { return .failed }
             measure(&acknowledgement, server: upstream.to, delivered: upstream.delivered)
+            measureWaiting(&acknowledgement)
             if upstream.isFinished && downstream.isFinished { return .closed }
         }
         return .closed

@@ -48,8 +48,16 @@ public struct ScenarioSettings: Sendable, Equatable {
     public var size: ScenarioPictureSize?
     /// `fps 30`: the publisher's frame rate.
     public var framesPerSecond: Int?
+    /// `video test|grain`: the publisher's synthetic picture (a scenario never names a device or a file).
+    public var video: ScenarioVideo?
 
     public init() {}
+}
+
+/// `video test|grain`: the plain test pattern, or the one with moving grain that fills any bitrate (for the
+/// network scenarios, whose link must be loaded by what the encoder really produces).
+public enum ScenarioVideo: String, Sendable, Equatable, CaseIterable {
+    case test, grain
 }
 
 /// `size WxH`: even sides, as the encoder takes them.

@@ -2,7 +2,7 @@ import OnAirCore
 
 /// Reads scenario files (README, "Scenario files"). One statement per line; blank lines and `#` comments
 /// are skipped. Settings (`scenario`, `policy`, `type`, `requires`, `suspend-timeout`, `reconnect-delay`,
-/// `stall-timeout`, `abr`, `bitrate`, `size`, `fps`) come first, then steps: `wait D`, `press COMMAND`, `expect …`.
+/// `stall-timeout`, `abr`, `bitrate`, `size`, `fps`, `video`) come first, then steps: `wait D`, `press COMMAND`, `expect …`.
 ///
 /// The parser reads files that operators and CI hand it, so it refuses rather than guesses: every error
 /// names the line and what would have been accepted, and nothing in the input can make it crash or grow
@@ -75,7 +75,7 @@ public enum ScenarioParser {
         case suspendTimeout = "suspend-timeout"
         case reconnectDelay = "reconnect-delay"
         case stallTimeout = "stall-timeout"
-        case abr, bitrate, size, fps
+        case abr, bitrate, size, fps, video
     }
 
     /// The highest `fps` a scenario may ask for.
@@ -138,6 +138,11 @@ public enum ScenarioParser {
                 throw Failure(message: "'\(word)' is not a frame rate; write a whole number from 1 to \(maximumFramesPerSecond), e.g. fps 30")
             }
             scenario.settings.framesPerSecond = rate
+        case .video:
+            guard let video = ScenarioVideo(rawValue: word.lowercased()) else {
+                throw Failure(message: "unknown video '\(word)'; scenarios use \(ScenarioVideo.allCases.map(\.rawValue).joined(separator: " or "))")
+            }
+            scenario.settings.video = video
         }
     }
 

@@ -8,6 +8,7 @@ struct SourceResolverTests {
 
     @Test("video values map to sources", arguments: [
         ("test", VideoSourceSpec.testPattern),
+        ("grain", VideoSourceSpec.grainyTestPattern),
         ("clip.y4m", .y4mFile("clip.y4m")),
         ("/srv/Clip.Y4M", .y4mFile("/srv/Clip.Y4M")),
         ("/dev/video2", .camera("/dev/video2")),
@@ -45,7 +46,7 @@ struct SourceResolverTests {
 
     @Test("values that are none of these are refused with the accepted forms")
     func unknown() {
-        #expect(throws: MediaError.invalidSource("'clip.mp4' for --video; use test, a .y4m file, or /dev/videoN")) {
+        #expect(throws: MediaError.invalidSource("'clip.mp4' for --video; use test, grain, a .y4m file, or /dev/videoN")) {
             try Self.bare.video("clip.mp4")
         }
         #expect(throws: MediaError.self) { try Self.bare.audio("/tmp/song.mp3") }
