@@ -70,7 +70,7 @@ public final class PublishNetwork: Sendable {
             let reading = SendPathMeter.Reading(
                 time: clock.now, sentBytes: link.upstreamAcknowledgedBytes,
                 queuedBytes: (stats.output?.bytes ?? 0) + link.upstreamWaitingBytes + link.upstreamUnacknowledgedBytes,
-                droppedPackets: stats.drops.congestionVideoPackets + stats.drops.congestionAudioPackets)
+                droppedPackets: stats.drops.congestionVideoPackets + stats.drops.congestionAudioPackets, offered: stats.bitrate1s)
             let input: AdaptiveBitrate.Input = meter.sample(reading).flatMap { isOutage($0) ? nil : .sample($0) } ?? .tick(reading.time)
             for case let .retarget(change) in machine.handle(input) {
                 engine.apply(change.new)
@@ -102,6 +102,7 @@ public final class PublishNetwork: Sendable {
         if case let .sample(sample) = input {
             details["throughput"] = .integer(Int64(sample.throughput))
             details["queueDelayMs"] = .integer(sample.queueDelay.wholeMilliseconds)
+            details["offered"] = .integer(Int64(sample.offered))
         }
         return HeadlessEvent(time: sampleTime(input), side: .publisher, kind: "abr", details: details)
     }

@@ -26,12 +26,16 @@ public struct AdaptiveBitrate: Sendable, Equatable {
         public var throughput: Int
         /// The queue's congestion drops since the start (a counter: only its growth counts).
         public var droppedPackets: Int
+        /// bit/s the encoders produced over the last second (0: not known). More offered than carried is a
+        /// queue growing now, a second before it stands.
+        public var offered: Int
 
-        public init(time: SessionTime, queueDelay: Duration, throughput: Int, droppedPackets: Int) {
+        public init(time: SessionTime, queueDelay: Duration, throughput: Int, droppedPackets: Int, offered: Int = 0) {
             self.time = time
             self.queueDelay = queueDelay
             self.throughput = throughput
             self.droppedPackets = droppedPackets
+            self.offered = offered
         }
     }
 
@@ -67,13 +71,22 @@ public struct AdaptiveBitrate: Sendable, Equatable {
     /// more that it carried since; nil until congestion was seen.
     private(set) var capacity: Int?
     private var previousQueueDelay: Duration?
+    /// The newest sample's standing queue: a probe waits until what the last one left has drained.
+    private var latestQueueDelay: Duration = .zero
     /// The most the wire carried in a sample since the last change: a source that does not fill its target
     /// (a simple picture) is not asked for more, which would prove nothing about the link.
     private var carriedSinceChange: Int?
     /// Past this share of the target the source is filling it.
     static let fillShare = 0.8
     /// Past this many times the known capacity, the link has carried more than was known.
-    static let growthMargin = 1.1
+    static let growthMargin = 1.2
+    /// Offered past this many times the carried rate, the link is the bottleneck.
+    static let overOffer = 1.15
+    /// After a failed probe, its backlog is drained within this long.
+    static let drainTime = Duration.seconds(2)
+    /// A climb to the known capacity's headroom smaller than this share of the target is not worth a change
+    /// (the capacity is re-measured at each congestion and moves by a few kbit/s).
+    static let smallestClimb = 0.05
 
     public init(_ configuration: AdaptiveBitrateConfiguration) {
         self.configuration = configuration
@@ -90,11 +103,11 @@ public struct AdaptiveBitrate: Sendable, Equatable {
         switch input {
         case let .sample(sample):
             defer { previousQueueDelay = sample.queueDelay }
+            latestQueueDelay = sample.queueDelay
             carriedSinceChange = max(carriedSinceChange ?? 0, sample.throughput)
             let newDrops = max(0, sample.droppedPackets - droppedSoFar)
             droppedSoFar = max(droppedSoFar, sample.droppedPackets)
-            let probeFails = configuration.mode == .throughput && probe != nil && sample.queueDelay >= configuration.probeQueueLimit
-            if let reason = congestion(sample, newDrops: newDrops) ?? (probeFails ? .queueDelay(milliseconds: sample.queueDelay.wholeMilliseconds) : nil) {
+            if let reason = congestion(sample, newDrops: newDrops) ?? probeFailure(sample) {
                 lastCongestion = sample.time
                 if configuration.mode == .throughput, sample.throughput > 0 { capacity = sample.throughput }
                 if let probe { return failed(probe, sample: sample, reason: reason) }
@@ -118,6 +131,20 @@ public struct AdaptiveBitrate: Sendable, Equatable {
         return newDrops > 0 ? .drops(count: newDrops) : nil
     }
 
+    /// A throughput probe fails on a standing queue of `probeQueueLimit`, or as soon as the encoders offer
+    /// `overOffer` times what the wire carries while it carries no more than the link was known to take: the
+    /// queue is growing, and waiting for it to stand costs the viewer a second more of latency (the encoder
+    /// takes two seconds to reach a new target; measured on the weak-signal scenario, the subscriber's
+    /// glass-to-glass peaked near 400 ms with the standing queue alone).
+    private func probeFailure(_ sample: Sample) -> AdaptiveBitrateChange.Reason? {
+        guard configuration.mode == .throughput, let probe else { return nil }
+        if sample.queueDelay >= configuration.probeQueueLimit { return .queueDelay(milliseconds: sample.queueDelay.wholeMilliseconds) }
+        guard let known = probe.capacity, sample.throughput > 0,
+              Double(sample.throughput) <= Double(known) * Self.growthMargin,
+              Double(sample.offered) > Double(sample.throughput) * Self.overOffer else { return nil }
+        return .linkFull(offered: sample.offered, carried: sample.throughput)
+    }
+
     /// A queue over the threshold that shrank by a tenth since the last sample, with no drops: the last step
     /// down is working; another would undershoot.
     private func isDraining(_ sample: Sample, newDrops: Int) -> Bool {
@@ -135,8 +162,13 @@ public struct AdaptiveBitrate: Sendable, Equatable {
             guard isSettled(at: sample.time) else { return [] }
             return change(to: lower(measured: sample.throughput), at: sample.time, reason: reason)
         }
+        // Below where it came from by what drains the probe's backlog within `drainTime` at the rate the
+        // link carries; recovery climbs back to the headroom an interval later.
+        let backlogBits = Double(sample.queueDelay.wholeMilliseconds) * Double(sample.throughput) / 1000
+        let drain = backlogBits / (Double(Self.drainTime.wholeMilliseconds) / 1000)
         var back = probe.from
-        back.videoBitrate = min(back.videoBitrate, max(configuration.floor, lower(measured: sample.throughput).videoBitrate))
+        let below = Self.wholeKilobits(Double(min(back.videoBitrate, lower(measured: sample.throughput).videoBitrate)) - drain)
+        back.videoBitrate = max(configuration.floor, below)
         return change(to: back, at: sample.time, reason: reason)
     }
 
@@ -159,6 +191,7 @@ public struct AdaptiveBitrate: Sendable, Equatable {
         let next = higher()
         guard next != target, isFilled || next.videoBitrate == target.videoBitrate else { return [] }
         let isProbe = configuration.mode == .ladder || isPastCapacity(next)
+        if isProbe, configuration.mode == .throughput, latestQueueDelay * 3 > configuration.probeQueueLimit { return [] }
         let quietSince = max(lastChange ?? time, lastCongestion ?? time)
         let base = configuration.mode == .ladder ? configuration.quietInterval : configuration.recoveryInterval
         guard time.since(quietSince) >= (isProbe ? base * backoff : base) else { return [] }
@@ -251,7 +284,7 @@ public struct AdaptiveBitrate: Sendable, Equatable {
             next.videoBitrate = rungs.last { $0 > target.videoBitrate } ?? configuration.ceiling
         case .throughput:
             let step = Double(configuration.ceiling) * configuration.recoveryFraction
-            if let safe = safeVideoBitrate, target.videoBitrate < safe {
+            if let safe = safeVideoBitrate, Double(target.videoBitrate) * (1 + Self.smallestClimb) < Double(safe) {
                 // Below the known capacity's headroom: climb there, a step at a time.
                 next.videoBitrate = min(safe, Self.wholeKilobits(Double(target.videoBitrate) + step))
             } else {

@@ -23,6 +23,9 @@ public struct AdaptiveBitrateChange: Sendable, Equatable {
         case queueDelay(milliseconds: Int64)
         /// The queue dropped packets since the last sample.
         case drops(count: Int)
+        /// Throughput: a probe's encoders offered more than the link carried, and it carried no more than
+        /// it was known to take (bit/s offered and carried).
+        case linkFull(offered: Int, carried: Int)
         /// Ladder: a quiet interval passed with no congestion.
         case quietInterval
         /// Throughput: a recovery interval passed with no congestion.
@@ -33,6 +36,7 @@ public struct AdaptiveBitrateChange: Sendable, Equatable {
             switch self {
             case .queueDelay: "queue-delay"
             case .drops: "drops"
+            case .linkFull: "link-full"
             case .quietInterval: "quiet-interval"
             case .recovery: "recovery"
             }

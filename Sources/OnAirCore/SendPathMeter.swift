@@ -20,12 +20,15 @@ public struct SendPathMeter: Sendable, Equatable {
         public var queuedBytes: Int
         /// Packets the queue dropped for congestion since the start (a counter).
         public var droppedPackets: Int
+        /// bit/s the encoders produced over the last second, as the engine measured it (0: not known).
+        public var offered: Int
 
-        public init(time: SessionTime, sentBytes: Int, queuedBytes: Int, droppedPackets: Int) {
+        public init(time: SessionTime, sentBytes: Int, queuedBytes: Int, droppedPackets: Int, offered: Int = 0) {
             self.time = time
             self.sentBytes = sentBytes
             self.queuedBytes = queuedBytes
             self.droppedPackets = droppedPackets
+            self.offered = offered
         }
     }
 
@@ -79,6 +82,7 @@ public struct SendPathMeter: Sendable, Equatable {
         } else {
             delay = min(Self.maximumQueueDelay, reading.time.since(lastProgress ?? start.time))
         }
-        return AdaptiveBitrate.Sample(time: reading.time, queueDelay: delay, throughput: throughput, droppedPackets: reading.droppedPackets)
+        return AdaptiveBitrate.Sample(
+            time: reading.time, queueDelay: delay, throughput: throughput, droppedPackets: reading.droppedPackets, offered: reading.offered)
     }
 }

@@ -50,6 +50,9 @@ public final class PacketQueue: Sendable {
         var droppingVideo = false
         var finished = false
         var delivered = 0
+        /// `delivered` when a keyframe was last asked for: one is asked for again only after the consumer
+        /// took something, so a link that is down does not turn every frame into a keyframe.
+        var keyframeAskedAtDelivered: Int?
         /// The consumer waiting for packets; it receives a batch, or an empty one once finished or cancelled.
         var waiter: CheckedContinuation<[EncodedPacket], Never>?
         /// How many packets the waiting consumer takes at most.
@@ -84,9 +87,9 @@ public final class PacketQueue: Sendable {
 
     /// Adds a packet without blocking (called from encoder threads); applies the drop policy when full.
     public func push(_ packet: EncodedPacket) {
-        var congested = false
+        var asksForKeyframe = false
         let handoff: (CheckedContinuation<[EncodedPacket], Never>, [EncodedPacket])? = state.withLock { state in
-            guard !state.finished, admit(packet, &state, congested: &congested) else { return nil }
+            guard !state.finished, admit(packet, &state, asksForKeyframe: &asksForKeyframe) else { return nil }
             let now = clock()
             if packet.kind == .video { state.lastVideoPush = now }
             state.items.append(packet)
@@ -98,7 +101,7 @@ public final class PacketQueue: Sendable {
             return (waiter, PacketQueue.take(upTo: state.waiterLimit, &state, now: now))
         }
         if let handoff { handoff.0.resume(returning: handoff.1) }
-        if congested { onCongestion() }
+        if asksForKeyframe { onCongestion() }
     }
 
     /// Audio waits for the idle consumer's next wake-up while video is flowing: the last video packet came
@@ -119,17 +122,18 @@ public final class PacketQueue: Sendable {
     }
 
     /// The drop policy: decides whether `packet` may enter, making room by dropping if needed.
-    private func admit(_ packet: EncodedPacket, _ state: inout State, congested: inout Bool) -> Bool {
+    private func admit(_ packet: EncodedPacket, _ state: inout State, asksForKeyframe: inout Bool) -> Bool {
         if packet.kind == .video, state.droppingVideo {
             guard packet.isKeyframe else {
                 state.videoDropped += 1
+                asksForKeyframe = Self.asksForKeyframe(&state)
                 return false
             }
             state.droppingVideo = false
         }
         if !hasRoom(for: packet, state) {
             // Overflow: everything video that is queued goes, and video stays off until a keyframe.
-            congested = true
+            asksForKeyframe = Self.asksForKeyframe(&state)
             state.congestionEvents += 1
             let before = state.items.count
             state.items.removeAll { $0.kind == .video }
@@ -146,6 +150,17 @@ public final class PacketQueue: Sendable {
                 state.audioDropped += 1
             }
         }
+        return true
+    }
+
+    /// Whether to ask the encoder for a keyframe now: not again until the consumer has taken something since
+    /// the last ask. While a link is down every frame overflows; asking each time made the encoder emit a
+    /// keyframe for nearly every frame (the publisher's keyframe count rose by ~30 a second through a 10 s
+    /// elevator), each one large and each one dropped. Once the link moves again, the next refused frame
+    /// asks.
+    private static func asksForKeyframe(_ state: inout State) -> Bool {
+        guard state.keyframeAskedAtDelivered != state.delivered else { return false }
+        state.keyframeAskedAtDelivered = state.delivered
         return true
     }
 

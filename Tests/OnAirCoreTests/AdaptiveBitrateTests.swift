@@ -18,11 +18,13 @@ struct AdaptiveBitrateTests {
     }
 
     /// A sample at `second` with `delay` ms of queued media, `kbps` measured, `drops` counted so far.
-    static func at(_ second: Double, delay: Int64 = 0, kbps: Int = 2500, drops: Int = 0, expect: String? = nil) -> Step {
+    /// A sample at `second` with `delay` ms of standing queue, `kbps` carried, `drops` counted so far and
+    /// `offered` kbps from the encoders (the carried rate when not given).
+    static func at(_ second: Double, delay: Int64 = 0, kbps: Int = 2500, drops: Int = 0, offered: Int? = nil, expect: String? = nil) -> Step {
         Step(
             input: .sample(.init(
                 time: SessionTime(milliseconds: Int64(second * 1000)), queueDelay: .milliseconds(delay),
-                throughput: kbps * 1000, droppedPackets: drops)),
+                throughput: kbps * 1000, droppedPackets: drops, offered: (offered ?? kbps) * 1000)),
             expected: expect)
     }
 
@@ -66,36 +68,45 @@ struct AdaptiveBitrateTests {
             at(8, delay: 900, expect: "500k@30fps"), at(10, delay: 900, expect: "500k@15fps"),
             at(12, delay: 900), at(20, delay: 900),
         ]),
-        Row(name: "throughput: down to the measured rate less headroom, hold, recover by a tenth", configuration: throughput, steps: [
-            at(1, delay: 200, kbps: 2500), at(2, delay: 700, kbps: 800, expect: "720k@30fps"),
-            at(3, delay: 900, kbps: 700), at(4, delay: 300, kbps: 760), tick(5.9),
-            tick(6, expect: "970k@30fps"), tick(8.9), tick(9, expect: "1220k@30fps"),
+        Row(name: "throughput: down to the measured rate less headroom; hold while settling; a draining queue is left to drain", configuration: throughput, steps: [
+            at(1, delay: 200, kbps: 2500), at(2, delay: 700, kbps: 800, expect: "680k@30fps"), at(3, delay: 900, kbps: 800),
+            at(4.5, delay: 600, kbps: 800), at(6, delay: 650, kbps: 800, expect: "578k@30fps"),
         ]),
         Row(name: "throughput: the audio track's share comes off the measured rate", configuration: throughputWithAudio, steps: [
-            at(1, delay: 700, kbps: 1000, expect: "772k@30fps"),
+            at(1, delay: 700, kbps: 1000, expect: "722k@30fps"),
         ]),
-        Row(name: "throughput: a failed probe doubles the wait before the next one; a probe that holds resets it", configuration: throughput, steps: [
-            at(1, delay: 700, kbps: 1000, expect: "900k@30fps"), tick(4, expect: "1150k@30fps"),
-            at(5, delay: 700, kbps: 1000), at(6, delay: 700, kbps: 1000, expect: "900k@30fps"),
-            tick(11.9), tick(12, expect: "1150k@30fps"), tick(17.9), tick(18, expect: "1400k@30fps"),
-            tick(21, expect: "1650k@30fps"),
+        Row(name: "throughput: climbs freely to the known capacity's headroom, then probes by half the stream; a probe the link carries raises the capacity", configuration: throughput, steps: [
+            at(1, delay: 700, kbps: 1000, expect: "850k@30fps"), at(4, kbps: 1000, drops: 3, expect: "722k@30fps"),
+            tick(6.9), tick(7, expect: "850k@30fps"), tick(9.9), tick(10, expect: "1275k@30fps"),
+            at(11, kbps: 1000), tick(13), at(13.5, kbps: 1300, expect: "1912k@30fps"),
         ]),
-        Row(name: "ladder: failed probes back off up to four quiet intervals", configuration: ladder, steps: [
-            at(1, delay: 800, expect: "1875k@30fps"), tick(11, expect: "2500k@30fps"),
-            at(12, delay: 800), at(13, delay: 800, expect: "1875k@30fps"), tick(32.9), tick(33, expect: "2500k@30fps"),
-            at(34, delay: 800), at(35, delay: 800, expect: "1875k@30fps"), tick(74.9), tick(75, expect: "2500k@30fps"),
-            at(76, delay: 800), at(77, delay: 800, expect: "1875k@30fps"), tick(116.9), tick(117, expect: "2500k@30fps"),
+        Row(name: "throughput: a probe fails on a standing queue, goes below where it was to drain, and the next waits twice as long; one that holds resets the wait", configuration: throughput, steps: [
+            at(1, delay: 700, kbps: 1000, expect: "850k@30fps"), at(3, kbps: 850), tick(4, expect: "1275k@30fps"),
+            at(5, delay: 200, kbps: 1000, expect: "750k@30fps"), at(6, kbps: 900), tick(7.9), tick(8, expect: "850k@30fps"),
+            tick(13.9), tick(14, expect: "1275k@30fps"), at(15, kbps: 1300), tick(16.9), tick(17, expect: "1912k@30fps"),
+        ]),
+        Row(name: "throughput: a probe fails as soon as the encoders offer more than the link carries", configuration: throughput, steps: [
+            at(1, delay: 700, kbps: 1000, expect: "850k@30fps"), at(3, kbps: 850), tick(4, expect: "1275k@30fps"),
+            at(5, delay: 20, kbps: 1000, offered: 1250, expect: "840k@30fps"),
+        ]),
+        Row(name: "throughput: no probe while the last one's queue stands", configuration: throughput, steps: [
+            at(1, delay: 700, kbps: 1000, expect: "850k@30fps"), at(3.5, delay: 100, kbps: 850), tick(4), tick(4.4),
+            at(4.5, delay: 40, kbps: 850, expect: "1275k@30fps"),
+        ]),
+        Row(name: "throughput: a probe the wire never carries (a simple picture) proves nothing, and nothing climbs past it", configuration: throughput, steps: [
+            at(1, delay: 700, kbps: 1000, expect: "850k@30fps"), at(3, kbps: 850), tick(4, expect: "1275k@30fps"),
+            at(5, kbps: 900), tick(8), at(9, kbps: 950), tick(20), tick(60),
         ]),
         Row(name: "throughput: congestion while measuring more than the target still steps down", configuration: throughput, steps: [
-            at(1, delay: 700, kbps: 3000, expect: "2250k@30fps"),
+            at(1, delay: 700, kbps: 3000, expect: "2125k@30fps"),
         ]),
         Row(name: "throughput: recovery stops at the operator's ceiling", configuration: throughput, steps: [
-            at(1, delay: 700, kbps: 2500, expect: "2250k@30fps"), tick(4, expect: "2500k@30fps"), tick(7), tick(30),
+            at(1, delay: 700, kbps: 2500, expect: "2125k@30fps"), at(3, kbps: 2100), tick(4, expect: "2500k@30fps"), tick(7), tick(30),
         ]),
         Row(name: "throughput: a dead link goes to the floor, then 15 fps, then audio-only", configuration: throughput, steps: [
             at(1, delay: 900, kbps: 0, expect: "300k@30fps"), at(3, delay: 2000, kbps: 0, expect: "300k@15fps"),
             at(5, delay: 3000, kbps: 0, expect: "audio-only"), at(7, delay: 4000, kbps: 0),
-            tick(10, expect: "300k@15fps"), tick(13, expect: "300k@30fps"), tick(16, expect: "550k@30fps"),
+            tick(10, expect: "300k@15fps"), tick(13, expect: "300k@30fps"), at(15, kbps: 400), tick(16, expect: "550k@30fps"),
         ]),
     ]
 
@@ -133,6 +144,7 @@ struct AdaptiveBitrateTests {
         #expect(upChange.reason == .quietInterval && upChange.reason.name == "quiet-interval")
         var throughput = AdaptiveBitrate(Self.throughput)
         _ = throughput.handle(Self.at(1, delay: 900, kbps: 1000).input)
+        _ = throughput.handle(Self.at(3, kbps: 850).input)
         guard case let .retarget(recovery)? = throughput.handle(.tick(SessionTime(milliseconds: 4000))).first else {
             Issue.record("throughput should recover after its interval")
             return
