@@ -13,9 +13,10 @@
 /// wait (up to `maximumBackoff`). Throughput remembers what the link carried when it last congested (its
 /// capacity): it climbs freely to `throughputHeadroom` of that, and past it only by a probe — a step to
 /// `probeGrowth` times the stream, tried after the backed-off interval, taken back as soon as a standing queue
-/// of `probeQueueLimit` shows, and raising the capacity when the link carried it. So a capped link is not
-/// overfilled every few seconds (make bench, abr: climbing a tenth of the ceiling every 3 s kept the sent rate
-/// at the 800 kbit/s cap 94 % of the time), while a lifted cap is found in a few probes.
+/// of `probeQueueLimit` shows, and raising the capacity when the link carried it. Failed probes double the
+/// wait, up to `maximumBackoff` intervals. So a capped link is not overfilled every few seconds (make bench,
+/// abr: climbing a tenth of the ceiling every 3 s kept the sent rate at the 800 kbit/s cap 94 % of the time),
+/// while a lifted cap is found within a backed-off interval and a few probes.
 public struct AdaptiveBitrate: Sendable, Equatable {
     /// What the send path measured.
     public struct Sample: Sendable, Equatable {
