@@ -7,7 +7,7 @@ public struct PublishOptions: Sendable {
     public var initialType: PublishType?
     public var policy: PublisherPolicyKind
     public var suspendTimeout: Double
-    /// Seconds the socket may accept nothing before STALLED; twice that, the connection is torn down and
+    /// Seconds the socket may accept nothing before STALLED; three times that, the connection is torn down and
     /// the reconnect policy takes over (`--send-timeout`).
     public var sendTimeout: Double
     public var engine: EngineSettings

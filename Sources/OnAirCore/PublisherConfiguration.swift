@@ -10,7 +10,7 @@ public struct PublisherConfiguration: Sendable, Equatable {
     /// deterministic; an owner draws it once, as OBS does per output:
     /// `ReconnectPolicy(using: &generator)` with `SystemRandomNumberGenerator`.
     public var reconnect: ReconnectPolicy
-    /// How long the socket may accept nothing before STALLED (`--send-timeout`); twice that, it is torn
+    /// How long the socket may accept nothing before STALLED (`--send-timeout`); three times that, it is torn
     /// down and the reconnect policy takes over.
     public var sendTimeout: Duration
 

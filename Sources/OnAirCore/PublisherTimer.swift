@@ -5,6 +5,6 @@ public enum PublisherTimer: String, Sendable, Equatable, Hashable, CaseIterable,
     /// How long a call may suspend a background-audio publisher before its connection drops.
     case suspension
     /// While live: when the send-stall watchdog looks at the socket again (`--send-timeout` after the
-    /// last progress, then the teardown at twice that).
+    /// last progress, then the teardown at three times that).
     case sendStall
 }

@@ -34,11 +34,14 @@ public struct SendStallWatchdog: Sendable, Equatable {
     /// A report since `lastProgress` showed a write waiting with no byte taken.
     private var sawWaitingWrite = false
 
-    /// A watchdog for a connection that went live at `liveAt`. `tearDownAfter` defaults to twice
-    /// `stallAfter`: STALLED counts down for as long again.
+    /// A watchdog for a connection that went live at `liveAt`. `tearDownAfter` defaults to three times
+    /// `stallAfter`: STALLED shows early, but a phone's link that comes back within that (an elevator of
+    /// 10 s with the default 5 s) resumes on the same connection, as its TCP connection would, instead of
+    /// losing the backoff's 2 s to a reconnect (the elevator scenario's first new frame came 2.1 s after
+    /// link-up when the teardown fell at twice, 10 s).
     public init(stallAfter: Duration = .seconds(5), tearDownAfter: Duration? = nil, liveAt: SessionTime) {
         self.stallAfter = stallAfter
-        self.tearDownAfter = max(tearDownAfter ?? stallAfter * 2, stallAfter)
+        self.tearDownAfter = max(tearDownAfter ?? stallAfter * 3, stallAfter)
         lastProgress = liveAt
     }
 

@@ -76,7 +76,7 @@ struct PolicyOptions: ParsableArguments {
             transform: NumberArgument.seconds(in: NumberArgument.aMillisecond...NumberArgument.aDay))
     var suspendTimeout: Double = 10
 
-    @Option(help: "Seconds the socket may accept nothing before the publisher shows STALLED; twice that, the connection is torn down and reconnected.")
+    @Option(help: "Seconds the socket may accept nothing before the publisher shows STALLED; three times that, the connection is torn down and reconnected.")
     var sendTimeout: Double = 5
 
     var kind: PublisherPolicyKind { policy }

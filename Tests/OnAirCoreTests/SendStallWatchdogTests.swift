@@ -23,7 +23,7 @@ struct SendStallWatchdogTests {
         .stalled(SendStall(since: at(since), tearDownAt: at(tearDown)))
     }
 
-    @Test("STALLED after N s of a waiting write with no bytes taken, torn down at 2N; checks name the next look", arguments: [
+    @Test("STALLED after N s of a waiting write with no bytes taken, torn down at 3N; checks name the next look", arguments: [
         Row(name: "bytes keep moving: flowing, the next look 5 s after the last progress", steps: [
             .report(1000, 0, true), .report(3000, 100, true), .check(5000, flowing(8000)),
             .report(6000, 200, true), .check(8000, flowing(11000)),
@@ -32,18 +32,18 @@ struct SendStallWatchdogTests {
             .report(0, 100, false), .report(4000, 100, false), .check(9000, .awaitingReport),
             .report(9500, 100, false), .check(14500, .awaitingReport),
         ]),
-        Row(name: "a waiting write with no progress: STALLED at 5 s, torn down at 10 s", steps: [
+        Row(name: "a waiting write with no progress: STALLED at 5 s, torn down at 15 s", steps: [
             .report(0, 100, true), .report(4000, 100, true), .check(4999, flowing(5000)),
-            .check(5000, stalled(0, 10000)), .report(9000, 100, true), .check(9999, stalled(0, 10000)),
-            .check(10000, .tearDown(stalledFor: .seconds(10))),
+            .check(5000, stalled(0, 15000)), .report(9000, 100, true), .check(14999, stalled(0, 15000)),
+            .check(15000, .tearDown(stalledFor: .seconds(15))),
         ]),
         Row(name: "progress during the stall starts the count again", steps: [
-            .report(0, 100, true), .report(1000, 100, true), .check(6000, stalled(0, 10000)),
+            .report(0, 100, true), .report(1000, 100, true), .check(6000, stalled(0, 15000)),
             .report(7000, 150, true), .check(7000, flowing(12000)), .report(11000, 150, true),
-            .check(12000, stalled(7000, 17000)),
+            .check(12000, stalled(7000, 22000)),
         ]),
         Row(name: "quiet past the limit with no report since the last progress: the next report decides", steps: [
-            .report(0, 100, true), .check(5000, .awaitingReport), .report(5200, 100, true), .check(5200, stalled(0, 10000)),
+            .report(0, 100, true), .check(5000, .awaitingReport), .report(5200, 100, true), .check(5200, stalled(0, 15000)),
         ]),
         Row(name: "the first report of a connection counts as progress, whatever its count", steps: [
             .report(3000, 9000, true), .check(5000, flowing(8000)),
@@ -72,10 +72,10 @@ struct SendStallWatchdogTests {
         #expect(session.state.status == .publishing)
         _ = session.handle(stuck, at: Self.at(2500))
         #expect(session.state.status == .publishing, "reports alone never decide STALLED")
-        #expect(session.handle(.timerFired(.sendStall), at: Self.at(3000)) == [.scheduleTimer(.sendStall, after: .seconds(2))])
+        #expect(session.handle(.timerFired(.sendStall), at: Self.at(3000)) == [.scheduleTimer(.sendStall, after: .seconds(4))])
         #expect(session.state.status == .stalled)
-        #expect(session.state.sendStall == SendStall(since: Self.at(1000), tearDownAt: Self.at(5000)))
-        let actions = session.handle(.timerFired(.sendStall), at: Self.at(5000))
+        #expect(session.state.sendStall == SendStall(since: Self.at(1000), tearDownAt: Self.at(7000)))
+        let actions = session.handle(.timerFired(.sendStall), at: Self.at(7000))
         #expect(actions == [.abandonConnection, .scheduleTimer(.reconnect, after: .seconds(2))])
         #expect(session.state.status == .reconnecting(attempt: 1, maxAttempts: 20))
         #expect(session.pendingTimers == [.reconnect], "no watchdog timer outlives the live phase")
