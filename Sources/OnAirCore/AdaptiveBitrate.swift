@@ -77,6 +77,14 @@ public struct AdaptiveBitrate: Sendable, Equatable {
     /// The most the wire carried in a sample since the last change: a source that does not fill its target
     /// (a simple picture) is not asked for more, which would prove nothing about the link.
     private var carriedSinceChange: Int?
+    /// What the wire carried in one congested sample.
+    struct Carried: Sendable, Equatable {
+        var time: SessionTime
+        var bitsPerSecond: Int
+    }
+    private var congested: [Carried] = []
+    /// How far back congested samples count towards the link's rate.
+    static let rateSpan = Duration.seconds(3)
     /// Past this share of the target the source is filling it.
     static let fillShare = 0.8
     /// Past this many times the known capacity, the link has carried more than was known.
@@ -110,10 +118,11 @@ public struct AdaptiveBitrate: Sendable, Equatable {
             droppedSoFar = max(droppedSoFar, sample.droppedPackets)
             if let reason = congestion(sample, newDrops: newDrops) ?? probeFailure(sample) {
                 lastCongestion = sample.time
-                if configuration.mode == .throughput, sample.throughput > 0 { capacity = sample.throughput }
-                if let probe { return failed(probe, sample: sample, reason: reason) }
+                let measured = linkRate(sample)
+                if configuration.mode == .throughput, measured > 0 { capacity = measured }
+                if let probe { return failed(probe, sample: sample, measured: measured, reason: reason) }
                 guard isSettled(at: sample.time), !isDraining(sample, newDrops: newDrops) else { return [] }
-                return change(to: lower(measured: sample.throughput), at: sample.time, reason: reason)
+                return change(to: lower(measured: measured), at: sample.time, reason: reason)
             }
             if let known = capacity, sample.queueDelay < configuration.probeQueueLimit,
                Double(sample.throughput) > Double(known) * Self.growthMargin {
@@ -156,21 +165,32 @@ public struct AdaptiveBitrate: Sendable, Equatable {
     /// A step up met congestion. Ladder: the next wait doubles and the usual step down follows. Throughput:
     /// back at once (no settling: the probe is what filled the queue) to where it came from, or lower if the
     /// link now carries less.
-    private mutating func failed(_ probe: Probe, sample: Sample, reason: AdaptiveBitrateChange.Reason) -> [Action] {
+    private mutating func failed(_ probe: Probe, sample: Sample, measured: Int, reason: AdaptiveBitrateChange.Reason) -> [Action] {
         self.probe = nil
         backoff = min(Self.maximumBackoff, backoff * 2)
         guard configuration.mode == .throughput else {
             guard isSettled(at: sample.time) else { return [] }
-            return change(to: lower(measured: sample.throughput), at: sample.time, reason: reason)
+            return change(to: lower(measured: measured), at: sample.time, reason: reason)
         }
         // Below where it came from by what drains the probe's backlog within `drainTime` at the rate the
         // link carries; recovery climbs back to the headroom an interval later.
-        let backlogBits = Double(sample.queueDelay.wholeMilliseconds) * Double(sample.throughput) / 1000
+        let backlogBits = Double(sample.queueDelay.wholeMilliseconds) * Double(measured) / 1000
         let drain = backlogBits / (Double(Self.drainTime.wholeMilliseconds) / 1000)
         var back = probe.from
-        let below = Self.wholeKilobits(Double(min(back.videoBitrate, lower(measured: sample.throughput).videoBitrate)) - drain)
+        let below = Self.wholeKilobits(Double(min(back.videoBitrate, lower(measured: measured).videoBitrate)) - drain)
         back.videoBitrate = max(configuration.floor, below)
         return change(to: back, at: sample.time, reason: reason)
+    }
+
+    /// What the link carries, from the congested samples of the last `rateSpan` (this one included): their
+    /// mean. Through a lossy bottleneck one second's acknowledged bytes swing either way — TCP recovering a
+    /// loss acknowledges little, then a whole window at once (make bench, abr: 358 kbit/s, then 1292 kbit/s,
+    /// through an 800 kbit/s cap) — and one reading alone either dropped the target to the floor or taught
+    /// a capacity half again too high.
+    private mutating func linkRate(_ sample: Sample) -> Int {
+        congested.removeAll { sample.time.since($0.time) > Self.rateSpan }
+        congested.append(Carried(time: sample.time, bitsPerSecond: sample.throughput))
+        return congested.reduce(0) { $0 + $1.bitsPerSecond } / congested.count
     }
 
     private func isSettled(at time: SessionTime) -> Bool {

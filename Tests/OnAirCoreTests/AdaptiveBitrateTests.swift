@@ -97,6 +97,10 @@ struct AdaptiveBitrateTests {
             at(1, delay: 700, kbps: 1000, expect: "850k@30fps"), at(3, kbps: 850), tick(4, expect: "1275k@30fps"),
             at(5, kbps: 900), tick(8), at(9, kbps: 950), tick(20), tick(60),
         ]),
+        Row(name: "throughput: a lossy link's swinging readings — the capacity is the mean of the congested seconds", configuration: throughput, steps: [
+            at(1, delay: 900, kbps: 358, expect: "304k@30fps"), at(2, delay: 800, kbps: 1292), at(4, kbps: 700),
+            tick(5, expect: "554k@30fps"), tick(8, expect: "701k@30fps"), tick(10.9), tick(11, expect: "1051k@30fps"),
+        ]),
         Row(name: "throughput: congestion while measuring more than the target still steps down", configuration: throughput, steps: [
             at(1, delay: 700, kbps: 3000, expect: "2125k@30fps"),
         ]),
