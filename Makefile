@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/onair
 DEBUG_BIN := .build/debug/onair
 
-.PHONY: demo test test-network build release install uninstall bench fuzz fuzz-themes fuzz-scenarios fuzz-rtmp fuzz-smoke fuzz-rtmp-build deps-run deps-test deps-bench clean
+.PHONY: demo test build release install uninstall bench fuzz fuzz-themes fuzz-scenarios fuzz-rtmp fuzz-smoke fuzz-rtmp-build deps-run deps-test deps-bench clean
 
 demo: deps-run release
 	$(RELEASE_BIN) demo $(ARGS)
@@ -34,13 +34,6 @@ test: deps-test
 	$(SWIFT) test --skip-build --filter RelayHostileClientTests
 	scripts/mutation-test.sh $(DEBUG_BIN)
 	$(MAKE) fuzz-smoke
-
-# The timed network scenarios (elevator, weak signal: 1080p at 2500k through a capped link) and the
-# --compare-abr A/B, with their mutation variants: on an otherwise idle machine (they time the encoder).
-test-network: deps-test
-	$(SWIFT) build --build-tests
-	ONAIR_NETWORK_SCENARIOS=1 $(SWIFT) test --skip-build --filter ScenarioRunTests
-	ONAIR_NETWORK_SCENARIOS=1 scripts/mutation-test.sh $(DEBUG_BIN)
 
 build: deps-run
 	$(SWIFT) build

@@ -19,12 +19,6 @@ WORK=$(mktemp -d /tmp/onair-mutation.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
 for scenario in Scenarios/*.scenario; do
-  # The timed network scenarios (1080p at 2500k through a capped link) run with `make test-network`:
-  # a loaded 2-core machine cannot encode that rate, so a variant could pass for the machine's sake.
-  case "$scenario" in
-    Scenarios/network-elevator.scenario|Scenarios/network-weak-signal.scenario)
-      if [ "${ONAIR_NETWORK_SCENARIOS:-0}" != 1 ]; then echo "skipped $scenario (make test-network)" >&2; continue; fi ;;
-  esac
   awk -v file="$scenario" -v dir="$WORK" '
     { lines[NR] = $0 }
     END {

@@ -48,6 +48,10 @@ struct AdaptiveBitrateTests {
         Row(name: "ladder: step down on queue growth, hold while settling, then the next rung", configuration: ladder, steps: [
             at(1, delay: 100), at(2, delay: 800, expect: "1875k@30fps"), at(3, delay: 900), at(4.5, delay: 900, expect: "1250k@30fps"),
         ]),
+        Row(name: "a queue that is draining is left to drain, drops or not", configuration: throughput, steps: [
+            at(1, delay: 5900, kbps: 370, drops: 40, expect: "314k@30fps"), at(3, delay: 1900, kbps: 730, drops: 60),
+            at(4, delay: 800, kbps: 800, drops: 70), at(6, delay: 850, kbps: 800, drops: 70, expect: "300k@30fps"),
+        ]),
         Row(name: "ladder: drops alone step down", configuration: ladder, steps: [
             at(1, drops: 0), at(2, drops: 7, expect: "1875k@30fps"), at(5, drops: 7),
         ]),
@@ -76,7 +80,7 @@ struct AdaptiveBitrateTests {
             at(1, delay: 700, kbps: 1000, expect: "722k@30fps"),
         ]),
         Row(name: "throughput: climbs freely to the known capacity's headroom, then probes by half the stream; a probe the link carries raises the capacity", configuration: throughput, steps: [
-            at(1, delay: 700, kbps: 1000, expect: "850k@30fps"), at(4, kbps: 1000, drops: 3, expect: "722k@30fps"),
+            at(1, delay: 700, kbps: 1000, expect: "850k@30fps"), at(2, kbps: 1000), at(4, kbps: 1000, drops: 3, expect: "722k@30fps"),
             tick(6.9), tick(7, expect: "850k@30fps"), tick(9.9), tick(10, expect: "1275k@30fps"),
             at(11, kbps: 1000), tick(13), at(13.5, kbps: 1300, expect: "1912k@30fps"),
         ]),
@@ -137,6 +141,7 @@ struct AdaptiveBitrateTests {
     func reasons() {
         var machine = AdaptiveBitrate(Self.ladder)
         let down = machine.handle(Self.at(1, delay: 750).input)
+        _ = machine.handle(Self.at(3).input)
         let drops = machine.handle(Self.at(4, drops: 4).input)
         let up = machine.handle(.tick(SessionTime(milliseconds: 14_000)))
         #expect(down == [.retarget(.init(old: Self.ladder.top, new: .init(videoBitrate: 1_875_000, framesPerSecond: 30), reason: .queueDelay(milliseconds: 750)))])
