@@ -93,9 +93,16 @@ public final class PublishNetwork: Sendable {
     /// 6 s after link-up with `--abr throughput`, 0.05 s with `--abr off`); the queue's own drop to the next
     /// keyframe already sheds the backlog. ABR resumes with the second after the first one that moves bytes
     /// (that one measured part outage: after a 10 s elevator its 196 kbit/s sent the target to the floor).
+    ///
+    /// "Nothing" is less than `outageRate`: a link that is down still lets a retransmitted segment or two
+    /// through a second (make bench, abr: 23 kbit/s in the first second after a 10 s elevator, while TCP's
+    /// backed-off retransmission timer had not yet fired, took the target from 2500k to the floor).
     static func isOutage(_ sample: AdaptiveBitrate.Sample) -> Bool {
-        sample.throughput == 0 && sample.queueDelay > .zero
+        sample.throughput < outageRate && sample.queueDelay > .zero
     }
+
+    /// Below this a link with media waiting carries nothing that counts: not even a mono voice codec.
+    static let outageRate = 32_000
 
     /// The `abr` event: the old and new target, the reason, and the measurements that led to it.
     public static func event(_ change: AdaptiveBitrateChange, input: AdaptiveBitrate.Input, link: LinkImpairmentState) -> HeadlessEvent {
