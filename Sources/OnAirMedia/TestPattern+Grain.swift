@@ -1,3 +1,5 @@
+import OnAirCore
+
 /// The grainy variant of the test pattern (`--video grain`): moving grain over the colour bars, a picture
 /// that fills whatever bitrate the encoder is given, as a camera's sensor noise does.
 ///
@@ -17,7 +19,7 @@ extension TestPattern {
     /// The bars' luma rows with grain, one plane of `rows` × `width` per tile: made once, copied per frame,
     /// so grain costs a memory copy and not a random number per pixel per frame.
     static func grainTiles(barRow: [UInt8], width: Int, rows: Int) -> [[UInt8]] {
-        var generator = SplitMix64(seed: 0x6f6e_6169_725f_6772)
+        var generator = SplitMix64(state: 0x6f6e_6169_725f_6772)
         return (0..<grainTileCount).map { _ in
             var tile = [UInt8](repeating: 0, count: width * rows)
             for y in 0..<rows {
@@ -28,23 +30,5 @@ extension TestPattern {
             }
             return tile
         }
-    }
-}
-
-/// A small, fast, seedable generator (Steele, Lea & Flood, "Fast splittable pseudorandom number generators",
-/// OOPSLA 2014): the grain is the same on every run, so a grainy frame is still a pure function of its index.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -46,6 +46,10 @@ public struct ScenarioExpectation: Sendable, Equatable {
         /// `expect subscriber gap below D for W`: during the next W, the subscriber never went D without a
         /// video frame (its `videoGapMs`, and `longestVideoGapMs` when it grows, seen once a second).
         case gapDuring(below: Duration, since: SubscriberReading?)
+        /// `expect subscriber fps above N for W`: every subscriber `stats` event during the next W says it
+        /// decoded more than N frames in its second. A picture that stutters — video dropped to the next
+        /// keyframe again and again, each gap short — is frozen most of the time without one long gap.
+        case framesPerSecondDuring(above: Double, since: SubscriberReading?)
         /// `expect recording [NAME] lasts …|continuous`: the relay's recording of NAME (the demo's stream by default).
         case recording(name: String?, RecordingCheck)
     }
@@ -83,7 +87,7 @@ public struct ScenarioExpectation: Sendable, Equatable {
     /// rather than hold once within it.
     public var waitsOut: Bool {
         switch condition {
-        case .noToast, .frozen, .gapDuring: true
+        case .noToast, .frozen, .gapDuring, .framesPerSecondDuring: true
         default: false
         }
     }

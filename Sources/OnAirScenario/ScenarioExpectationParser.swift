@@ -6,6 +6,7 @@
 ///     expect subscriber gap below D
 ///     expect subscriber frozen below D for D
 ///     expect subscriber gap below D for D
+///     expect subscriber fps above N for D
 ///     expect subscriber shows video captured after the last press [within D]
 ///     expect recording [NAME] lasts D ± D | continuous [within D]
 enum ScenarioExpectationParser {
@@ -13,7 +14,7 @@ enum ScenarioExpectationParser {
     typealias Failure = ScenarioParser.Failure
 
     static let forms = "expect [no] SIDE toast \"TEXT\", expect SIDE log \"TEXT\", expect SIDE FIELD is|above|below VALUE or increases, " +
-        "expect subscriber gap below D, expect subscriber frozen|gap below D for D, expect subscriber shows video captured after the last press, expect recording [NAME] lasts D ± D | continuous — each may end in `within D`"
+        "expect subscriber gap below D, expect subscriber frozen|gap below D for D, expect subscriber fps above N for D, expect subscriber shows video captured after the last press, expect recording [NAME] lasts D ± D | continuous — each may end in `within D`"
 
     static func parse(_ tokens: [Token], line: Int, text: String) throws(Failure) -> ScenarioExpectation {
         var words = tokens
@@ -46,7 +47,7 @@ enum ScenarioExpectationParser {
             throw Failure(message: "`expect no … toast` needs `within D`: how long the toast must stay away")
         }
         switch condition {
-        case .frozen, .gapDuring:
+        case .frozen, .gapDuring, .framesPerSecondDuring:
             guard within == nil else { throw Failure(message: Self.windowForms) }
             within = try ScenarioParser.duration(rest[rest.count - 1].text)
         default:
@@ -83,6 +84,11 @@ enum ScenarioExpectationParser {
         case "gap" where rest.count == 4 && rest[2].text.lowercased() == "for":
             guard side == .subscriber, rest[0].text.lowercased() == "below" else { throw Failure(message: windowForms) }
             return .gapDuring(below: try ScenarioParser.duration(rest[1].text), since: nil)
+        case "fps" where rest.count == 4 && rest[2].text.lowercased() == "for":
+            guard side == .subscriber, rest[0].text.lowercased() == "above", let rate = Double(rest[1].text), rate.isFinite, rate >= 0 else {
+                throw Failure(message: windowForms)
+            }
+            return .framesPerSecondDuring(above: rate, since: nil)
         case "gap":
             guard side == .subscriber, rest.count == 2, rest[0].text.lowercased() == "below" else {
                 throw Failure(message: "write `expect subscriber gap below D`: the longest time the subscriber went without video")
@@ -98,7 +104,8 @@ enum ScenarioExpectationParser {
     }
 
     static let windowForms = "write `expect subscriber frozen below D for W` (the picture freezes less than D in all during the next W) " +
-        "or `expect subscriber gap below D for W` (never D without video during the next W)"
+        "or `expect subscriber gap below D for W` (never D without video during the next W) " +
+        "or `expect subscriber fps above N for W` (more than N frames decoded in every second of the next W)"
 
     /// `state` is the badge on the dashboard: the publisher's `status`, the subscriber's `connection`.
     private static func fieldName(_ word: String, side: ScenarioExpectation.Side) -> String {

@@ -44,6 +44,17 @@ extension ScenarioTimeline {
         return .met
     }
 
+    /// `expect subscriber fps above N for W`: every subscriber `stats` event since the line started decoded
+    /// more than N frames in its second, and there has been one.
+    func framesPerSecondVerdict(above limit: Double, since: ScenarioExpectation.SubscriberReading?) -> ScenarioVerdict {
+        let inside = framesPerSecondSeries.filter { $0.milliseconds > (since?.milliseconds ?? 0) }
+        if let low = inside.first(where: { $0.value <= limit }) {
+            let rate = (low.value * 10).rounded() / 10
+            return .broken(seen: "the subscriber decoded \(rate) fps at \(Duration.milliseconds(low.milliseconds).secondsText)")
+        }
+        return inside.isEmpty ? .unmet(seen: "no subscriber stats since the line started") : .met
+    }
+
     /// The longest stretch without video the subscriber's `stats` showed after `start` and up to `end`: the
     /// open gap of each event, and the session's longest once it grew past what it was at the start (a gap
     /// between two events is seen to within the second between them).

@@ -43,6 +43,8 @@ public struct ScenarioTimeline: Sendable {
     /// and the publisher's sent rate, once per `stats` event (bounded).
     private(set) var frozenSeries: [Sample] = []
     private(set) var gapSeries: [Sample] = []
+    /// The subscriber's decoded frames per second, one sample per `stats` event.
+    private(set) var framesPerSecondSeries: [Sample] = []
     private(set) var longestGapSeries: [Sample] = []
     private(set) var sentRateSeries: [Sample] = []
     /// How many subscriber `stats` events have arrived: a frozen window needs one after its start.
@@ -81,6 +83,9 @@ public struct ScenarioTimeline: Sendable {
                 if let frozen = observation.fields["frozenMs"]?.number {
                     Self.append(Sample(milliseconds: observation.milliseconds, value: frozen), to: &frozenSeries)
                 }
+                if let rate = observation.fields["fps"]?.number {
+                    Self.append(Sample(milliseconds: observation.milliseconds, value: rate), to: &framesPerSecondSeries)
+                }
                 if let current = observation.fields["videoGapMs"]?.number, let longest = observation.fields["longestVideoGapMs"]?.number {
                     Self.append(Sample(milliseconds: observation.milliseconds, value: current), to: &gapSeries)
                     Self.append(Sample(milliseconds: observation.milliseconds, value: longest), to: &longestGapSeries)
@@ -111,11 +116,15 @@ public struct ScenarioTimeline: Sendable {
     ) -> ScenarioExpectation.Condition {
         let start = subscriberReading(at: milliseconds)
         switch condition {
-        case .frozen(let limit, nil), .gapDuring(let limit, nil):
+        case .frozen(_, nil), .gapDuring(_, nil), .framesPerSecondDuring(_, nil):
             frozenWindows.append(FrozenWindow(start: start, startMilliseconds: milliseconds, length: within))
             if frozenWindows.count > Self.lineLimit { frozenWindows.removeFirst() }
-            if case .frozen = condition { return .frozen(below: limit, since: start) }
-            return .gapDuring(below: limit, since: start)
+            switch condition {
+            case .frozen(let limit, _): return .frozen(below: limit, since: start)
+            case .gapDuring(let limit, _): return .gapDuring(below: limit, since: start)
+            case .framesPerSecondDuring(let limit, _): return .framesPerSecondDuring(above: limit, since: start)
+            default: return condition
+            }
         default:
             return condition.anchored(in: self)
         }

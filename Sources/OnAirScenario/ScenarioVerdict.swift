@@ -39,6 +39,8 @@ extension ScenarioTimeline {
             return frozenVerdict(below: limit, since: reading)
         case .gapDuring(let limit, let reading):
             return gapVerdict(below: limit, since: reading)
+        case .framesPerSecondDuring(let limit, let reading):
+            return framesPerSecondVerdict(above: limit, since: reading)
         case .recording(_, let check):
             guard let recording else { return .unmet(seen: "no recording file") }
             return recordingVerdict(recording, check)
@@ -136,6 +138,8 @@ extension ScenarioExpectation.Condition {
             return .frozen(below: limit, since: timeline.subscriberReading(at: nil))
         case .gapDuring(let limit, nil):
             return .gapDuring(below: limit, since: timeline.subscriberReading(at: nil))
+        case .framesPerSecondDuring(let limit, nil):
+            return .framesPerSecondDuring(above: limit, since: timeline.subscriberReading(at: nil))
         default:
             return self
         }

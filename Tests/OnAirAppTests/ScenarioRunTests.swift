@@ -108,14 +108,14 @@ struct ScenarioRunTests {
     static func shortWeakSignal(in directory: TemporaryDirectory) throws -> URL {
         let shipped = try String(contentsOf: scenarios.appendingPathComponent("network-weak-signal.scenario"), encoding: .utf8)
         let short = shipped.replacingOccurrences(of: "wait 20s\n", with: "wait 8s\n")
-            .replacingOccurrences(of: "expect subscriber gap below 400ms for 38s", with: "expect subscriber gap below 400ms for 10s")
-        #expect(short != shipped && short.contains("press link-cap 800k") && short.contains("abr throughput"))
+            .replacingOccurrences(of: "expect subscriber fps above 20 for 38s", with: "expect subscriber fps above 20 for 10s")
+        #expect(short != shipped && short.contains("fps above 20 for 10s") && short.contains("press link-cap 800k") && short.contains("abr throughput"))
         let file = directory.file("weak-signal-short.scenario")
         try Data(short.utf8).write(to: file)
         return file
     }
 
-    @Test("the A/B report against nginx-rtmp: the weak signal with --abr off fails its no-freeze check where throughput passes, side by side with their network figures")
+    @Test("the A/B report against nginx-rtmp: the weak signal with --abr off fails its frame-rate check where throughput passes, side by side with their network figures")
     func abReport() async throws {
         let nginx = try NginxRTMPServer()
         let directory = try TemporaryDirectory()

@@ -1,5 +1,6 @@
 import Foundation
 import OnAirConsole
+import OnAirCore
 import OnAirTestSupport
 import Testing
 

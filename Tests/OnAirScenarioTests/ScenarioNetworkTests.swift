@@ -108,6 +108,32 @@ struct ScenarioNetworkTests {
         #expect(fresh.verdict(for: window, recording: nil) == .broken(seen: "the subscriber went 1.50s without video since the line started"))
     }
 
+    @Test("fps above N for W: every stats event after the start decoded more than N frames; a stuttering second breaks it, one before the start does not")
+    func framesPerSecondWindow() throws {
+        var timeline = ScenarioTimeline()
+        func stats(_ ms: Int64, fps: Double) {
+            timeline.record(ScenarioObservation(milliseconds: ms, side: "subscriber", kind: "stats",
+                fields: ["fps": .number(fps), "videoGapMs": .number(30), "longestVideoGapMs": .number(300)]))
+        }
+        stats(1000, fps: 3)  // before the window
+        let scenario = try ScenarioParser.parse("expect subscriber fps above 20 for 38s", source: "x")
+        let expectation = try #require(scenario.expectations.first)
+        #expect(expectation.waitsOut && expectation.within == .seconds(38))
+        #expect(expectation.condition == .framesPerSecondDuring(above: 20, since: nil))
+        let condition = timeline.begin(expectation.condition, within: expectation.within, at: 1500)
+        #expect(timeline.verdict(for: condition, recording: nil) == .unmet(seen: "no subscriber stats since the line started"))
+        stats(2000, fps: 30)
+        stats(3000, fps: 21)
+        #expect(timeline.verdict(for: condition, recording: nil) == .met)
+        stats(4000, fps: 7.4)
+        stats(5000, fps: 30)
+        #expect(timeline.verdict(for: condition, recording: nil) == .broken(seen: "the subscriber decoded 7.4 fps at 4.00s"))
+        #expect(timeline.metrics.longestGapAfterConverging != nil, "the window counts as one after converging in the report")
+        for bad in ["expect subscriber fps above many for 3s", "expect publisher fps above 20 for 3s", "expect subscriber fps below 20 for 3s"] {
+            #expect(throws: ScenarioParseError.self) { try ScenarioParser.parse(bad, source: "x") }
+        }
+    }
+
     @Test("no readable frame marker: the window cannot hold")
     func frozenWithoutMarkers() {
         var timeline = ScenarioTimeline()

@@ -1,4 +1,5 @@
 import Foundation
+import OnAirCore
 import OnAirScenario
 import OnAirTestSupport
 import Testing

@@ -1,5 +1,7 @@
-/// SplitMix64: a small, fast random generator that gives the same sequence from the same seed on every
-/// platform, so a randomised test (fuzzing mutations, drawn jitter) replays exactly when it fails.
+/// SplitMix64 (Steele, Lea & Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014): a small,
+/// fast generator that gives the same sequence from the same seed on every platform — so a randomised test
+/// (fuzzing mutations, drawn jitter) replays exactly when it fails, and the grainy test pattern is the same
+/// picture on every run.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     public var state: UInt64
 
