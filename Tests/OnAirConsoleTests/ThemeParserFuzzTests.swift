@@ -1,7 +1,6 @@
 import Foundation
 import OnAirConsole
 import OnAirCore
-import OnAirTestSupport
 import Testing
 
 /// The theme parser reads user-editable files: it must never trap, whatever the bytes (PLATFORM-NOTES.md,

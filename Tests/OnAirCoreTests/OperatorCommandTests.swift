@@ -1,5 +1,4 @@
 import OnAirCore
-import OnAirTestSupport
 import Testing
 
 /// One command vocabulary (issue 15): stdin lines and scenario presses parse to `OperatorCommand`, and one

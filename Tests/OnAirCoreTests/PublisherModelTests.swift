@@ -1,5 +1,4 @@
 import OnAirCore
-import OnAirTestSupport
 import Testing
 
 /// The model test of issue 13: seeded random sequences of keys, controls, policy switches, network events,

@@ -1,5 +1,4 @@
 import OnAirCore
-import OnAirTestSupport
 import Testing
 
 /// Seeded random sequences through the pure subscriber session: PLAYING is only ever what media of the

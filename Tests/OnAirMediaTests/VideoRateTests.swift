@@ -1,5 +1,4 @@
 import OnAirCore
-import OnAirTestSupport
 import Testing
 @testable import OnAirMedia
 

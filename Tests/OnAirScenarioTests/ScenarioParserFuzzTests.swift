@@ -1,7 +1,6 @@
 import Foundation
 import OnAirCore
 import OnAirScenario
-import OnAirTestSupport
 import Testing
 
 /// Scenario files come from operators and CI: the parser must never trap, whatever the text. Thousands of
