@@ -108,8 +108,8 @@ struct ScenarioRunTests {
     static func shortWeakSignal(in directory: TemporaryDirectory) throws -> URL {
         let shipped = try String(contentsOf: scenarios.appendingPathComponent("network-weak-signal.scenario"), encoding: .utf8)
         let short = shipped.replacingOccurrences(of: "wait 20s\n", with: "wait 8s\n")
-            .replacingOccurrences(of: "expect subscriber fps above 20 for 38s", with: "expect subscriber fps above 20 for 10s")
-        #expect(short != shipped && short.contains("fps above 20 for 10s") && short.contains("press link-cap 800k") && short.contains("abr throughput"))
+            .replacingOccurrences(of: "expect subscriber fps above 15 for 38s", with: "expect subscriber fps above 15 for 10s")
+        #expect(short != shipped && short.contains("fps above 15 for 10s") && short.contains("press link-cap 800k") && short.contains("abr throughput"))
         let file = directory.file("weak-signal-short.scenario")
         try Data(short.utf8).write(to: file)
         return file
@@ -124,11 +124,13 @@ struct ScenarioRunTests {
             "demo", "--headless", "--report", "--server", nginx.url(stream: "ab"), "--compare-abr", "off,throughput", "--script", file.path,
         ] + Self.light, in: directory)
         let status = await run.peer.exitStatus(within: .seconds(240))
-        #expect(status == 1, "exit \(status): \(run.peer.standardError)")
+        let failed = run.events.events.filter { $0.kind == "expectation" && $0.details["met"] as? Bool == false }
+        #expect(status == 1, "exit \(status): \(run.peer.standardError)\nfailed: \(failed.map(\.details))")
         let reports = run.events.events.filter { $0.kind == "report" }
         #expect(reports.map { $0.details["abr"] as? String } == ["off", "throughput"])
         let off = reports.first?.details ?? [:], throughput = reports.last?.details ?? [:]
-        #expect(off["result"] as? String == "failed" && throughput["result"] as? String == "passed", "off: \(off)\nthroughput: \(throughput)")
+        // The report writes a failure in capitals, as its table does.
+        #expect((off["result"] as? String)?.lowercased() == "failed" && throughput["result"] as? String == "passed", "off: \(off)\nthroughput: \(throughput)")
         // Off keeps the encoder at its 2500k ceiling: the queue overflows under the cap and the picture stops;
         // throughput retargets and drops nothing once it has converged.
         #expect((off["congestionDrops"] as? Int ?? 0) > 0, "off: \(off)")
