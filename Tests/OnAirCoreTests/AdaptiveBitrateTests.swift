@@ -33,8 +33,10 @@ struct AdaptiveBitrateTests {
     }
 
     static let ladder = AdaptiveBitrateConfiguration(mode: .ladder, ceiling: 2_500_000, floor: 500_000, framesPerSecond: 30)
-    static let throughput = AdaptiveBitrateConfiguration(mode: .throughput, ceiling: 2_500_000, floor: 300_000, framesPerSecond: 30)
-    static let throughputWithAudio = AdaptiveBitrateConfiguration(mode: .throughput, ceiling: 2_500_000, floor: 300_000, audioBitrate: 128_000)
+    /// The rows are worked out with 85 % headroom (the default is 80 %: see `AdaptiveBitrateConfiguration`).
+    static let throughput = AdaptiveBitrateConfiguration(mode: .throughput, ceiling: 2_500_000, floor: 300_000, framesPerSecond: 30, throughputHeadroom: 0.85)
+    static let throughputWithAudio = AdaptiveBitrateConfiguration(
+        mode: .throughput, ceiling: 2_500_000, floor: 300_000, audioBitrate: 128_000, throughputHeadroom: 0.85)
     static var ladderRequiringVideo: AdaptiveBitrateConfiguration {
         var configuration = ladder
         configuration.requireVideo = true
