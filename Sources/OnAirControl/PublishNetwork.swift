@@ -5,8 +5,8 @@ import Synchronization
 
 /// The publisher's network pieces for `onair publish` and `onair demo` (console and headless): the link
 /// impairment stage between the publisher and the server, and adaptive bitrate fed from what left the
-/// stage (read ten times a second, judged once a second). Every rtmp:// publisher goes through a stage, so the link keys and commands work
-/// without asking for them at launch; rtmps:// goes straight to the server.
+/// stage (read ten times a second, judged once a second). Every rtmp:// publisher goes through a stage, so
+/// the link keys and commands work without asking for them at launch; rtmps:// goes straight to the server.
 ///
 /// ABR's throughput is the stage's count of bytes the server's TCP acknowledged, and its queue delay is the
 /// least that the engine's queue and the stage's unread and unacknowledged bytes held during the second, at

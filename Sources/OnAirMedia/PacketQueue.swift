@@ -137,14 +137,22 @@ public final class PacketQueue: Sendable {
             state.congestionEvents += 1
             let before = state.items.count
             state.items.removeAll { $0.kind == .video }
-            state.videoDropped += before - state.items.count
+            let removed = before - state.items.count
+            state.videoDropped += removed
             state.bytes = state.items.reduce(0) { $0 + $1.payload.count }
             if packet.kind == .video, !packet.isKeyframe {
                 state.droppingVideo = true
                 state.videoDropped += 1
                 return false
             }
-            state.droppingVideo = false
+            // A keyframe starts video again. Audio that overflowed a queue holding video leaves the next
+            // P-frame without the frames it refers to: video waits for a keyframe (this went unseen while
+            // every overflow also made the encoder's next frame a keyframe).
+            if packet.kind == .video {
+                state.droppingVideo = false
+            } else if removed > 0 {
+                state.droppingVideo = true
+            }
             while !hasRoom(for: packet, state), let oldest = state.items.popFirst() {
                 state.bytes -= oldest.payload.count
                 state.audioDropped += 1

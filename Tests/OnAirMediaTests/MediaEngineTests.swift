@@ -142,7 +142,7 @@ struct MediaEngineTests {
         #expect((stats.output?.congestionEvents ?? 0) >= 1)
         #expect(stats.keyframesEncoded >= 2, "congestion requested keyframes")
         let resumed = await EngineTestSupport.collect(engine) { !$0.video.isEmpty }
-        #expect(resumed.video.first?.isKeyframe == true, "after drops the consumer's first video packet is a keyframe")
+        #expect(resumed.video.first?.isKeyframe == true, "after drops the consumer's first video packet is a keyframe: \(resumed.map { "\($0.kind == .video ? ($0.isKeyframe ? "K" : "P") : "a")\($0.decodeTimestamp)" })")
         engine.stop()
     }
 

@@ -68,6 +68,25 @@ struct PacketQueueTests {
         #expect(requests.count.withLock { $0 } == 2)
     }
 
+    @Test("audio that overflows a queue holding video drops that video, and video waits for the next keyframe")
+    func audioOverflowWaitsForKeyframe() {
+        let queue = PacketQueue(capacity: 4, byteCapacity: 1 << 20)
+        queue.push(Self.video(0, key: true))
+        queue.push(Self.video(33))
+        queue.push(Self.audio(40))
+        queue.push(Self.audio(60))
+        queue.push(Self.audio(80))  // overflow: the two video packets go
+        queue.push(Self.video(66))  // refers to the dropped frames: refused
+        queue.push(Self.audio(100))
+        queue.push(Self.audio(120))  // overflows a queue of audio alone: video still waits
+        queue.push(Self.video(99))
+        queue.push(Self.video(132, key: true))
+        var drained: [EncodedPacket] = []
+        while let packet = queue.poll() { drained.append(packet) }
+        #expect(drained.filter { $0.kind == .video }.map(\.decodeTimestamp) == [132])
+        #expect(drained.first { $0.kind == .video }?.isKeyframe == true)
+    }
+
     @Test("the byte bound holds as well as the packet bound")
     func byteBound() {
         let queue = PacketQueue(capacity: 100, byteCapacity: 1_000)

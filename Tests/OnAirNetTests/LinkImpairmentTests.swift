@@ -108,6 +108,8 @@ struct LinkImpairmentTests {
         #expect(during.upstreamBytes == held.upstreamBytes, "bytes reached the server while the link was down")
         #expect(during.downstreamBytes == held.downstreamBytes, "bytes reached the client while the link was down")
         #expect(during.connectionsOpen == 1 && during.connectionsReset == 0, "the connection must stay open")
+        // What the client sent and the stage has not read is counted (ABR's queue includes it).
+        #expect(during.upstreamWaitingBytes > 0, "the client's bytes waiting in the stage's socket were not counted")
         #expect(feed.failure == nil, "the publisher saw an error while the link was down")
         // The client's socket filled and its writes wait: it cannot have sent 2 s of unlimited frames.
         let sentWhileDown = feed.sent - sentAtDown
