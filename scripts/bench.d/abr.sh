@@ -22,13 +22,13 @@
 #    captured (from its gap figures: ffmpeg's and a queue's backlog arrive first).
 #    At link changes one UDP datagram wakes the tbf (it re-reads its rate only when a packet arrives).
 # Aims (issue 16): converge; zero drops and freeze after it; recovery <= 30 s; elevator <= 1.5 s.
-# Measured here (2 cores, release build, 2026-11-24, nginx-rtmp; abr.py prints more). Run 3 is the shipped
-# ABR (80 % headroom); runs 1-2 had 85 %, and some 1 s windows on the wire passed 90 % of the cap:
+# Measured here (2 cores, release build, 2026-11-24, nginx-rtmp; abr.py prints more). Runs 3-4 are the
+# shipped ABR (80 % headroom); runs 1-2 had 85 %, and some 1 s windows on the wire passed 90 % of the cap:
 #   publisher   run  stays <=90% cap  freeze s*  pub drops*  back >=90% 2500k  elevator s
-#   throughput  3    after 49.0 s     0.0        0           28.0 s            0.1
+#   throughput  3/4  after 49.0/51.0  0.0/0.0    0/0         28.0/29.5 s       0.1/0.0
 #   throughput  1/2  never/never      0.8/0.8*   47/47*      19.5/20.0 s       0.0/1.8
-#   off         1-3  never            43.2-43.7* 1271-1326*  0.0 s             0.0-2.0
-#   ffmpeg      1-3  never            41.1-41.6* 0 (behind)  0.0 s             0.6-0.8
+#   off         1-4  never            43.2-43.7* 1271-1326*  0.0 s             0.0-2.0
+#   ffmpeg      1-4  never            41.1-41.6* 0 (behind)  0.0 s             0.6-0.8
 #   (* over the whole cap, as it never converged: from the cap's second second, its first congestion included.)
 # Throughput steps 2500k down to ~540k one to two seconds into the cap, keeps the subscriber at 29.6-30 fps
 # under it, and probes past the learned capacity every 3-24 s (each failed probe costs a second or two at the
