@@ -110,24 +110,15 @@ public struct ScenarioTimeline: Sendable {
         }
     }
 
-    /// The condition to poll from now on; a `frozen below … for W` window is remembered for the report.
+    /// The condition to poll from now on; a `… for W` window is remembered for the report.
     public mutating func begin(
         _ condition: ScenarioExpectation.Condition, within: Duration, at milliseconds: Int64
     ) -> ScenarioExpectation.Condition {
         let start = subscriberReading(at: milliseconds)
-        switch condition {
-        case .frozen(_, nil), .gapDuring(_, nil), .framesPerSecondDuring(_, nil):
-            frozenWindows.append(FrozenWindow(start: start, startMilliseconds: milliseconds, length: within))
-            if frozenWindows.count > Self.lineLimit { frozenWindows.removeFirst() }
-            switch condition {
-            case .frozen(let limit, _): return .frozen(below: limit, since: start)
-            case .gapDuring(let limit, _): return .gapDuring(below: limit, since: start)
-            case .framesPerSecondDuring(let limit, _): return .framesPerSecondDuring(above: limit, since: start)
-            default: return condition
-            }
-        default:
-            return condition.anchored(in: self)
-        }
+        guard let window = condition.window(from: start) else { return condition.anchored(in: self) }
+        frozenWindows.append(FrozenWindow(start: start, startMilliseconds: milliseconds, length: within))
+        if frozenWindows.count > Self.lineLimit { frozenWindows.removeFirst() }
+        return window
     }
 
     /// The subscriber's figures as its latest `stats` event said them, and how many came before it.

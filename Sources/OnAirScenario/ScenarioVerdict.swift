@@ -131,17 +131,19 @@ extension ScenarioExpectation.Condition {
     /// the value the field has now (a field not seen yet must reach above zero), and
     /// `frozen below D for W` and `gap below D for W` count from the subscriber's figures now.
     public func anchored(in timeline: ScenarioTimeline) -> ScenarioExpectation.Condition {
-        switch self {
-        case .field(let side, let name, .increases):
+        if case .field(let side, let name, .increases) = self {
             return .field(side, name, .above(timeline.field(name, of: side.rawValue)?.number ?? 0))
-        case .frozen(let limit, nil):
-            return .frozen(below: limit, since: timeline.subscriberReading(at: nil))
-        case .gapDuring(let limit, nil):
-            return .gapDuring(below: limit, since: timeline.subscriberReading(at: nil))
-        case .framesPerSecondDuring(let limit, nil):
-            return .framesPerSecondDuring(above: limit, since: timeline.subscriberReading(at: nil))
-        default:
-            return self
+        }
+        return window(from: timeline.subscriberReading(at: nil)) ?? self
+    }
+
+    /// A `… for W` window not yet started, counting from `reading`; nil for any other condition.
+    func window(from reading: ScenarioExpectation.SubscriberReading) -> ScenarioExpectation.Condition? {
+        switch self {
+        case .frozen(let limit, nil): .frozen(below: limit, since: reading)
+        case .gapDuring(let limit, nil): .gapDuring(below: limit, since: reading)
+        case .framesPerSecondDuring(let limit, nil): .framesPerSecondDuring(above: limit, since: reading)
+        default: nil
         }
     }
 }
