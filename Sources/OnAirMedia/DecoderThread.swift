@@ -67,10 +67,11 @@ public final class DecoderThread: Sendable {
             return queue.packetsDelivered + queue.videoPacketsDropped + queue.audioPacketsDropped
         }
 
-        /// The commands whose packets have all passed (or, with `upTo`, the first `upTo` packets), in order.
-        func dueCommands(all: Bool, upTo: Int? = nil) -> [Command] {
+        /// The commands whose packets have all passed, in order; `beforeLatest`: those queued before the packet
+        /// that has just left the queue was submitted.
+        func dueCommands(all: Bool, beforeLatest: Bool = false) -> [Command] {
             guard all || !commands.withLock({ $0.isEmpty }) else { return [] }
-            let passed = all ? Int.max : upTo ?? self.passed
+            let passed = all ? Int.max : self.passed - (beforeLatest ? 1 : 0)
             return commands.withLock { commands in
                 var due: [Command] = []
                 while let first = commands.first, first.after <= passed { due.append(commands.removeFirst().command) }
@@ -110,7 +111,7 @@ public final class DecoderThread: Sendable {
                 // A command queued after the look above but before this packet was submitted applies to it
                 // first (`configure(video:)` then `submit(keyframe)` raced the loop: the keyframe went to no
                 // decoder, and the 29 frames after it waited for the next keyframe).
-                Self.apply(shared.dueCommands(all: false, upTo: shared.passed - 1), to: decoder, shared: shared)
+                Self.apply(shared.dueCommands(all: false, beforeLatest: true), to: decoder, shared: shared)
                 decoder.renderPaused = shared.paused.load(ordering: .relaxed)
                 Self.publish(Result { try decoder.decode(packet) }, from: decoder, shared: shared)
             }

@@ -35,7 +35,7 @@ struct PresentationOptions: ParsableArguments {
 
 /// Options for the capture-and-encode engine (DESIGN.md §4).
 struct EngineOptions: ParsableArguments {
-    @Option(help: "Video source: a V4L2 device (/dev/videoN), a .y4m file looped in real time, or `test` for the test pattern, `grain` for it with moving grain on its bars (fills any bitrate, like a camera).")
+    @Option(help: "Video source: a V4L2 device (/dev/videoN), a .y4m file looped in real time, `test` for the test pattern, or `grain` for the pattern with moving grain on its bars (fills any bitrate, like a camera).")
     var video: String?
 
     @Option(help: "Audio source: an ALSA device (hw:0, default), a .wav file looped, or `test` for a tone.")
