@@ -62,7 +62,7 @@ public final class PublishNetwork: Sendable {
         var machine = AdaptiveBitrate(configuration)
         var outageSeen = false
         while !Task.isCancelled {
-            let stats = engine.stats
+            let load = engine.sendLoad
             let link = stage.counters
             // Sent: what the server's TCP acknowledged. Queued: the engine's queue, what the client sent that
             // the stage has not read yet (its cap holds it back) and what the stage's socket holds
@@ -70,8 +70,8 @@ public final class PublishNetwork: Sendable {
             // delay at once instead of after its buffers fill.
             let reading = SendPathMeter.Reading(
                 time: clock.now, sentBytes: link.upstreamAcknowledgedBytes,
-                queuedBytes: (stats.output?.bytes ?? 0) + link.upstreamWaitingBytes + link.upstreamUnacknowledgedBytes,
-                droppedPackets: stats.drops.congestionVideoPackets + stats.drops.congestionAudioPackets, offered: stats.bitrate1s)
+                queuedBytes: load.queuedBytes + link.upstreamWaitingBytes + link.upstreamUnacknowledgedBytes,
+                droppedPackets: load.congestionDrops, offered: load.offeredBitsPerSecond)
             var input = AdaptiveBitrate.Input.tick(reading.time)
             if let sample = meter.sample(reading) {
                 // The window an outage ends in measured part outage: its rate says nothing either.

@@ -106,6 +106,24 @@ public final class MediaEngine: Sendable {
     /// The latest captured picture, downscaled to the preview size, refreshed at most `previewFramesPerSecond`.
     public var preview: PreviewImage? { control.preview.withLock { $0 } }
 
+    /// What adaptive bitrate reads ten times a second: the output queue's bytes and congestion drops, and
+    /// what the encoders produced over the last second. Not `stats`, which sorts four latency windows under
+    /// the lock the encoders and the sender share.
+    public var sendLoad: SendLoad {
+        let (bytes, dropped) = queue.load
+        var rates = MediaStats()
+        control.meter.withLock { $0.fill(&rates) }
+        return SendLoad(queuedBytes: bytes, congestionDrops: dropped, offeredBitsPerSecond: rates.bitrate1s)
+    }
+
+    /// See ``sendLoad``.
+    public struct SendLoad: Sendable, Equatable {
+        public var queuedBytes: Int
+        /// Packets (video and audio) dropped because the link was slower than the encoders, since the start.
+        public var congestionDrops: Int
+        public var offeredBitsPerSecond: Int
+    }
+
     /// A snapshot of rates, counters, drops, queue depths and latencies.
     public var stats: MediaStats {
         var stats = MediaStats()

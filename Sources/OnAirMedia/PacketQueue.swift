@@ -244,6 +244,12 @@ public final class PacketQueue: Sendable {
     /// True while the consumer waits in `nextBatch` (tests use it to push at a known point).
     var hasWaitingConsumer: Bool { state.withLock { $0.waiter != nil } }
 
+    /// The queued bytes and the packets dropped for congestion so far, without the percentiles `snapshot`
+    /// sorts.
+    public var load: (bytes: Int, droppedPackets: Int) {
+        state.withLock { ($0.bytes, $0.videoDropped + $0.audioDropped) }
+    }
+
     public var snapshot: Snapshot {
         state.withLock { state in
             Snapshot(

@@ -42,6 +42,9 @@ struct PacketQueueTests {
         #expect(snapshot.highWater == 8)
         #expect(snapshot.videoPacketsDropped > 150)
         #expect(snapshot.congestionEvents > 0)
+        let load = queue.load
+        #expect(load.bytes == snapshot.bytes && load.droppedPackets == snapshot.videoPacketsDropped + snapshot.audioPacketsDropped,
+                "ABR's light read agrees with the snapshot")
         #expect(requests.count.withLock { $0 } == 1, "a consumer that takes nothing is asked one keyframe for, not one per overflow")
         // What is left plays: the first queued video packet is a keyframe, and video timestamps increase.
         var drained: [EncodedPacket] = []
