@@ -1,15 +1,17 @@
 // swift-tools-version: 6.1
 // OnAir — a terminal console for a live broadcast that rehearses phone-app interruptions.
 //
-// Targets follow DESIGN.md §2; imports point one way, toward the pure core:
+// Targets follow docs/design.md §2; imports point one way, toward the pure core:
 //
 //   onair ─► OnAirApp ─► OnAirConsole ─► OnAirCore          (TerminalBackend, InMemoryTerminal, key table)
 //                    ├─► OnAirScenario ─► OnAirCore
 //                    ├─► OnAirTerminal ─► OnAirConsole, CNcurses   (TerminalScreen, ThemeCatalog)
-//                    ├─► OnAirControl ─► OnAirNet, OnAirMedia, OnAirCore   (no wire type: no OnAirRTMP)
-//                    │   (controllers, media pump, timers, link stage + ABR, command router, stdin/signals)
-//                    ├─► OnAirNet ─► OnAirRTMP ─► OnAirCore, NIOCore
+//                    ├─► OnAirControl ─► OnAirNet, OnAirLink, OnAirMedia, OnAirCore   (no wire type: no OnAirRTMP)
+//                    │   (controllers, media pump, timers, ABR's sampler, command router, stdin/signals)
+//                    ├─► OnAirNet ─► OnAirRTMP ─► OnAirCore, NIOCore      (the client: connect, publish, play)
 //                    │            └─► NIOSSL (rtmps://)
+//                    ├─► OnAirRelay ─► OnAirRTMP, OnAirCore, NIOPosix    (`onair serve`: server, streams, recording)
+//                    ├─► OnAirLink ─► OnAirCore                           (the loopback impairment stage)
 //                    └─► OnAirMedia ─► OnAirCore, CFFmpeg, CV4L2, CALSA
 //
 // OnAirApp: the front ends, one loop (FrontEndLoop) and two presenters (console, headless).
@@ -72,6 +74,22 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio"),
             ]
         ),
+        /// `onair serve` and the demo's embedded relay: a server of its own, sharing only the wire code with the client.
+        .target(
+            name: "OnAirRelay",
+            dependencies: [
+                "OnAirCore",
+                "OnAirRTMP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        /// The loopback link stage: impairs a connection (caps, outages, resets) and measures nothing the
+        /// broadcast depends on.
+        .target(
+            name: "OnAirLink",
+            dependencies: ["OnAirCore"]
+        ),
         .target(
             name: "OnAirMedia",
             dependencies: [
@@ -94,6 +112,7 @@ let package = Package(
             dependencies: [
                 "OnAirCore",
                 "OnAirNet",
+                "OnAirLink",
                 "OnAirMedia",
             ]
         ),
@@ -105,6 +124,8 @@ let package = Package(
                 "OnAirCore",
                 "OnAirRTMP",
                 "OnAirNet",
+                "OnAirRelay",
+                "OnAirLink",
                 "OnAirMedia",
                 "OnAirControl",
                 "OnAirConsole",
@@ -141,11 +162,21 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
+        .testTarget(
+            name: "OnAirRelayTests",
+            dependencies: [
+                "OnAirRelay", "OnAirNet", "OnAirRTMP", "OnAirCore", "OnAirTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(name: "OnAirLinkTests", dependencies: ["OnAirLink", "OnAirNet", "OnAirCore", "OnAirTestSupport"]),
         .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirCore", "OnAirTestSupport"]),
         .testTarget(name: "OnAirConsoleTests", dependencies: ["OnAirConsole", "OnAirCore", "OnAirTestSupport"], resources: [.copy("Snapshots")]),
         .testTarget(name: "OnAirScenarioTests", dependencies: ["OnAirScenario", "OnAirCore", "OnAirTestSupport"]),
         /// CNcurses: the tests read back what ncurses put on screen (`curscr`), which the product never needs.
         .testTarget(name: "OnAirTerminalTests", dependencies: ["OnAirTerminal", "OnAirConsole", "CNcurses"]),
-        .testTarget(name: "OnAirAppTests", dependencies: ["OnAirApp", "OnAirControl", "OnAirCore", "OnAirNet", "OnAirTestSupport"]),
+        .testTarget(name: "OnAirAppTests", dependencies: ["OnAirApp", "OnAirControl", "OnAirCore", "OnAirNet", "OnAirRelay", "OnAirLink", "OnAirTestSupport"]),
     ]
 )

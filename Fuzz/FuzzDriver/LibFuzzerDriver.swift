@@ -1,4 +1,4 @@
-/// libFuzzer's entry point, linked in by `-sanitize=fuzzer` (PLATFORM-NOTES.md, "Fuzzing with SwiftPM").
+/// libFuzzer's entry point, linked in by `-sanitize=fuzzer` (docs/platform-notes.md, "Fuzzing with SwiftPM").
 @_silgen_name("LLVMFuzzerRunDriver")
 func LLVMFuzzerRunDriver(
     _ argc: UnsafeMutablePointer<CInt>,

@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// libFuzzer targets for OnAir's wire decoders (PLATFORM-NOTES.md, "Fuzzing with SwiftPM").
+// libFuzzer targets for OnAir's wire decoders (docs/platform-notes.md, "Fuzzing with SwiftPM").
 //
 // A package of its own so that the main build never sees it: a fuzzer only links with
 // `-sanitize=fuzzer`. Its OnAirCore and OnAirRTMP are symlinks to the real sources, so it fuzzes
@@ -37,7 +37,7 @@ let package = Package(
             path: "Sources/FuzzFLVReader"
         ),
         /// The relay recorder's resume scan and timestamp mapping: its sources are symlinks to just those
-        /// files of OnAirNet (internal types, so they compile into the fuzzer itself, without the networking).
+        /// files of OnAirRelay (internal types, so they compile into the fuzzer itself, without the networking).
         .executableTarget(
             name: "FuzzRecorderResume",
             dependencies: ["OnAirRTMP", "FuzzDriver", .product(name: "NIOCore", package: "swift-nio")],

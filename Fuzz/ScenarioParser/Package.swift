@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// libFuzzer target for the scenario-file parser (PLATFORM-NOTES.md, "Fuzzing with SwiftPM").
+// libFuzzer target for the scenario-file parser (docs/platform-notes.md, "Fuzzing with SwiftPM").
 //
 // A package of its own so that the main build never sees it: a fuzzer only links with
 // `-sanitize=fuzzer`. Its OnAirCore and OnAirScenario are symlinks to the real sources, so it fuzzes

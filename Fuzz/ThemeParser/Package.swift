@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// libFuzzer target for the console's theme parser (PLATFORM-NOTES.md, "Fuzzing with SwiftPM").
+// libFuzzer target for the console's theme parser (docs/platform-notes.md, "Fuzzing with SwiftPM").
 //
 // A package of its own so that the main build never sees it: a fuzzer only links with
 // `-sanitize=fuzzer`. Its OnAirCore and OnAirConsole are symlinks to the real sources, so it fuzzes

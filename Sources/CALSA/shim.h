@@ -1,7 +1,7 @@
 // ALSA bridge for OnAirMedia (the only Swift target that imports it).
 //
 // libasound prints its own errors to stderr through a variadic handler, which Swift
-// cannot declare; the silent handler lives here (PLATFORM-NOTES.md, "ALSA without a sound card").
+// cannot declare; the silent handler lives here (docs/platform-notes.md, "ALSA without a sound card").
 #ifndef ONAIR_CALSA_SHIM_H
 #define ONAIR_CALSA_SHIM_H
 

@@ -1,7 +1,7 @@
 // libavcodec / libavutil / libswscale bridge for OnAirMedia (the only Swift target that imports it).
 //
 // Macros that expand to expressions Swift cannot import are wrapped under their own
-// names (PLATFORM-NOTES.md, "SwiftPM and C"): AVERROR(e), AVERROR_EOF, AV_NOPTS_VALUE, av_err2str.
+// names (docs/platform-notes.md, "SwiftPM and C"): AVERROR(e), AVERROR_EOF, AV_NOPTS_VALUE, av_err2str.
 #ifndef ONAIR_CFFMPEG_SHIM_H
 #define ONAIR_CFFMPEG_SHIM_H
 

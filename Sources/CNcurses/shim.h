@@ -1,7 +1,7 @@
 // ncursesw bridge for OnAirTerminal (the only Swift target that imports it).
 //
 // SwiftPM drops pkg-config's -D flags for system libraries, so the wide-character
-// API is switched on here before the header is read (PLATFORM-NOTES.md, "SwiftPM and C").
+// API is switched on here before the header is read (docs/platform-notes.md, "SwiftPM and C").
 // Swift cannot import function-like macros nor read C globals in Swift 6 mode, so
 // each one used is wrapped below under the macro's own name, prefixed `onair_`.
 #ifndef ONAIR_CNCURSES_SHIM_H
@@ -49,7 +49,7 @@ static inline void onair_getmaxyx(WINDOW *win, int *rows, int *cols) {
 }
 
 /// Draws one wide character with attributes and an (extended) colour pair at (y, x).
-/// Pairs above 255 only fit through `setcchar`'s `opts` pointer (PLATFORM-NOTES.md, "ncurses").
+/// Pairs above 255 only fit through `setcchar`'s `opts` pointer (docs/platform-notes.md, "ncurses").
 static inline int onair_mvadd_wch(WINDOW *win, int y, int x, wchar_t ch, attr_t attrs, int pair) {
     cchar_t cell;
     wchar_t text[2] = { ch, L'\0' };

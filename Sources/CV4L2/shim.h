@@ -2,7 +2,7 @@
 //
 // VIDIOC_* requests and V4L2_PIX_FMT_* codes are function-like macros; Swift imports
 // neither, so each one used is wrapped under its own name. Plain `open` + `ioctl`
-// are enough (PLATFORM-NOTES.md, "V4L2 without a camera").
+// are enough (docs/platform-notes.md, "V4L2 without a camera").
 #ifndef ONAIR_CV4L2_SHIM_H
 #define ONAIR_CV4L2_SHIM_H
 

@@ -1,6 +1,6 @@
 import OnAirCore
 import OnAirMedia
-import OnAirNet
+import OnAirLink
 import Synchronization
 
 /// The publisher's network pieces for `onair publish` and `onair demo` (console and headless): the link

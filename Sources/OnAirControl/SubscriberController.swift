@@ -1,6 +1,7 @@
 import OnAirCore
 import OnAirMedia
 import OnAirNet
+import OnAirLink
 
 /// Owns a `SubscriberSession` and performs what it decides with the real RTMP player and decoder.
 ///

@@ -2,7 +2,7 @@ import OnAirCore
 import OnAirRTMP
 
 /// Tells whether a server relays custom AMF0 data messages from a publisher to its players — the
-/// self-test of DESIGN.md §3. Stock nginx-rtmp drops them silently (only `onMetaData` passes), so
+/// self-test of docs/design.md §3. Stock nginx-rtmp drops them silently (only `onMetaData` passes), so
 /// Red5-style `publisherBackground` notices would be lost without anyone noticing.
 ///
 /// The publisher sends ``message`` (a nonce under ``handler``) while a player is already playing the same

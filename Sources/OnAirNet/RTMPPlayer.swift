@@ -3,7 +3,7 @@ import OnAirCore
 import OnAirRTMP
 import Synchronization
 
-/// Plays one stream from an RTMP server: the client half of DESIGN.md §3's player contract.
+/// Plays one stream from an RTMP server: the client half of docs/design.md §3's player contract.
 ///
 /// ```swift
 /// let player = RTMPPlayer(url: try StreamURL("rtmp://127.0.0.1/live/stream1"))

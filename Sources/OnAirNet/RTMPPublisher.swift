@@ -3,7 +3,7 @@ import OnAirCore
 import OnAirRTMP
 import Synchronization
 
-/// Publishes one live stream to an RTMP server: the client half of DESIGN.md §3's publish contract.
+/// Publishes one live stream to an RTMP server: the client half of docs/design.md §3's publish contract.
 ///
 /// ```swift
 /// let publisher = RTMPPublisher(url: try StreamURL("rtmp://127.0.0.1/live/stream1"))
@@ -138,7 +138,7 @@ public final class RTMPPublisher: Sendable {
         state.withLock { $0.lastTimestamp = last }
     }
 
-    /// Red5-style `send(handler, params…)` (DESIGN.md §3): an AMF0 data message on the publishing stream,
+    /// Red5-style `send(handler, params…)` (docs/design.md §3): an AMF0 data message on the publishing stream,
     /// stamped with the latest media timestamp so recorders keep timestamps monotonic.
     public func send(handler name: String, _ arguments: [AMF0Value]) async throws {
         let (connection, streamID) = try current()

@@ -8,7 +8,7 @@ import Synchronization
 /// SIGINT / SIGTERM handling for the console.
 ///
 /// Installed before `newterm`: if ncurses finds the default handler it installs its own, which restores the
-/// terminal and calls `exit(1)` without running our cleanup (PLATFORM-NOTES.md). Ours only sets a flag —
+/// terminal and calls `exit(1)` without running our cleanup (docs/platform-notes.md). Ours only sets a flag —
 /// the one thing that is async-signal-safe — and the event loop sees it on its next `nextEvent`, then leaves
 /// through the normal path that stops the broadcast and calls `endwin`.
 public enum TerminalSignals {

@@ -3,7 +3,7 @@ import Synchronization
 
 /// A stock nginx with libnginx-mod-rtmp on a free loopback port, run in the foreground by a test.
 ///
-/// The configuration mirrors ../shared/interop/nginx-rtmp.conf (one worker, loopback only,
+/// The configuration mirrors docs/interop/nginx-rtmp.conf (one worker, loopback only,
 /// `publish_notify on`), with extra `application` directives when a test needs them
 /// (e.g. `record all; record_append on;`).
 public final class NginxRTMPServer: Sendable {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import OnAirApp
 
-/// `onair`: argument parsing and wiring only (CONVENTIONS.md §11). All behaviour lives in the library targets.
+/// `onair`: argument parsing and wiring only (docs/conventions.md §11). All behaviour lives in the library targets.
 @main
 struct OnAirCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

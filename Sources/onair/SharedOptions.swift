@@ -3,7 +3,7 @@ import OnAirApp
 import OnAirCore
 import OnAirTerminal
 
-/// The publisher's interrupt policy (DESIGN.md §1.2).
+/// The publisher's interrupt policy (docs/design.md §1.2).
 extension PublisherPolicyKind: ExpressibleByArgument {}
 
 extension PublishType: ExpressibleByArgument {}
@@ -33,7 +33,7 @@ struct PresentationOptions: ParsableArguments {
     var duration: Double?
 }
 
-/// Options for the capture-and-encode engine (DESIGN.md §4).
+/// Options for the capture-and-encode engine (docs/design.md §4).
 struct EngineOptions: ParsableArguments {
     @Option(help: "Video source: a V4L2 device (/dev/videoN), a .y4m file looped in real time, `test` for the test pattern, or `grain` for the pattern with moving grain on its bars (fills any bitrate, like a camera).")
     var video: String?
@@ -67,7 +67,7 @@ struct EngineOptions: ParsableArguments {
     }
 }
 
-/// Options for the publisher's interrupt handling (DESIGN.md §1.2).
+/// Options for the publisher's interrupt handling (docs/design.md §1.2).
 struct PolicyOptions: ParsableArguments {
     @Option(help: "Interrupt policy: tap-republish, resume-append or background-audio.")
     var policy: PublisherPolicyKind = .tapRepublish
@@ -82,7 +82,7 @@ struct PolicyOptions: ParsableArguments {
     var kind: PublisherPolicyKind { policy }
 }
 
-/// Options for the subscriber (DESIGN.md §1.3).
+/// Options for the subscriber (docs/design.md §1.3).
 struct SubscriberOptions: ParsableArguments {
     @Option(help: "How long to wait after UnpublishNotify before playing again (seconds, or 500ms, 1m; at most a day).",
             transform: NumberArgument.seconds(in: NumberArgument.aMillisecond...NumberArgument.aDay))

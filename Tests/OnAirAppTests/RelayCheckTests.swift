@@ -2,7 +2,7 @@ import Foundation
 import OnAirTestSupport
 import Testing
 
-/// `onair publish URL --check`, the real binary against real servers (DESIGN.md §3 self-test).
+/// `onair publish URL --check`, the real binary against real servers (docs/design.md §3 self-test).
 @Suite("relay self-test (publish --check)", .serialized)
 struct RelayCheckTests {
     @Test("stock nginx-rtmp drops send() notices: exit 3 and one DROPS line")

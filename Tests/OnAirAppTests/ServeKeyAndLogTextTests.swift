@@ -1,7 +1,7 @@
 import Foundation
 import OnAirApp
 import OnAirCore
-import OnAirNet
+import OnAirRelay
 import OnAirTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import OnAirNet
+import OnAirLink
 import OnAirTestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import OnAirCore
-import OnAirNet
+import OnAirLink
 import OnAirTestSupport
 import Testing
 

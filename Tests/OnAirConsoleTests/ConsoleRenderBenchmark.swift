@@ -7,7 +7,7 @@ import Testing
 import Glibc
 #endif
 
-/// The render half of `scripts/bench.d/console.sh` (DESIGN.md §5: a full redraw ≤ 2 ms at 200×60); runs only
+/// The render half of `scripts/bench.d/console.sh` (docs/design.md §5: a full redraw ≤ 2 ms at 200×60); runs only
 /// when the script sets ONAIR_BENCH_CONSOLE (an iteration count).
 ///
 /// Each iteration builds the frame the front end would build on a tick — both panes, 64×36 preview pictures

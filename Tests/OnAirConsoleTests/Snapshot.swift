@@ -2,7 +2,7 @@ import Foundation
 import OnAirConsole
 import Testing
 
-/// Golden-file comparison for whole screens (CONVENTIONS.md §7).
+/// Golden-file comparison for whole screens (docs/conventions.md §7).
 ///
 /// Goldens live in `Snapshots/` and are read through `Bundle.module`. With `ONAIR_RECORD_SNAPSHOTS=1`
 /// the current output is written to the source tree instead and the test fails, so a recording run can

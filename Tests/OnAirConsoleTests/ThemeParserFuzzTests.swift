@@ -3,7 +3,7 @@ import OnAirConsole
 import OnAirCore
 import Testing
 
-/// The theme parser reads user-editable files: it must never trap, whatever the bytes (PLATFORM-NOTES.md,
+/// The theme parser reads user-editable files: it must never trap, whatever the bytes (docs/platform-notes.md,
 /// "Fuzzing"). Thousands of random and mutated inputs from a fixed seed, so a failure replays exactly.
 @Suite("Theme parser robustness")
 struct ThemeParserFuzzTests {

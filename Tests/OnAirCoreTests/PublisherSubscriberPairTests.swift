@@ -1,7 +1,7 @@
 import OnAirCore
 import Testing
 
-/// The publisher and subscriber machines driven together through a relay as DESIGN.md §3 describes it
+/// The publisher and subscriber machines driven together through a relay as docs/design.md §3 describes it
 /// (data messages relayed to players, UnpublishNotify / PublishNotify on unpublish / publish), so the
 /// testbed's two devices (red5pro-publish-subscribe-telephony-interrupt.md, "Testing") can be replayed
 /// without a network.

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("device capture: ALSA through the file plugin, V4L2 and ALSA errors")
 struct DeviceCaptureTests {
-    /// ALSA's `file` plugin over the `null` PCM "captures" the bytes of `infile` (PLATFORM-NOTES.md). The slave is
+    /// ALSA's `file` plugin over the `null` PCM "captures" the bytes of `infile` (docs/platform-notes.md). The slave is
     /// an inline `{ type null }`: a private configuration does not hold the system's `pcm.null` definition.
     static func fileCaptureConfiguration(infile: String) -> String {
         """

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Console benchmark (DESIGN.md §5, issue 6), three measurements of the release build:
+# Console benchmark (docs/design.md §5, issue 6), three measurements of the release build:
 #  1. full redraw at 200x60: the benchmark test ConsoleRenderBenchmark renders a busy ConsoleScreen (both
 #     panes, 64x36 preview pictures that change every frame, 500-entry logs, stacked toasts, a notice) into a
 #     CellBuffer and diffs it against the previous frame, ONAIR_BENCH_CONSOLE times; mean and p99 of

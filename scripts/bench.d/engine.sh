@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Engine benchmark (DESIGN.md §5, issue 4), one run: the real `onair publish` (release binary) against the
+# Engine benchmark (docs/design.md §5, issue 4), one run: the real `onair publish` (release binary) against the
 # ffmpeg CLI, each publishing the same 1280x720 30 fps Y4M clip (looped in real time) + a 440 Hz tone with
 # the same settings (x264 ultrafast/zerolatency, 2500k CBR with a 1 s VBV, 2 s GOP, no B-frames, AAC 128k
 # stereo: lavfi's sine is mono, so ffmpeg gets -ac 2 to encode the two channels OnAir's tone has)

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Relay benchmark (DESIGN.md §5, issue 5), one run, `onair serve` and nginx-rtmp side by side:
+# Relay benchmark (docs/design.md §5, issue 5), one run, `onair serve` and nginx-rtmp side by side:
 #  1. fan-out: ffmpeg publishes 1280x720 30 fps x264 2500k + AAC 128k (-re); 100 players on loopback;
 #     CPU of the server process (utime+stime from /proc) over a fixed window → cores; target ratio ≤ 1.0.
 #  2. hop latency: a publisher stamps each (fake, keyframe-flagged) video message with CLOCK_MONOTONIC
 #     nanoseconds; a player in the same process reads the stamp when the message arrives through the
 #     server; median and p90 of 300 frames at 30 fps. Video, not a data message, because nginx-rtmp drops
-#     custom data messages (interop/NOTES.md). Target: median ≤ 0.7 ms (nginx measured 0.7 ms).
+#     custom data messages (docs/interop-notes.md). Target: median ≤ 0.7 ms (nginx measured 0.7 ms).
 # Players are a small asyncio RTMP client (handshake, connect, createStream, play, acknowledgements; it
 # counts bytes without parsing chunks), so that 100 of them cost far less CPU than 100 rtmpdump processes.
 # Results: stdout and bench-results/relay.txt. Bounded: about 90 s.

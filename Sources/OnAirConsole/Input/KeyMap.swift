@@ -10,7 +10,7 @@ public struct KeyMap: Sendable {
         self.bindings = bindings
     }
 
-    /// The console's keys (DESIGN.md §1.1 and issue 6).
+    /// The console's keys (docs/design.md §1.1 and issue 6).
     public static let standard = KeyMap(bindings: [
         KeyBinding(keys: [.character("c")], intent: .command(.phone(.incomingCall)), label: "call", help: "an incoming phone call rings (willResignActive)"),
         KeyBinding(keys: [.character("s")], intent: .command(.phone(.siri)), label: "Siri", help: "Siri is activated (willResignActive)"),

@@ -3,7 +3,7 @@ import OnAirCore
 /// What the console itself remembers between frames (focus, overlays, preview toggle, the last notice),
 /// and how keys change it. A key's one result is the operator command it means (`OperatorCommand`, the
 /// vocabulary stdin lines and scenario presses use, `quit` included), for the owner to route
-/// (CONVENTIONS.md §1, §8): this type never performs anything itself.
+/// (docs/conventions.md §1, §8): this type never performs anything itself.
 public struct ConsoleUIState: Sendable, Equatable {
     /// A short line in the footer saying why a key did nothing; it fades after `Notice.lifetime`.
     public struct Notice: Sendable, Equatable {

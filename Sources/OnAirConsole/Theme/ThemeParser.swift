@@ -11,7 +11,7 @@
 /// `grey`, `#rrggbb`, `colorN` (0–255).
 ///
 /// Written by hand rather than with a TOML or YAML library because those crash on malformed input
-/// (PLATFORM-NOTES.md, "Fuzzing"): this parser takes any bytes and returns a theme, or a `Failure`
+/// (docs/platform-notes.md, "Fuzzing"): this parser takes any bytes and returns a theme, or a `Failure`
 /// naming the file and line. It never traps; a fuzz-style test and `make fuzz` hold it to that.
 public struct ThemeParser: Sendable {
     /// A theme file that cannot be used, as `file:line: what is wrong`.

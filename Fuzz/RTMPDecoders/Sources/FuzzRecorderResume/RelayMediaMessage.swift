@@ -1,1 +1,1 @@
-../../../../Sources/OnAirNet/RelayMediaMessage.swift
+../../../../Sources/OnAirRelay/Streams/RelayMediaMessage.swift

@@ -1,1 +1,1 @@
-../../../../Sources/OnAirNet/RelayRecorderResume.swift
+../../../../Sources/OnAirRelay/Recording/RelayRecorderResume.swift

@@ -1,1 +1,1 @@
-../../../../Sources/OnAirNet/RelayRecordingClock.swift
+../../../../Sources/OnAirRelay/Recording/RelayRecordingClock.swift

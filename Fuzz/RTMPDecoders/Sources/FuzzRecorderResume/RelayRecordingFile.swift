@@ -1,1 +1,1 @@
-../../../../Sources/OnAirNet/RelayRecordingFile.swift
+../../../../Sources/OnAirRelay/Recording/RelayRecordingFile.swift

@@ -1,1 +1,1 @@
-../../../../Sources/OnAirNet/RelayResumeScanner.swift
+../../../../Sources/OnAirRelay/Recording/RelayResumeScanner.swift

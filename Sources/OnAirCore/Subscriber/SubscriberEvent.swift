@@ -1,0 +1,22 @@
+/// Everything that can happen to a subscriber, stamped by the owner and fed to `SubscriberSession.handle`.
+public enum SubscriberEvent: Sendable, Equatable {
+    /// A key standing for something done to the subscriber's own phone (call, Home, …).
+    case `operator`(OperatorAction)
+    /// Start playing, or stop.
+    case control(SubscriberControl)
+    /// A data message relayed from the publisher's `send()` (docs/design.md §3): dispatched on the handler name.
+    case message(handler: String, parameter: String)
+    /// An `onStatus` code from the server.
+    case status(PlayStatus)
+    /// Media arrived after a gap (the first packet after a stall, an unpublish or a new play).
+    case mediaResumed
+    /// The owner's watchdog: no media for the stall timeout while the socket stays open. Stock servers
+    /// send nothing when a publisher stalls (interop NOTES: nginx-rtmp), so this stands in for UnpublishNotify.
+    case mediaStalled
+    /// The play could not be started (connection refused, …).
+    case playFailed(reason: String)
+    /// The subscriber's own connection closed without being asked to.
+    case connectionLost(reason: String)
+    /// A timer the session scheduled has run out.
+    case timerFired(SubscriberTimer)
+}

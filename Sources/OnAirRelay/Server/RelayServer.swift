@@ -1,0 +1,147 @@
+import Glibc
+import NIOCore
+import NIOPosix
+
+/// The embedded RTMP relay (docs/design.md §3, GitHub issue 5): a small server that keeps Red5's semantics —
+/// it relays `send()` data messages and records by publish type — so the seeds' flows work without an
+/// external server. `onair serve` runs it as a process; `onair demo` runs it in-process:
+///
+/// ```swift
+/// var configuration = RelayConfiguration()
+/// configuration.port = 0                                   // any free port
+/// configuration.recordDirectory = URL(fileURLWithPath: "recordings")
+/// let relay = try await RelayServer.start(configuration)
+/// print("rtmp://127.0.0.1:\(relay.port)/live/stream1")
+/// for await event in relay.events { … }                    // RelayEvent: publishes, plays, drops …
+/// await relay.stop()
+/// ```
+///
+/// All connections run on one event loop, which owns every stream (``RelayStreamRegistry``): nginx-rtmp's
+/// single-worker model, with no locks on the media path.
+public final class RelayServer: Sendable {
+    /// Why the relay could not start; one line each, saying what to change.
+    public enum Error: Swift.Error, Equatable, CustomStringConvertible {
+        case addressInUse(host: String, port: Int)
+        case addressNotAvailable(host: String)
+        case permissionDenied(host: String, port: Int)
+        case cannotListen(host: String, port: Int, reason: String)
+
+        public var description: String {
+            switch self {
+            case .addressInUse(let host, let port):
+                "cannot listen on \(host):\(port): the port is in use (another onair serve or RTMP server?); pick another with --listen"
+            case .addressNotAvailable(let host):
+                "cannot listen on \(host): no interface of this machine has that address"
+            case .permissionDenied(let host, let port):
+                "cannot listen on \(host):\(port): permission denied (ports below 1024 need privileges)"
+            case .cannotListen(let host, let port, let reason):
+                "cannot listen on \(host):\(port): \(reason)"
+            }
+        }
+    }
+
+    public let configuration: RelayConfiguration
+    /// The TCP port it listens on (the kernel's choice when the configuration said 0).
+    public let port: Int
+    /// Connections, publishes, plays, recordings, byte counts and drops; finishes after ``stop()``.
+    public let events: AsyncStream<RelayEvent>
+    private let continuation: AsyncStream<RelayEvent>.Continuation
+    private let channel: any Channel
+    private let registry: NIOLoopBound<RelayStreamRegistry>
+    private let ownedGroup: MultiThreadedEventLoopGroup?
+
+    private init(
+        configuration: RelayConfiguration, port: Int, events: AsyncStream<RelayEvent>,
+        continuation: AsyncStream<RelayEvent>.Continuation, channel: any Channel,
+        registry: NIOLoopBound<RelayStreamRegistry>, ownedGroup: MultiThreadedEventLoopGroup?
+    ) {
+        self.configuration = configuration
+        self.port = port
+        self.events = events
+        self.continuation = continuation
+        self.channel = channel
+        self.registry = registry
+        self.ownedGroup = ownedGroup
+    }
+
+    /// Binds and starts serving; throws ``RelayConfiguration/Error`` or ``Error`` with a readable reason.
+    public static func start(_ configuration: RelayConfiguration) async throws -> RelayServer {
+        try configuration.validate()
+        let ownedGroup = configuration.eventLoopGroup == nil ? MultiThreadedEventLoopGroup(numberOfThreads: 1) : nil
+        let loop = (configuration.eventLoopGroup ?? ownedGroup!).next()
+        let (events, continuation) = AsyncStream.makeStream(of: RelayEvent.self, bufferingPolicy: .bufferingNewest(10_000))
+        let registry = try await loop.submit {
+            NIOLoopBound(RelayStreamRegistry(eventLoop: loop, configuration: configuration, emit: { continuation.yield($0) }),
+                         eventLoop: loop)
+        }.get()
+        var bootstrap = ServerBootstrap(group: loop)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: configuration.tcpNoDelay ? 1 : 0)
+            .childChannelOption(.writeBufferWaterMark, value: configuration.writeBufferWaterMark)
+            .childChannelOption(.maxMessagesPerRead, value: 16)
+        if let size = configuration.socketSendBufferSize {
+            bootstrap = bootstrap.childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(size))
+        }
+        bootstrap = bootstrap.serverChannelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(
+                    shouldForwardIOErrorCaught: false, backoffProvider: { registry.value.acceptFailed($0) }))
+            }
+        }
+        bootstrap = bootstrap.childChannelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(RelayConnectionHandler(registry: registry.value))
+            }
+        }
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
+        } catch {
+            try? await ownedGroup?.shutdownGracefully()
+            throw map(error, configuration: configuration)
+        }
+        let port = channel.localAddress?.port ?? configuration.port
+        try await loop.submit { registry.value.start() }.get()
+        continuation.yield(.listening(host: configuration.host, port: port))
+        return RelayServer(
+            configuration: configuration, port: port, events: events, continuation: continuation, channel: channel,
+            registry: registry, ownedGroup: ownedGroup)
+    }
+
+    /// What every stream looks like now (publisher, players, bytes, drops).
+    public func streams() async throws -> [RelayStreamSnapshot] {
+        let registry = self.registry
+        return try await channel.eventLoop.submit { registry.value.snapshot() }.get()
+    }
+
+    /// Stops listening, tells players their publishers are gone, closes recordings (whole tags, flushed)
+    /// and every connection, then finishes ``events``. Safe to call more than once.
+    public func stop() async {
+        let registry = self.registry
+        try? await channel.eventLoop.submit { registry.value.shutdown() }.get()
+        try? await channel.close()
+        // Give the closes a turn of the loop so channelInactive accounting runs before the group goes.
+        try? await channel.eventLoop.submit {}.get()
+        try? await ownedGroup?.shutdownGracefully()
+        continuation.yield(.stopped)
+        continuation.finish()
+    }
+
+    private static func map(_ error: any Swift.Error, configuration: RelayConfiguration) -> any Swift.Error {
+        let host = configuration.host
+        let port = configuration.port
+        if let io = error as? IOError {
+            switch io.errnoCode {
+            case EADDRINUSE: return Error.addressInUse(host: host, port: port)
+            case EADDRNOTAVAIL: return Error.addressNotAvailable(host: host)
+            case EACCES: return Error.permissionDenied(host: host, port: port)
+            default: return Error.cannotListen(host: host, port: port, reason: io.description)
+            }
+        }
+        if error is SocketAddressError {
+            return RelayConfiguration.Error.badAddress("\(host):\(port)")
+        }
+        return Error.cannotListen(host: host, port: port, reason: "\(error)")
+    }
+}

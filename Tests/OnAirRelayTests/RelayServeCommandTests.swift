@@ -1,0 +1,126 @@
+import Foundation
+import NIOCore
+import NIOPosix
+@testable import OnAirRelay
+import OnAirCore
+import OnAirRTMP
+import OnAirTestSupport
+import Testing
+
+/// The real `onair serve` binary: where it listens, JSON Lines, clean stop on SIGINT, one-line errors.
+@Suite("onair serve", .serialized)
+struct RelayServeCommandTests {
+    /// `.build/<config>/onair`, next to the test bundle.
+    static var binary: String {
+        var directory = Bundle.main.bundleURL
+        for _ in 0..<4 where !FileManager.default.fileExists(atPath: directory.appendingPathComponent("onair").path) {
+            directory = directory.deletingLastPathComponent()
+        }
+        return directory.appendingPathComponent("onair").path
+    }
+
+    @Test("serves, logs JSON Lines, and on SIGINT closes a live recording intact and exits 0")
+    func servesAndStopsCleanly() async throws {
+        let directory = try TemporaryDirectory(prefix: "onair-serve")
+        // Port 0: the kernel picks, `listening` says which — no window for another test to take it.
+        let serve = try PeerProcess(Self.binary, [
+            "serve", "--listen", "127.0.0.1:0", "--record-dir", directory.file("rec").path, "--headless",
+        ], in: directory.url)
+        defer { serve.stop(signal: SIGKILL) }
+        let port = try await Self.listeningPort(of: serve)
+        #expect(port > 0)
+        let publisher = try await RelayTestPublisher(url: try StreamURL("rtmp://127.0.0.1:\(port)/live/show"), type: .record)
+        try await publisher.send(RelayTestPublisher.syntheticVideo(count: 45, size: 2000))
+        try await publisher.sync()
+        let status = serve.stop(signal: SIGINT, grace: .seconds(20))
+        await publisher.drop()
+        #expect(status == 0, "\(serve.standardError)")
+
+        let lines = serve.standardOutput.split(separator: "\n")
+        let events = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
+        #expect(events.allSatisfy { $0["side"] as? String == "relay" && $0["time"] is NSNumber && $0["details"] is [String: Any] })
+        let kinds = events.compactMap { $0["kind"] as? String }
+        for kind in ["listening", "connection", "publish", "unpublish", "recordingStopped", "stopped"] {
+            #expect(kinds.contains(kind), "no \(kind) in \(kinds)")
+        }
+
+
+        let file = try Data(contentsOf: directory.file("rec/show.flv"))
+        let readBack = try FLVFileReader.readAll(ByteBuffer(bytes: file))
+        #expect(!readBack.isTruncated)
+        #expect(readBack.tags.count == 45, "every tag sent before SIGINT is in the file")
+    }
+
+    @Test("refuses with one line and a non-zero exit", arguments: [
+        (["--listen", "0.0.0.0:19999"], "--publish-key"),
+        (["--listen", "nonsense"], "bad listen address"),
+        (["--listen", "127.0.0.1:99999"], "bad listen address"),
+        (["--handshake-timeout", "0"], "--handshake-timeout"),
+        (["--max-connections-per-address=-1"], "--max-connections-per-address"),
+        (["--audio-merge-ms", "5000"], "--audio-merge-ms"),
+    ])
+    func refuses(_ options: [String], _ expected: String) throws {
+        let directory = try TemporaryDirectory(prefix: "onair-serve")
+        let result = try PeerProcess.run(Self.binary, ["serve"] + options, in: directory.url, timeout: .seconds(20))
+        #expect(result.status != 0)
+        let lines = result.error.split(separator: "\n")
+        #expect(lines.count == 1 && lines.first?.contains(expected) == true, "\(result.error)")
+    }
+
+    @Test("logs limit rejections as JSON Lines with a code and a readable reason", .timeLimit(.minutes(1)))
+    func logsRejections() async throws {
+        let directory = try TemporaryDirectory(prefix: "onair-serve")
+        let serve = try PeerProcess(Self.binary, [
+            "serve", "--listen", "127.0.0.1:0", "--record-dir", directory.file("rec").path, "--headless",
+            "--handshake-timeout", "0.5", "--max-connections-per-address", "1", "--limit-loopback",
+        ], in: directory.url)
+        defer { serve.stop(signal: SIGKILL) }
+        let port = try await Self.listeningPort(of: serve)
+        let first = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get()
+        // The second is over the limit of 1 only once the first is registered.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !serve.standardOutput.contains("\"connection\"") && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let second = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get()
+        try await first.closeFuture.get()            // the handshake timeout closes it
+        try await second.closeFuture.get()           // the limit closed it at once
+        #expect(serve.stop(signal: SIGINT, grace: .seconds(20)) == 0)
+
+        let events = serve.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let rejections = events.filter { $0["kind"] as? String == "rejected" }.compactMap { $0["details"] as? [String: Any] }
+        #expect(Set(rejections.compactMap { $0["code"] as? String }) == ["too-many-connections", "handshake-timeout"], "\(serve.standardOutput)")
+        #expect(rejections.allSatisfy { ($0["reason"] as? String)?.isEmpty == false && ($0["remote"] as? String)?.hasPrefix("127.0.0.1:") == true })
+    }
+
+    @Test("a port in use is one line and a non-zero exit")
+    func portInUse() async throws {
+        let harness = try await RelayTestHarness()
+        let directory = try TemporaryDirectory(prefix: "onair-serve")
+        let result = try PeerProcess.run(Self.binary, ["serve", "--listen", "127.0.0.1:\(harness.port)"], in: directory.url, timeout: .seconds(20))
+        await harness.stop()
+        #expect(result.status == 1)
+        #expect(result.error.split(separator: "\n").count == 1 && result.error.contains("in use"), "\(result.error)")
+    }
+
+    /// The port from `onair serve --headless`'s first event, `listening`.
+    static func listeningPort(of serve: PeerProcess) async throws -> Int {
+        // A safety net only: on a loaded 2-core machine running the whole suite, start-up can be slow.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if let line = serve.standardOutput.split(separator: "\n").first,
+               let event = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+               event["kind"] as? String == "listening",
+               let port = (event["details"] as? [String: Any])?["port"] as? Int {
+                return port
+            }
+            guard serve.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw PeerError.failed(
+            "onair serve never said where it listens (running: \(serve.isRunning), status: \(String(describing: serve.terminationStatus))): "
+                + "stdout \(serve.standardOutput.prefix(300)) stderr \(serve.standardError.prefix(300))")
+    }
+}
