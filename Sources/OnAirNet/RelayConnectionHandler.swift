@@ -43,6 +43,8 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     private(set) var publishing: (streamID: UInt32, name: RelayStreamName)?
     private(set) var playing: [UInt32: RelayStreamName] = [:]
     private var needsFlush = false
+    /// Message types this connection was told it sent in vain (``warnUnhandled(_:)``), once each.
+    var warnedTypes: Set<UInt8> = []
     /// Set by `connect`; a peer that has not sent it within ``RelayConfiguration/handshakeTimeout`` is closed.
     private(set) var connected = false
     private var handshakeDeadline: Scheduled<Void>?
@@ -210,8 +212,8 @@ final class RelayConnectionHandler: ChannelInboundHandler {
 
     // MARK: Protocol
 
-    private func handle(_ raw: RTMPRawMessage) throws {
-        guard let type = raw.type else { return }
+    func handle(_ raw: RTMPRawMessage) throws {
+        guard let type = raw.type else { return warnUnhandled(raw.typeID) }
         switch type {
         case .audio, .video, .dataAMF0, .dataAMF3:
             guard let publishing, raw.messageStreamID == publishing.streamID,
@@ -225,6 +227,10 @@ final class RelayConnectionHandler: ChannelInboundHandler {
             let message = try RTMPMessage(raw)
             if case .userControl(.pingRequest) = message, !spendRequest() { return }
             if let answer = duties.handle(message) { sendControl(answer, streamID: 0) }
+        case .aggregate:
+            relayAggregate(raw)
+        case .sharedObjectAMF0, .sharedObjectAMF3:
+            warnUnhandled(raw.typeID)
         default:
             break      // Set Chunk Size and Abort are applied by the decoder; acks and bandwidth need nothing
         }
