@@ -101,9 +101,9 @@ public enum ScenarioFrontEnd {
         let failure: ScenarioDriver.Failure?
         do {
             failure = if headless {
-                try await DemoFrontEnd.runHeadless(demo, url: url, writer: JSONLinesWriter(observer: observer.observe), clock: clock, script: driver)
+                try await DemoFrontEnd.runHeadless(demo, url: url, writer: JSONLinesWriter(observer: observer.observe), clock: clock, script: driver, relay: relay)
             } else {
-                try await DemoFrontEnd.runConsole(demo, url: url, clock: clock, script: driver, notices: [selfTest.summary(url: url)])
+                try await DemoFrontEnd.runConsole(demo, url: url, clock: clock, script: driver, notices: [selfTest.summary(url: url)], relay: relay)
             }
         } catch {
             await relay?.stop()

@@ -47,4 +47,7 @@ public enum RelayEvent: Sendable, Equatable {
     /// type the relay does not handle, reported once per type and connection.
     case peerWarning(connection: Int, reason: String)
     case stopped
+    /// The operator interrupted the relay on purpose (``RelayServer/interrupt(_:)``, issue 27): `action`
+    /// is `restart`, `busy`, `stall` or `move`, and `ended` says its window is over.
+    case serverInterruption(action: String, milliseconds: Int, ended: Bool)
 }

@@ -1,6 +1,7 @@
 import Glibc
 import NIOCore
 import NIOPosix
+import OnAirCore
 
 /// The embedded RTMP relay (DESIGN.md §3, GitHub issue 5): a small server that keeps Red5's semantics —
 /// it relays `send()` data messages and records by publish type — so the seeds' flows work without an
@@ -113,6 +114,13 @@ public final class RelayServer: Sendable {
     public func streams() async throws -> [RelayStreamSnapshot] {
         let registry = self.registry
         return try await channel.eventLoop.submit { registry.value.snapshot() }.get()
+    }
+
+    /// The operator's interruption from the server's side (`server-restart`, `server-busy`, `server-stall`;
+    /// issue 27), started on the relay's loop; its start and end are ``RelayEvent/serverInterruption(action:milliseconds:ended:)`` events.
+    public func interrupt(_ command: ServerCommand) {
+        let registry = self.registry
+        channel.eventLoop.execute { registry.value.interrupt(command) }
     }
 
     /// Stops listening, tells players their publishers are gone, closes recordings (whole tags, flushed)

@@ -34,6 +34,12 @@ final class RelayStreamRegistry {
     private var lastStats = NIODeadline.now()
     /// Whether `accept` is backing off for lack of descriptors (logged once per episode).
     private var acceptPaused = false
+    /// Until when new connections are closed on arrival (`server-restart`, ``RelayStreamRegistry/interrupt(_:)``).
+    var refusingUntil: NIODeadline?
+    /// Until when every publish is refused as "already publishing" (`server-busy`).
+    var busyUntil: NIODeadline?
+    /// Every open connection, for the operator's interruptions.
+    var openConnections: [RelayConnectionHandler] { Array(connections.values) }
 
     init(eventLoop: any EventLoop, configuration: RelayConfiguration, emit: @escaping @Sendable (RelayEvent) -> Void) {
         self.eventLoop = eventLoop
@@ -65,6 +71,7 @@ final class RelayStreamRegistry {
     /// Registers a new connection, or refuses it (reported, not registered) when its address is at
     /// ``RelayConfiguration/maxConnectionsPerAddress``; the handler closes a refused connection at once.
     func opened(_ handler: RelayConnectionHandler, address: String, remote: String) -> Bool {
+        if let refusingUntil, NIODeadline.now() < refusingUntil { return false }     // restarting: not listening
         guard addresses.admit(address) else {
             emit(.connectionRejected(connection: handler.id, remote: remote,
                                      reason: .tooManyConnections(address: address, limit: addresses.limit ?? 0)))
@@ -122,6 +129,9 @@ final class RelayStreamRegistry {
     /// `recording` is how it is recorded (``RelayConfiguration/RecordMode``), `nil` for not at all.
     func publish(_ name: RelayStreamName, type: PublishType, recording recordingType: PublishType?, handler: RelayConnectionHandler,
                  streamID: UInt32) -> Result<String?, Refusal> {
+        if let busyUntil, NIODeadline.now() < busyUntil {
+            return .failure(Refusal(code: .publishBadName, description: "already publishing: the server still holds \(name)'s previous publisher"))
+        }
         let stream = streams[name] ?? RelayStream(name: name, gopLimit: configuration.gopCacheLimit)
         if stream.isPublished {
             return .failure(Refusal(code: .publishBadName, description: "\(name) is already being published"))
