@@ -80,6 +80,9 @@ public enum ScenarioFrontEnd {
         if scenario.settings.requirements.contains(.recording), demo.server != nil {
             return row(.skipped("it checks the embedded relay's recordings; run it without --server"))
         }
+        if scenario.settings.requirements.contains(.relay), demo.server != nil {
+            return row(.skipped("it presses server keys, which act on the embedded relay; run it without --server"))
+        }
         let (relay, url) = try await DemoFrontEnd.server(for: demo)
 
         let rtmp = try DemoFrontEnd.rtmpConfiguration(demo, url: url) { _ in }
