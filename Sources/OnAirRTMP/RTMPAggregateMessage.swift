@@ -86,10 +86,10 @@ public struct RTMPAggregateMessage: Sendable, Equatable {
             guard subMessages.count < limits.maxSubMessages else { throw .tooManySubMessages(limit: limits.maxSubMessages) }
             guard let sub = try Self.decodeSubMessage(from: &body, offset: offset) else {
                 // The aggregate is whole: what is missing will never come, so the size was a lie.
-                guard body.readableBytes >= subHeaderSize + backPointerSize, let dataSize = Self.dataSize(in: body) else {
+                guard body.readableBytes >= Self.subHeaderSize + Self.backPointerSize, let dataSize = Self.dataSize(in: body) else {
                     throw .truncatedHeader(offset: offset, remaining: body.readableBytes)
                 }
-                throw .subMessageTooLong(offset: offset, dataSize: dataSize, remaining: body.readableBytes - subHeaderSize - backPointerSize)
+                throw .subMessageTooLong(offset: offset, dataSize: dataSize, remaining: body.readableBytes - Self.subHeaderSize - Self.backPointerSize)
             }
             subMessages.append(sub)
         }

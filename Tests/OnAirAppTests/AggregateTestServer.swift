@@ -103,7 +103,7 @@ final class AggregateTestServer: Sendable {
                 send(.userControl(.streamEOF(streamID: Self.streamID)), context: context)
                 return
             }
-            let group = Array(tags[index..<min(index + Self.tagsPerAggregate, tags.count)])
+            let group = Array(tags[index..<min(index + AggregateTestServer.tagsPerAggregate, tags.count)])
             let first = group[0].timestamp
             let inner = group.map { tag in
                 FLVTag(type: tag.type, timestamp: style == .relative ? tag.timestamp &- first : tag.timestamp, data: tag.data)
@@ -111,7 +111,7 @@ final class AggregateTestServer: Sendable {
             send(RTMPRawMessage(chunkStreamID: RTMPMessage.ChunkStream.video, timestamp: first,
                                 typeID: RTMPMessageType.aggregate.rawValue, messageStreamID: Self.streamID,
                                 payload: RTMPAggregateMessage.body(inner)), context: context)
-            let next = index + Self.tagsPerAggregate
+            let next = index + AggregateTestServer.tagsPerAggregate
             let due = start + .milliseconds(Int64(tags[min(next, tags.count - 1)].timestamp))
             context.eventLoop.assumeIsolated().scheduleTask(deadline: due) { [self] in
                 guard context.channel.isActive else { return }
