@@ -19,12 +19,14 @@ final class AggregateTestServer: Sendable {
     let channel: any Channel
     var port: Int { channel.localAddress?.port ?? 0 }
 
-    init(tags: [FLVTag], style: Style) async throws {
+    /// `noise`: with every aggregate, a shared-object message (type 19) and one of type 30, which no RTMP
+    /// spec defines, that a player cannot use.
+    init(tags: [FLVTag], style: Style, noise: Bool = false) async throws {
         channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(Handler(tags: tags, style: style))
+                    try channel.pipeline.syncOperations.addHandler(Handler(tags: tags, style: style, noise: noise))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -41,13 +43,15 @@ final class AggregateTestServer: Sendable {
 
         private let tags: [FLVTag]
         private let style: Style
+        private let noise: Bool
         private let processor = NIOSingleStepByteToMessageProcessor(RTMPInboundDecoder(handshake: RTMPHandshake(role: .server)))
         private var encoder = RTMPChunkEncoder()
         private static let streamID: UInt32 = 1
 
-        init(tags: [FLVTag], style: Style) {
+        init(tags: [FLVTag], style: Style, noise: Bool) {
             self.tags = tags
             self.style = style
+            self.noise = noise
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -111,6 +115,10 @@ final class AggregateTestServer: Sendable {
             send(RTMPRawMessage(chunkStreamID: RTMPMessage.ChunkStream.video, timestamp: first,
                                 typeID: RTMPMessageType.aggregate.rawValue, messageStreamID: Self.streamID,
                                 payload: RTMPAggregateMessage.body(inner)), context: context)
+            for typeID: UInt8 in noise ? [RTMPMessageType.sharedObjectAMF0.rawValue, 30] : [] {
+                send(RTMPRawMessage(chunkStreamID: RTMPMessage.ChunkStream.data, timestamp: first, typeID: typeID,
+                                    messageStreamID: Self.streamID, payload: ByteBuffer(bytes: [0, 1, 2, 3])), context: context)
+            }
             let next = index + AggregateTestServer.tagsPerAggregate
             let due = start + .milliseconds(Int64(tags[min(next, tags.count - 1)].timestamp))
             context.eventLoop.assumeIsolated().scheduleTask(deadline: due) { [self] in

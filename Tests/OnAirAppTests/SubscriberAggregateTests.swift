@@ -47,4 +47,21 @@ struct SubscriberAggregateTests {
         let track = events.first { $0.kind == "videoTrack" }?.details ?? [:]
         #expect(track["width"] as? Int == 320, "\(track)")
     }
+
+    @Test("messages a player cannot use (a shared object, type 30) are one warning per type, never silence and never a flood")
+    func oneWarningPerType() async throws {
+        let directory = try TemporaryDirectory()
+        let tags = Array(try await Self.encodedTags(in: directory).prefix(60))
+        let server = try await AggregateTestServer(tags: tags, style: .absolute, noise: true)
+        defer { Task { await server.stop() } }
+        let subscriber = try HeadlessRun(["subscribe", "rtmp://127.0.0.1:\(server.port)/vod/sample", "--headless", "--duration", "60"], in: directory)
+        let unpublished = await subscriber.waitFor(.seconds(60)) { $0.kind == "status" && $0.text == "NetStream.Play.UnpublishNotify" }
+        #expect(unpublished != nil, "no UnpublishNotify: \(subscriber.peer.standardOutput.suffix(2000))")
+        subscriber.peer.stop()
+        let warnings = subscriber.events.events.filter { $0.kind == "warning" }.map(\.text)
+        #expect(warnings.count == 2, "\(warnings)")
+        #expect(warnings.contains { $0.contains("type 19") } && warnings.contains { $0.contains("type 30") }, "\(warnings)")
+        let stopped = subscriber.events.events.last { $0.kind == "stopped" }?.details ?? [:]
+        #expect(stopped["framesDecoded"] as? Int ?? 0 > 0, "the media around them still plays: \(stopped)")
+    }
 }
