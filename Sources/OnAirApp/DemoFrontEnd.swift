@@ -119,7 +119,7 @@ public enum DemoFrontEnd {
             case .restart: post(.notice("server-restart: the relay drops every connection and refuses new ones for \(seconds)"))
             case .busy: post(.notice("server-busy: the relay refuses publishing as \"already publishing\" for \(seconds)"))
             case .stall: post(.notice("server-stall: the relay reads nothing from its publishers for \(seconds)"))
-            case .move: post(.notice("server-move: the relay asks its clients to reconnect"))
+            case .move: post(.notice("server-move: the relay asks its clients to reconnect to its second listener (ReconnectRequest)"))
             }
         }
     }
@@ -209,7 +209,10 @@ public enum DemoFrontEnd {
         configuration.port = 0
         configuration.recordDirectory = URL(fileURLWithPath: recordDirectory)
         do {
-            return try await RelayServer.start(configuration)
+            let relay = try await RelayServer.start(configuration)
+            // server-move's destination: a second listener of the same relay, standing in for a second server.
+            _ = try await relay.addMoveListener()
+            return relay
         } catch {
             throw FrontEndExit(code: 1, message: "onair demo: the embedded relay did not start: \(error)")
         }

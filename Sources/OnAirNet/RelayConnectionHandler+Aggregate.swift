@@ -53,3 +53,17 @@ extension RelayConnectionHandler {
         }
     }
 }
+
+extension RelayConnectionHandler {
+    /// `server-move`: Enhanced RTMP v2's `NetConnection.Connect.ReconnectRequest` on the NetConnection,
+    /// naming the server to reconnect to in `tcUrl` (none: reconnect to this one).
+    func sendReconnectRequest(tcUrl: String?) {
+        var info: [AMF0Value.Property] = [
+            .init("level", .string(RTMPStatus.Level.status.rawValue)),
+            .init("code", .string(RTMPStatus.Code.reconnectRequest.rawValue)),
+            .init("description", .string("the server is moving its clients")),
+        ]
+        if let tcUrl { info.append(.init("tcUrl", .string(tcUrl))) }
+        sendCommand(RTMPCommand(name: RTMPCommand.Name.onStatus, transactionID: 0, arguments: [.object(info)]))
+    }
+}

@@ -32,7 +32,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     /// The key given in `connect`'s `app`/`tcUrl` query, if any.
     private var connectKey: String?
     /// `connect`'s application: part of every stream name this connection publishes or plays.
-    private var application = RelayStreamName.defaultApplication
+    private(set) var application = RelayStreamName.defaultApplication
     private var nextStreamID: UInt32 = 1
     /// `play` commands over the connection's life (bounded: a play flood re-sends the GOP cache each time).
     private var playCommands = 0
@@ -187,6 +187,10 @@ final class RelayConnectionHandler: ChannelInboundHandler {
         sendControl(.command(.onStatus(status)), streamID: streamID)
     }
 
+    func sendCommand(_ command: RTMPCommand) {
+        sendControl(.command(command), streamID: 0)
+    }
+
     func sendUserControl(_ event: RTMPUserControlEvent) {
         sendControl(.userControl(event), streamID: 0)
     }
@@ -216,7 +220,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
         guard let type = raw.type else { return warnUnhandled(raw.typeID) }
         switch type {
         case .audio, .video, .dataAMF0, .dataAMF3:
-            guard let publishing, raw.messageStreamID == publishing.streamID,
+            guard let publishing, raw.messageStreamID == publishing.streamID, registry.isPublisher(self, of: publishing.name),
                   let message = RelayMediaMessage(raw) else { return }
             registry.relay(message, name: publishing.name)
         case .commandAMF0, .commandAMF3:

@@ -25,6 +25,10 @@ extension RelayStreamRegistry {
             for handler in openConnections where handler.publishing != nil { handler.stopReading(for: amount) }
         case .move:
             action = "move"
+            for handler in openConnections where handler.connected {
+                if handler.publishing != nil { movingPublishers.insert(ObjectIdentifier(handler)) }
+                handler.sendReconnectRequest(tcUrl: moveTarget.map { "\($0)/\(handler.application)" })
+            }
         }
         emit(.serverInterruption(action: action, milliseconds: Int(duration.wholeMilliseconds), ended: false))
         guard duration > .zero else { return }
