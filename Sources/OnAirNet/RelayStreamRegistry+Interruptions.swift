@@ -30,6 +30,7 @@ extension RelayStreamRegistry {
                 handler.sendReconnectRequest(tcUrl: moveTarget.map { "\($0)/\(handler.application)" })
             }
         }
+        flushDirty()        // nothing read will flush what was written outside a read
         emit(.serverInterruption(action: action, milliseconds: Int(duration.wholeMilliseconds), ended: false))
         guard duration > .zero else { return }
         eventLoop.assumeIsolated().scheduleTask(in: amount) { [self] in
