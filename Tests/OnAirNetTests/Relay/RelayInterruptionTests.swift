@@ -53,6 +53,30 @@ struct RelayInterruptionTests {
         await harness.stop()
     }
 
+    @Test("server-stall reads nothing from the publisher for its window, then reads what waited")
+    func stall() async throws {
+        let harness = try await RelayTestHarness()
+        let url = try harness.streamURL("stalled")
+        let publisher = try await RelayTestPublisher(url: url, type: .live)
+        try await publisher.send(RelayTestPublisher.syntheticVideo(count: 5, size: 500))
+        try await publisher.sync()
+        let before = try await harness.relay.streams().first { $0.name == "stalled" }?.bytesIn ?? 0
+        harness.relay.interrupt(.stall(.seconds(5)))        // ten times what the checks below need
+        try await harness.events.wait { events in
+            events.contains { if case .serverInterruption("stall", _, false) = $0 { true } else { false } }
+        }
+        try await publisher.send(RelayTestPublisher.syntheticVideo(count: 30, size: 2000, start: 200))
+        try await Task.sleep(for: .milliseconds(500))
+        let during = try await harness.relay.streams().first { $0.name == "stalled" }?.bytesIn ?? 0
+        #expect(during == before, "the relay read \(during - before) bytes while stalled")
+        try await Self.ended("stall", in: harness)
+        try await publisher.sync()
+        let after = try await harness.relay.streams().first { $0.name == "stalled" }?.bytesIn ?? 0
+        #expect(after >= before + 30 * 2000, "after the stall the relay read \(after - before) bytes")
+        await publisher.unpublish()
+        await harness.stop()
+    }
+
     @Test("server-move: ReconnectRequest names the second listener; the publisher's new publish there takes the stream over")
     func move() async throws {
         let harness = try await RelayTestHarness()
