@@ -81,7 +81,7 @@ deps-bench:
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_RUNS ?= 10000
 FUZZ_RTMP := Fuzz/RTMPDecoders
-FUZZ_RTMP_TARGETS := FuzzAMF0Decoder:amf0 FuzzChunkDecoder:chunk FuzzFLVReader:flv FuzzRecorderResume:resume
+FUZZ_RTMP_TARGETS := FuzzAMF0Decoder:amf0 FuzzChunkDecoder:chunk FuzzFLVReader:flv FuzzRecorderResume:resume FuzzAggregateMessage:aggregate
 FUZZ_BUILD_FLAGS := -c release -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library
 
 fuzz: fuzz-themes fuzz-scenarios fuzz-rtmp

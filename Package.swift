@@ -177,6 +177,14 @@ let package = Package(
         .testTarget(name: "OnAirScenarioTests", dependencies: ["OnAirScenario", "OnAirCore", "OnAirTestSupport"]),
         /// CNcurses: the tests read back what ncurses put on screen (`curscr`), which the product never needs.
         .testTarget(name: "OnAirTerminalTests", dependencies: ["OnAirTerminal", "OnAirConsole", "CNcurses"]),
-        .testTarget(name: "OnAirAppTests", dependencies: ["OnAirApp", "OnAirControl", "OnAirCore", "OnAirNet", "OnAirRelay", "OnAirLink", "OnAirTestSupport"]),
+        .testTarget(
+            name: "OnAirAppTests",
+            dependencies: [
+                "OnAirApp", "OnAirControl", "OnAirCore", "OnAirNet", "OnAirRelay", "OnAirLink", "OnAirRTMP",
+                "OnAirTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
     ]
 )

@@ -36,6 +36,11 @@ let package = Package(
             dependencies: ["OnAirRTMP", "FuzzDriver", .product(name: "NIOCore", package: "swift-nio")],
             path: "Sources/FuzzFLVReader"
         ),
+        .executableTarget(
+            name: "FuzzAggregateMessage",
+            dependencies: ["OnAirRTMP", "FuzzDriver", .product(name: "NIOCore", package: "swift-nio")],
+            path: "Sources/FuzzAggregateMessage"
+        ),
         /// The relay recorder's resume scan and timestamp mapping: its sources are symlinks to just those
         /// files of OnAirRelay (internal types, so they compile into the fuzzer itself, without the networking).
         .executableTarget(

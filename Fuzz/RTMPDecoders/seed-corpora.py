@@ -4,6 +4,7 @@
 usage: seed-corpora.py FIXTURES_DIR CORPUS_DIR
 
 Writes CORPUS_DIR/chunk/ (each capture after its 3073-byte handshake, whole and in 4 KiB slices),
+CORPUS_DIR/aggregate/ (every aggregate message body of the aggregate-*.chunks fixtures),
 CORPUS_DIR/amf0/ (every AMF0 command / data message body), CORPUS_DIR/flv/ (one FLV file per capture
 holding its audio, video and script-data messages, plus a short prefix of each) and CORPUS_DIR/resume/ (the
 same FLV files for the recorder's append scan, plus recordings whose timestamps run to the 32-bit limit, as
@@ -83,7 +84,18 @@ def main(fixtures, corpus):
             f.write(data)
     for sub in ("chunk", "amf0", "flv"):
         os.makedirs(os.path.join(corpus, sub), exist_ok=True)
+    os.makedirs(os.path.join(corpus, "aggregate"), exist_ok=True)
     for name in sorted(os.listdir(fixtures)):
+        if name.endswith(".chunks"):        # aggregate fixtures: a chunk stream without a handshake
+            with open(os.path.join(fixtures, name), "rb") as f:
+                stream = f.read()
+            with open(os.path.join(corpus, "chunk", name[:-7] + "-all"), "wb") as f:
+                f.write(stream)
+            for i, (type_id, _, body) in enumerate(messages(stream)):
+                if type_id == 22:
+                    with open(os.path.join(corpus, "aggregate", f"{name[:-7]}-{i}"), "wb") as f:
+                        f.write(body)
+            continue
         if not name.endswith(".bin"):
             continue
         stem = name[:-4]

@@ -6,6 +6,9 @@ import OnAirCore
 public final class CommandRouter {
     public let publisher: PublisherController?
     public let subscriber: SubscriberController?
+    /// Performs a server command on the demo's embedded relay; nil where there is none (`--server`,
+    /// `onair publish`/`subscribe`), and the server commands are then refused with the reason.
+    public var server: (@Sendable (ServerCommand) -> Void)?
 
     public init(publisher: PublisherController?, subscriber: SubscriberController?) {
         self.publisher = publisher
@@ -14,7 +17,8 @@ public final class CommandRouter {
 
     /// The sides and their link stages as they are now.
     public var targets: CommandTargets {
-        CommandTargets(publisher: publisher?.state, subscriber: subscriber?.state, publisherLink: publisher?.link, subscriberLink: subscriber?.link?.state)
+        CommandTargets(publisher: publisher?.state, subscriber: subscriber?.state, publisherLink: publisher?.link, subscriberLink: subscriber?.link?.state,
+                       hasRelay: server != nil)
     }
 
     /// Performs `command`; returns why it did nothing (the line stdin and scenarios report), nil when it
@@ -39,6 +43,8 @@ public final class CommandRouter {
             subscriber?.apply(link)
         case .link, .subscriberLink, .quit:
             break
+        case .server(let command):
+            if refusal == nil { server?(command) }
         }
         return refusal
     }

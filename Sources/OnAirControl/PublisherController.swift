@@ -19,6 +19,10 @@ public final class PublisherController {
     private let pump = MediaPump()
     private var connection: RTMPPublisher?
     private var generation = 0
+    /// Where a server's ReconnectRequest moved the broadcast; later connections go there too.
+    private var movedURL: StreamURL?
+    /// The connection a move is leaving, and when the move was asked for.
+    private var moving: (old: RTMPPublisher?, target: StreamURL, since: SessionTime)?
     /// What the sockets took, across every connection of this publisher.
     public let wire = PublisherWireMeter()
     /// The dashboard's and `stats` events' publisher figures, from `wire`.
@@ -62,6 +66,13 @@ public final class PublisherController {
         switch input {
         case .event(let value):
             event = value
+        case .moveRequested(let from, let tcUrl):
+            guard from == generation else { return }
+            move(to: tcUrl)
+            return
+        case .moveFinished(let from, let failure):
+            guard from == generation else { return }
+            event = .network(finishMove(failure: failure))
         case .connection(let from, var value):
             guard from == generation else { return }
             // Through the stage the client only sees its loopback connection reset: the stage says why.
@@ -69,7 +80,7 @@ public final class PublisherController {
                 switch value {
                 case .publishFailed: value = .publishFailed(reason: failure)
                 case .connectionLost: value = .connectionLost(reason: failure)
-                case .publishStarted: break
+                case .publishStarted, .moveRequested, .moved: break
                 }
             }
             if case .publishStarted = value, let connection {
@@ -180,10 +191,11 @@ public final class PublisherController {
         let current = generation
         // The session knows the stream by its bare name (it goes into `streamName=` notices, where a key
         // must never appear); the wire needs the full name with any `?key=` query.
-        var target = url
+        var target = movedURL ?? url
         if name != url.bareStreamName { target.streamName = name }
         let publisher = RTMPPublisher(url: target, configuration: rtmp, wire: wire)
         connection = publisher
+        moving = nil
         let post = post
         let video = engine.videoTrack
         let audio = engine.audioTrack
@@ -195,12 +207,57 @@ public final class PublisherController {
                 return
             }
             post(.connection(generation: current, .publishStarted))
-            for await event in publisher.events {
-                if case .closed(let error?) = event {
-                    post(.connection(generation: current, .connectionLost(reason: error.description)))
-                }
-            }
+            await followPublisher(publisher, generation: current, post: post)
         }
+    }
+
+    /// A server's ReconnectRequest (Enhanced RTMP v2) while live: make before break. The old connection
+    /// keeps the media while a new one connects and publishes at `tcUrl` (the same server when nil) with
+    /// the type that continues this broadcast; `finishMove` then sends media to the new one from the next
+    /// keyframe and leaves the old one.
+    private func move(to tcUrl: String?) {
+        guard moving == nil, let old = connection, case .live = session.connection else { return }
+        var target = old.url
+        if let tcUrl, let moved = try? StreamURL("\(tcUrl)/\(old.url.streamName)") { target = moved }
+        moving = (old, target, clock.now)
+        handle(.event(.network(.moveRequested(target: target.redacted))))
+        generation += 1
+        let current = generation
+        let next = RTMPPublisher(url: target, configuration: rtmp, wire: wire)
+        connection = next
+        let post = post
+        let type = session.continuingType
+        let video = engine.videoTrack
+        let audio = engine.audioTrack
+        Task {
+            do {
+                try await next.start(type: type, video: video, audio: audio)
+            } catch {
+                post(.moveFinished(generation: current, failure: "\(error)"))
+                return
+            }
+            post(.moveFinished(generation: current, failure: nil))
+            await followPublisher(next, generation: current, post: post)
+        }
+    }
+
+    /// The new connection of a move publishes (media goes there from the next keyframe, the old one is
+    /// left) or could not (both are dropped and the session reconnects with its backoff).
+    private func finishMove(failure: String?) -> PublisherNetworkEvent {
+        guard let moving else { return .connectionLost(reason: failure ?? "move without a request") }
+        self.moving = nil
+        if let failure {
+            let stale = connection
+            connection = moving.old
+            closeConnection(drainingFor: .zero)
+            if let stale { Task { await stale.stop(drainingFor: .zero) } }
+            return .connectionLost(reason: "the server asked to reconnect to \(moving.target.redacted), which failed: \(failure)")
+        }
+        movedURL = moving.target
+        if let next = connection { pump.route(to: next) }
+        engine.requestKeyframe()
+        if let old = moving.old { Task { await old.stop(drainingFor: RTMPPublisher.drainLimit) } }
+        return .moved(target: moving.target.redacted, milliseconds: (clock.now.milliseconds - moving.since.milliseconds))
     }
 
     private func closeConnection(drainingFor limit: Duration = RTMPPublisher.drainLimit) {
@@ -216,5 +273,16 @@ public final class PublisherController {
     /// drain limit (a quit over a dead link would otherwise take 3 s longer).
     private var linkTakesNothing: Bool {
         network?.stage.state.isUp == false || session.connection.sendStall != nil
+    }
+}
+
+/// Reports what a live connection says to its controller's loop: its loss, and a server's request to move.
+private func followPublisher(_ publisher: RTMPPublisher, generation: Int, post: @escaping @Sendable (PublisherInput) -> Void) async {
+    for await event in publisher.events {
+        switch event {
+        case .closed(let error?): post(.connection(generation: generation, .connectionLost(reason: error.description)))
+        case .reconnectRequest(let tcUrl, _): post(.moveRequested(generation: generation, tcUrl: tcUrl))
+        default: break
+        }
     }
 }

@@ -8,4 +8,8 @@ public enum PublisherInput: Sendable {
     /// What connection number `generation` reported. Reports from a connection the session has since
     /// replaced or stopped are stale and dropped, so a late "connection lost" never hits a new broadcast.
     case connection(generation: Int, PublisherNetworkEvent)
+    /// The server of connection `generation` asked to reconnect (to `tcUrl`, or the same server when nil).
+    case moveRequested(generation: Int, tcUrl: String?)
+    /// The connection a move opened (`generation` is its own) publishes, or could not (`failure`).
+    case moveFinished(generation: Int, failure: String?)
 }

@@ -2,6 +2,7 @@ import OnAirCore
 import OnAirMedia
 import OnAirNet
 import OnAirLink
+import OnAirLink
 
 /// Owns a `SubscriberSession` and performs what it decides with the real RTMP player and decoder.
 ///
@@ -32,6 +33,10 @@ public final class SubscriberController {
     /// When frame 0 of a file-made pattern was due (wall µs), for pictures whose markers count from there.
     private let streamEpochMicroseconds: UInt64?
     private var player: RTMPPlayer?
+    /// Where a server's ReconnectRequest sent the play; later plays go there too.
+    private var movedURL: StreamURL?
+    /// The name of the current play, which a move plays again at the new server.
+    private var playingName: String?
     private var generation = 0
     private var lastMedia: SessionTime?
     private var mediaFlowing = false
@@ -216,6 +221,14 @@ public final class SubscriberController {
             apply(.connectionLost(reason: error.description), at: now)
         case .closed(nil), .streamBegin, .streamEOF, .streamDry:
             break
+        case .reconnectRequest(let tcUrl, _):
+            // Enhanced RTMP v2: follow the server at once, to its tcUrl or back to itself, and say so.
+            guard let name = playingName else { return }
+            var target = movedURL ?? url
+            if let tcUrl, let moved = try? StreamURL("\(tcUrl)/\(target.streamName)") { target = moved }
+            movedURL = target
+            report("notice", "the server asked to reconnect (NetConnection.Connect.ReconnectRequest): playing at \(target.redacted)")
+            play(name)
         }
     }
 
@@ -294,7 +307,8 @@ public final class SubscriberController {
         // Only media of this play may say PLAYING.
         mediaFlowing = false
         let previous = player
-        var target = url
+        playingName = name
+        var target = movedURL ?? url
         if name != url.bareStreamName { target.streamName = name }
         let player = RTMPPlayer(url: target, configuration: rtmp)
         self.player = player

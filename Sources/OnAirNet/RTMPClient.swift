@@ -83,7 +83,10 @@ public enum RTMPClient {
                 "the server rejected connect\(status.map { ": \($0.code) \($0.description)" } ?? ""); check the application name"
             case .publishRejected(let status):
                 "the server refused to publish: \(status.code)\(status.description.isEmpty ? "" : " (\(status.description))")"
-                    + (status.code == .publishBadName ? "; the stream name is taken or invalid, pick another" : "")
+                    + (status.code != .publishBadName ? ""
+                        : status.description.lowercased().contains("already publishing")
+                        ? "; the server still holds a publisher of this name (an earlier connection it has not yet seen go, or another one): wait, or pick another"
+                        : "; the stream name is taken or invalid, pick another")
             case .commandFailed(let command, let status):
                 "\(command) failed\(status.map { ": \($0.code) \($0.description)" } ?? "")"
             case .responseTimedOut(let command):

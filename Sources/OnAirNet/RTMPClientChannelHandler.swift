@@ -32,6 +32,8 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
     /// Told once, the first time the server breaks the spec in a way the chunk decoder tolerates.
     private let onWarning: @Sendable (String) -> Void
     private var warned = false
+    /// Message types already warned about (``warnOnce(type:_:)``).
+    private var warnedTypes: Set<UInt8> = []
 
     init(
         eventLoop: any EventLoop,
@@ -218,11 +220,23 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
     // MARK: Internals
 
     private func handle(_ raw: RTMPRawMessage, context: ChannelHandlerContext) {
+        if raw.type == .aggregate {
+            // Red5 and Wowza send media to players this way (RTMP spec §7.1.6): each sub-message is handled
+            // as if it had come alone. The decoder refuses an aggregate inside one, so this recurses once.
+            do {
+                for sub in try RTMPAggregateMessage(raw).messages { handle(sub, context: context) }
+            } catch {
+                warnOnce(type: raw.typeID, "\(error); ignoring it")
+            }
+            return
+        }
         let message: RTMPMessage
         do {
             message = try RTMPMessage(raw)
         } catch {
-            return   // Unknown or unsupported message types are skipped, as the spec lets receivers do.
+            // Skipped, as the spec lets receivers do — but said once per type, never in silence.
+            warnOnce(type: raw.typeID, error.description)
+            return
         }
         switch message {
         case .windowAcknowledgementSize, .userControl:
@@ -261,6 +275,13 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
     private func warnOnce(_ warning: String) {
         guard !warned else { return }
         warned = true
+        onWarning(warning)
+    }
+
+    /// One warning per message type the client cannot use (unknown, unsupported, or not decodable), so a
+    /// server that speaks something OnAir does not is visible once, not silent and not a flood.
+    private func warnOnce(type: UInt8, _ warning: String) {
+        guard warnedTypes.insert(type).inserted else { return }
         onWarning(warning)
     }
 

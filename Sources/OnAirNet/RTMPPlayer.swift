@@ -47,6 +47,9 @@ public final class RTMPPlayer: Sendable {
         case warning(String)
         /// The connection ended; `nil` when ``stop()`` closed it.
         case closed(RTMPClient.Error?)
+        /// The server asked to reconnect (Enhanced RTMP v2 `NetConnection.Connect.ReconnectRequest`): to
+        /// `tcUrl` when it names one, else to the same server.
+        case reconnectRequest(tcUrl: String?, description: String)
     }
 
     /// The errors this client throws (shared with the other RTMP client).
@@ -76,6 +79,9 @@ public final class RTMPPlayer: Sendable {
             url: url, configuration: configuration,
             onIncoming: { incoming in
                 for event in demuxer.withLock({ $0.handle(incoming) }) { continuation.yield(event) }
+                if case .command(let command) = incoming.message, let move = command.reconnectTarget {
+                    continuation.yield(.reconnectRequest(tcUrl: move.tcUrl, description: move.description))
+                }
             },
             onClose: { error in
                 continuation.yield(.closed(error))

@@ -25,6 +25,9 @@ public final class RTMPPublisher: Sendable {
         /// The first time the server broke the RTMP spec in a way OnAir tolerates (as ffmpeg and librtmp do).
         case warning(String)
         case closed(RTMPClient.Error?)
+        /// The server asked to reconnect (Enhanced RTMP v2 `NetConnection.Connect.ReconnectRequest`): to
+        /// `tcUrl` when it names one, else to the same server.
+        case reconnectRequest(tcUrl: String?, description: String)
     }
 
     /// The errors this client throws (shared with the other RTMP client).
@@ -64,6 +67,7 @@ public final class RTMPPublisher: Sendable {
             onIncoming: { incoming in
                 if case .command(let command) = incoming.message, command.name == RTMPCommand.Name.onStatus, let status = command.status {
                     continuation.yield(.status(status))
+                    if let move = command.reconnectTarget { continuation.yield(.reconnectRequest(tcUrl: move.tcUrl, description: move.description)) }
                 }
             },
             onClose: { error in

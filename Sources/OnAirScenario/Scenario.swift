@@ -89,6 +89,8 @@ public enum ScenarioRequirement: String, Sendable, Equatable, Hashable, CaseIter
     case notices
     /// The embedded relay records into `--record-dir`, where `expect recording …` reads the file.
     case recording
+    /// The scenario presses server keys (`server-restart`, …), which act on the embedded relay only.
+    case relay
 }
 
 /// One line that does something: wait, press a key, or check an expectation.

@@ -166,11 +166,16 @@ public enum ScenarioParser {
         }
     }
 
-    /// Why a press that names a link command (`link-cap 9`, `sub handoff fast`) cannot be one, or nil: the
+    /// Why a press that names a link or server command (`link-cap 9`, `sub handoff fast`, `server-busy 1h`) cannot be one, or nil: the
     /// value is checked here, so a bad rate is refused with its line before anything is published.
     static func linkProblem(_ command: String) -> String? {
         var link = command
         for prefix in ["sub ", "subscriber "] where link.hasPrefix(prefix) { link = String(link.dropFirst(prefix.count)) }
+        do {
+            _ = try ServerCommand.parse(command)
+        } catch {
+            return "`press \(command)`: \(error.description)"
+        }
         do {
             _ = try LinkCommand.parse(link)
             return nil

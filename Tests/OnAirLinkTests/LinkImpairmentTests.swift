@@ -1,6 +1,7 @@
 import Foundation
 import OnAirCore
 @testable import OnAirLink
+@testable import OnAirLink
 import OnAirNet
 import OnAirTestSupport
 import Synchronization

@@ -65,7 +65,7 @@ struct PublishBenchmark {
             switch event {
             case .closed(let error): closedWithError = error
             case .status(let status): statuses.append(status.code.rawValue)
-            case .warning: break
+            case .warning, .reconnectRequest: break
             }
         }
         #expect(closedWithError == nil)

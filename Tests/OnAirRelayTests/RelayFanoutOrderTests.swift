@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 @testable import OnAirRelay
+@testable import OnAirRelay
 @testable import OnAirNet
 import OnAirCore
 import OnAirRTMP

@@ -1,5 +1,6 @@
 import Foundation
 @testable import OnAirRelay
+@testable import OnAirRelay
 @testable import OnAirNet
 import OnAirCore
 import OnAirRTMP

@@ -44,6 +44,7 @@ struct ScenarioNetworkTests {
         ("press subscriber handoff fast", 1, "'fast' is not a rate"),
         ("press link-cap", 1, "link-cap needs a value"),
         ("press link-up now", 1, "too many values after link-up"),
+        ("wait 1s\npress server-busy 1h", 2, "`press server-busy 1h`: server-busy: '1h' is not a duration between 100ms and 300s"),
         ("press handoff 1M 40 50 60", 1, "`press` takes a command"),
         ("abr sometimes\nwait 1s", 1, "unknown abr mode 'sometimes'; modes: off, ladder, throughput"),
         ("bitrate fast\nwait 1s", 1, "'fast' is not a bitrate"),

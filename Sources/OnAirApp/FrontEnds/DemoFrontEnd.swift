@@ -5,6 +5,8 @@ import OnAirMedia
 import OnAirNet
 import OnAirRelay
 import OnAirLink
+import OnAirRelay
+import OnAirLink
 
 /// `onair demo`: the two phones of Red5's testbed on one screen — a publisher and a subscriber of the
 /// same stream — through the embedded relay (or `--server`), so every seed flow can be shown with no
@@ -13,7 +15,7 @@ public enum DemoFrontEnd {
     public static func run(_ options: DemoOptions) async throws {
         let (relay, url) = try await server(for: options)
         do {
-            _ = try await runConsole(options, url: url, clock: SessionClock(), script: nil, notices: recordingNotice(options))
+            _ = try await runConsole(options, url: url, clock: SessionClock(), script: nil, notices: recordingNotice(options), relay: relay)
         } catch {
             await relay?.stop()
             throw error
@@ -26,7 +28,7 @@ public enum DemoFrontEnd {
         let (relay, url) = try await server(for: options)
         do {
             let writer = try FrontEndSetup.headlessWriter(logFile: options.publisher.logFile, command: "demo")
-            _ = try await runHeadless(options, url: url, writer: writer, clock: SessionClock(), script: nil)
+            _ = try await runHeadless(options, url: url, writer: writer, clock: SessionClock(), script: nil, relay: relay)
         } catch {
             await relay?.stop()
             throw error
@@ -36,7 +38,8 @@ public enum DemoFrontEnd {
 
     /// The console on `url`; with `script`, the scenario plays itself on it and its first failure is returned.
     static func runConsole(
-        _ options: DemoOptions, url: StreamURL, clock: SessionClock, script: ScenarioDriver?, notices extra: [String] = []
+        _ options: DemoOptions, url: StreamURL, clock: SessionClock, script: ScenarioDriver?, notices extra: [String] = [],
+        relay: RelayServer? = nil
     ) async throws -> ScenarioDriver.Failure? {
         let presentation = try FrontEndPresentation.console(
             theme: options.publisher.theme, color: options.publisher.color, previewFramesPerSecond: options.publisher.engine.previewFramesPerSecond,
@@ -44,7 +47,7 @@ public enum DemoFrontEnd {
         for text in extra { presentation.notice(text, side: .app) }
         if options.server == nil { presentation.consolePresenter?.summary.recordDirectory = options.recordDirectory }
         let post = presentation.inputs.poster
-        return try await run(options, url: url, on: presentation, notices: [], script: script.map { script in
+        return try await run(options, url: url, on: presentation, notices: [], relay: relay, script: script.map { script in
             presentation.consolePresenter?.observeForScenario(script.observer.observe)
             return (script, ScenarioDriver.Callbacks(
                 send: { post(.command($0)) },
@@ -56,12 +59,13 @@ public enum DemoFrontEnd {
 
     /// The headless demo on `url`; with `script`, the scenario replaces stdin and its first failure is returned.
     static func runHeadless(
-        _ options: DemoOptions, url: StreamURL, writer: JSONLinesWriter, clock: SessionClock, script: ScenarioDriver?
+        _ options: DemoOptions, url: StreamURL, writer: JSONLinesWriter, clock: SessionClock, script: ScenarioDriver?,
+        relay: RelayServer? = nil
     ) async throws -> ScenarioDriver.Failure? {
         let presentation = FrontEndPresentation.headless(
             writer: writer, duration: options.publisher.duration, readsStandardInput: script == nil, clock: clock)
         let post = presentation.inputs.poster
-        return try await run(options, url: url, on: presentation, notices: recordingNotice(options), script: script.map { script in
+        return try await run(options, url: url, on: presentation, notices: recordingNotice(options), relay: relay, script: script.map { script in
             (script, ScenarioDriver.Callbacks(
                 send: { post(.command($0)) },
                 quit: { post(.quit(reason: $0)) },
@@ -75,7 +79,7 @@ public enum DemoFrontEnd {
     /// Both sides, the same for both presentations, then the one loop; a scenario runs beside it, talking
     /// to it only through the loop's inputs. `notices` follow the `started` event.
     private static func run(
-        _ options: DemoOptions, url: StreamURL, on presentation: FrontEndPresentation, notices: [String],
+        _ options: DemoOptions, url: StreamURL, on presentation: FrontEndPresentation, notices: [String], relay: RelayServer?,
         script: (driver: ScenarioDriver, callbacks: ScenarioDriver.Callbacks)?
     ) async throws -> ScenarioDriver.Failure? {
         let clock = presentation.clock
@@ -98,13 +102,30 @@ public enum DemoFrontEnd {
             presentation.inputs.post(.publisher(.event(.control(.start(options.publisher.initialType)))))
             presentation.inputs.post(.subscriber(.event(.control(.play))))
             driving = script.map { $0.driver.start($0.callbacks) }
-            try await presentation.run(FrontEndSides(publisher: publisher, subscriber: subscriber))
+            let sides = FrontEndSides(publisher: publisher, subscriber: subscriber)
+            if let relay { sides.commands.server = serverCommands(relay, post: presentation.inputs.poster) }
+            try await presentation.run(sides)
         } catch {
             driving?.cancel()
             throw error is FrontEndExit ? error : FrontEndExit(code: 1, message: "onair demo: \(error)")
         }
         driving?.cancel()
         return await driving?.value
+    }
+
+    /// The server keys on the embedded relay (issue 27): each acts on it and says what it did, once, in
+    /// the operator's words.
+    static func serverCommands(_ relay: RelayServer, post: @escaping @Sendable (FrontEndInput) -> Void) -> @Sendable (ServerCommand) -> Void {
+        { command in
+            relay.interrupt(command)
+            let seconds = command.duration.map(NumberText.describe) ?? ""
+            switch command {
+            case .restart: post(.notice("server-restart: the relay drops every connection and refuses new ones for \(seconds)"))
+            case .busy: post(.notice("server-busy: the relay refuses publishing as \"already publishing\" for \(seconds)"))
+            case .stall: post(.notice("server-stall: the relay reads nothing from its publishers for \(seconds)"))
+            case .move: post(.notice("server-move: the relay asks its clients to reconnect to its second listener (ReconnectRequest)"))
+            }
+        }
     }
 
     /// Where the embedded relay records, said once at the start (nothing when `--server` records elsewhere).
@@ -192,7 +213,10 @@ public enum DemoFrontEnd {
         configuration.port = 0
         configuration.recordDirectory = URL(fileURLWithPath: recordDirectory)
         do {
-            return try await RelayServer.start(configuration)
+            let relay = try await RelayServer.start(configuration)
+            // server-move's destination: a second listener of the same relay, standing in for a second server.
+            _ = try await relay.addMoveListener()
+            return relay
         } catch {
             throw FrontEndExit(code: 1, message: "onair demo: the embedded relay did not start: \(error)")
         }

@@ -3,6 +3,7 @@ import OnAirCore
 import OnAirMedia
 import OnAirNet
 import OnAirLink
+import OnAirLink
 
 extension PublishNetwork {
     /// Starts the stage toward `url`'s server (rtmp:// only), and ABR when asked; returns the URL the

@@ -80,6 +80,9 @@ public enum ScenarioFrontEnd {
         if scenario.settings.requirements.contains(.recording), demo.server != nil {
             return row(.skipped("it checks the embedded relay's recordings; run it without --server"))
         }
+        if scenario.settings.requirements.contains(.relay), demo.server != nil {
+            return row(.skipped("it presses server keys, which act on the embedded relay; run it without --server"))
+        }
         let (relay, url) = try await DemoFrontEnd.server(for: demo)
 
         let rtmp = try DemoFrontEnd.rtmpConfiguration(demo, url: url) { _ in }
@@ -101,9 +104,9 @@ public enum ScenarioFrontEnd {
         let failure: ScenarioDriver.Failure?
         do {
             failure = if headless {
-                try await DemoFrontEnd.runHeadless(demo, url: url, writer: JSONLinesWriter(observer: observer.observe), clock: clock, script: driver)
+                try await DemoFrontEnd.runHeadless(demo, url: url, writer: JSONLinesWriter(observer: observer.observe), clock: clock, script: driver, relay: relay)
             } else {
-                try await DemoFrontEnd.runConsole(demo, url: url, clock: clock, script: driver, notices: [selfTest.summary(url: url)])
+                try await DemoFrontEnd.runConsole(demo, url: url, clock: clock, script: driver, notices: [selfTest.summary(url: url)], relay: relay)
             }
         } catch {
             await relay?.stop()

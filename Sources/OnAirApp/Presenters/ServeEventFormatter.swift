@@ -57,6 +57,8 @@ public enum ServeEventFormatter {
             "relay: #\(id) warning: \(reason)"
         case .stopped:
             "relay: stopped"
+        case .serverInterruption(let action, let milliseconds, let ended):
+            ended ? "relay: \(action) over" : "relay: \(action)\(milliseconds > 0 ? " for \(milliseconds) ms" : "") (operator)"
         }
     }
 
@@ -105,6 +107,8 @@ public enum ServeEventFormatter {
             return ("warning", ["connection": i(id), "reason": .string(reason)])
         case .stopped:
             return ("stopped", [:])
+        case .serverInterruption(let action, let milliseconds, let ended):
+            return ("serverInterruption", ["action": .string(action), "durationMs": i(milliseconds), "ended": .bool(ended)])
         }
     }
 }

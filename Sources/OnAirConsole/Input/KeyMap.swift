@@ -36,6 +36,14 @@ public struct KeyMap: Sendable {
         KeyBinding(keys: [.character("q")], intent: .quit, label: "quit", help: "quit (asks first while broadcasting)"),
         KeyBinding(keys: [.character("y")], intent: .confirm, label: "yes", help: "confirm"),
         KeyBinding(keys: [.character("n"), .escape], intent: .cancel, label: "no", help: "cancel"),
+        KeyBinding(keys: [.character("R")], intent: .command(.server(.restart(ServerCommand.defaultDuration))), label: "srv restart",
+                   help: "the server restarts: every connection dropped, new ones refused for 3 s"),
+        KeyBinding(keys: [.character("B")], intent: .command(.server(.busy(ServerCommand.defaultDuration))), label: "srv busy",
+                   help: "the server refuses publishing as \"already publishing\" for 3 s (met on the next reconnect)"),
+        KeyBinding(keys: [.character("S")], intent: .command(.server(.stall(ServerCommand.defaultDuration))), label: "srv stall",
+                   help: "the server stops reading from the publisher for 3 s"),
+        KeyBinding(keys: [.character("M")], intent: .command(.server(.move)), label: "srv move",
+                   help: "the server asks its clients to reconnect elsewhere (ReconnectRequest)"),
     ])
 
     /// The intent of a key in `mode`, if the table has one there (whether it is allowed now is separate).

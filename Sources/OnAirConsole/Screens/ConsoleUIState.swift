@@ -30,6 +30,8 @@ public struct ConsoleUIState: Sendable, Equatable {
     /// one: the link keys' legality and what `w` and `k` do next, for the focused pane.
     public var link: LinkImpairmentState?
     public var subscriberLink: LinkImpairmentState?
+    /// Whether the demo's embedded relay takes the server keys (`ServerCommand`).
+    public var hasRelay = false
     /// The terminal's height as last reported: a PgUp/PgDn moves about a page of the log on screen.
     public var screenHeight = 24
 
@@ -57,7 +59,7 @@ public struct ConsoleUIState: Sendable, Equatable {
         let logLines = (focused == .publisher ? publisher?.log.entries.count : subscriber?.log.entries.count) ?? 0
         let limit = max(0, logLines - visibleLogRows)
         var context = KeyContext(mode: mode, focus: focused, paneCount: paneCount, targets: CommandTargets(
-            publisher: publisher, subscriber: subscriber, publisherLink: link, subscriberLink: subscriberLink))
+            publisher: publisher, subscriber: subscriber, publisherLink: link, subscriberLink: subscriberLink, hasRelay: hasRelay))
         context.logScroll = min(logScroll, limit)
         context.logScrollLimit = limit
         return context

@@ -5,15 +5,18 @@ public struct CommandTargets: Sendable, Equatable {
     public var subscriber: SubscriberAppState?
     public var publisherLink: LinkImpairmentState?
     public var subscriberLink: LinkImpairmentState?
+    /// Whether the demo's embedded relay is there for the server commands (`ServerCommand`).
+    public var hasRelay: Bool
 
     public init(
         publisher: PublisherAppState? = nil, subscriber: SubscriberAppState? = nil,
-        publisherLink: LinkImpairmentState? = nil, subscriberLink: LinkImpairmentState? = nil
+        publisherLink: LinkImpairmentState? = nil, subscriberLink: LinkImpairmentState? = nil, hasRelay: Bool = false
     ) {
         self.publisher = publisher
         self.subscriber = subscriber
         self.publisherLink = publisherLink
         self.subscriberLink = subscriberLink
+        self.hasRelay = hasRelay
     }
 }
 
@@ -38,7 +41,7 @@ extension OperatorCommand {
         case .phone: targets.publisher == nil && targets.subscriber != nil ? .subscriber : .publisher
         case .publisher, .link: .publisher
         case .subscriber, .subscriberPhone, .subscriberLink: .subscriber
-        case .quit: .frontEnd
+        case .quit, .server: .frontEnd
         }
     }
 
@@ -48,7 +51,7 @@ extension OperatorCommand {
         switch self {
         case .phone(let action), .subscriberPhone(let action): .subscriberPhone(action)
         case .link(let command), .subscriberLink(let command): .subscriberLink(command)
-        case .subscriber, .quit: self
+        case .subscriber, .quit, .server: self
         case .publisher: nil
         }
     }
@@ -60,7 +63,7 @@ extension OperatorCommand {
         // Every start is refused or accepted alike, whatever its type: the rule keys it as `start`.
         case .publisher(.start): .control(.start(nil))
         case .publisher(let control): .control(control)
-        case .subscriber, .subscriberPhone, .subscriberLink, .link, .quit: nil
+        case .subscriber, .subscriberPhone, .subscriberLink, .link, .quit, .server: nil
         }
     }
 
@@ -69,6 +72,7 @@ extension OperatorCommand {
     public func refusal(in targets: CommandTargets) -> String? {
         switch side(in: targets) {
         case .frontEnd:
+            if case .server(let command) = self { return command.refusal(hasRelay: targets.hasRelay) }
             return nil
         case .publisher:
             guard let publisher = targets.publisher else { return "that is a publisher command" }
@@ -88,6 +92,7 @@ extension OperatorCommand {
     /// (`home: Home only leaves an active app …`, `sub link-down: no link stage here …`).
     public func refusalMessage(in targets: CommandTargets) -> String? {
         guard let reason = refusal(in: targets) else { return nil }
+        if case .server = self { return reason }        // the server rule's reason starts with the word
         if side(in: targets) == .publisher ? targets.publisher == nil : targets.subscriber == nil { return reason }
         switch self {
         // The link rule's reason already starts with the command's word.

@@ -18,11 +18,15 @@ public enum OperatorCommand: Sendable, Hashable {
     case link(LinkCommand)
     /// `quit`: end cleanly.
     case quit
+    /// An interruption from the server's side, on the demo's embedded relay: `server-restart [D]`,
+    /// `server-busy [D]`, `server-stall [D]`, `server-move` (`ServerCommand.parse`).
+    case server(ServerCommand)
 
     /// Every command name, for help texts and error messages.
     public static let names: [String] =
         OperatorAction.allCases.map(\.rawValue) + ["pause-video", "pause-audio", "next-policy", "stop", "start", "play", "stop-play", "sub <gesture>",
-           "link-down", "link-up", "handoff [RATE [MS]]", "link-cap RATE", "link-uncap", "link-delay MS", "sub <link command>", "quit"]
+           "link-down", "link-up", "handoff [RATE [MS]]", "link-cap RATE", "link-uncap", "link-delay MS", "sub <link command>", "quit",
+           "server-restart [D]", "server-busy [D]", "server-stall [D]", "server-move"]
 
     /// The command as typed (`call`, `pause-video`, `sub home`), for messages.
     public var name: String {
@@ -39,6 +43,7 @@ public enum OperatorCommand: Sendable, Hashable {
         case .link(let command): command.text
         case .subscriberLink(let command): "sub \(command.text)"
         case .quit: "quit"
+        case .server(let command): command.text
         }
     }
 
@@ -46,6 +51,10 @@ public enum OperatorCommand: Sendable, Hashable {
     /// link command's value is bad (`linkError(in:)` says why).
     public init?(_ text: some StringProtocol) {
         var word = Self.trimmed(text).lowercased()
+        if let server = try? ServerCommand.parse(word) {
+            self = .server(server)
+            return
+        }
         if let link = try? LinkCommand.parse(word) {
             self = .link(link)
             return
@@ -86,10 +95,13 @@ extension OperatorCommand {
             line = trimmed(line.dropFirst(prefix.count))
         }
         do {
+            _ = try ServerCommand.parse(line)
             _ = try LinkCommand.parse(line)
             return nil
-        } catch {
+        } catch let error as ServerCommand.ParseError {
             return error.description
+        } catch {
+            return "\(error)"
         }
     }
 

@@ -7,6 +7,11 @@ public enum PublisherNetworkEvent: Sendable, Equatable {
     case publishFailed(reason: String)
     /// The connection closed without being asked to (reset, timeout, server gone).
     case connectionLost(reason: String)
+    /// The server asked to reconnect (`NetConnection.Connect.ReconnectRequest`), to `target`: the
+    /// broadcast goes on while a new connection publishes there.
+    case moveRequested(target: String)
+    /// The new connection publishes at `target`; the old one is left after `milliseconds` from the request.
+    case moved(target: String, milliseconds: Int64)
 }
 
 extension PublisherNetworkEvent: CustomStringConvertible {
@@ -15,6 +20,8 @@ extension PublisherNetworkEvent: CustomStringConvertible {
         case .publishStarted: "NetStream.Publish.Start"
         case .publishFailed(let reason): "publish failed: \(reason)"
         case .connectionLost(let reason): "connection lost: \(reason)"
+        case .moveRequested(let target): "the server asked to reconnect (NetConnection.Connect.ReconnectRequest): publishing at \(target) next"
+        case .moved(let target, let milliseconds): "moved: publishing at \(target) \(milliseconds) ms after the request; the old connection is left"
         }
     }
 }

@@ -7,8 +7,13 @@
 /// the operator's or a policy's — cancels a pending reconnect.
 extension PublisherSession {
     mutating func handleNetwork(_ event: PublisherNetworkEvent, at now: SessionTime) -> [PublisherAction] {
-        log(now, event == .publishStarted ? .rtmp : .error, "\(event)")
         switch event {
+        case .publishStarted, .moveRequested, .moved: log(now, .rtmp, "\(event)")
+        case .publishFailed, .connectionLost: log(now, .error, "\(event)")
+        }
+        switch event {
+        case .moveRequested, .moved:
+            return []       // the controller moves the live broadcast; the session's state does not change
         case .publishStarted:
             guard case .connecting = connection else {
                 log(now, .rtmp, "ignored: no publish under way")
@@ -34,6 +39,9 @@ extension PublisherSession {
             }
         }
     }
+
+    /// The type a publish that continues this broadcast on a new connection takes (a server's move).
+    public var continuingType: PublishType { context.republishType }
 
     /// Schedules the next attempt, or gives up with an error once the policy is exhausted.
     private mutating func scheduleReconnect(after reason: String, at now: SessionTime) -> [PublisherAction] {

@@ -33,6 +33,9 @@ public struct RTMPCommand: Sendable, Equatable {
         public static let videoFunction = 1.0
         /// `objectEncoding`: 0 selects AMF0.
         public static let objectEncodingAMF0 = 0.0
+        /// `capsEx` (Enhanced RTMP v2): the Reconnect bit, 0x01 — OnAir honours
+        /// `NetConnection.Connect.ReconnectRequest`.
+        public static let capsExReconnect = 1.0
     }
 
     public var name: String
@@ -68,6 +71,14 @@ public struct RTMPCommand: Sendable, Equatable {
         arguments.lazy.compactMap(RTMPStatus.init(info:)).first
     }
 
+    /// Where a `NetConnection.Connect.ReconnectRequest` asks to go: its info object's `tcUrl`, nil when it
+    /// names none (reconnect to the same server). Nil for any other command.
+    public var reconnectTarget: (tcUrl: String?, description: String)? {
+        guard name == Name.onStatus, let status, status.code == .reconnectRequest else { return nil }
+        let tcUrl = arguments.lazy.compactMap { $0["tcUrl"]?.stringValue }.first
+        return (tcUrl.flatMap { $0.isEmpty ? nil : $0 }, status.description)
+    }
+
     /// `connect` (§7.2.1.1) with the fields nginx-rtmp, Wowza and Red5 read.
     public static func connect(transactionID: Double = 1, app: String, tcURL: String, flashVersion: String = "FMLE/3.0 (compatible; OnAir)") -> RTMPCommand {
         RTMPCommand(name: Name.connect, transactionID: transactionID, commandObject: .object([
@@ -81,6 +92,7 @@ public struct RTMPCommand: Sendable, Equatable {
             "videoCodecs": .number(ConnectField.videoCodecs),
             "videoFunction": .number(ConnectField.videoFunction),
             "objectEncoding": .number(ConnectField.objectEncodingAMF0),
+            "capsEx": .number(ConnectField.capsExReconnect),
         ]))
     }
 

@@ -45,7 +45,7 @@ public enum RTMPMessage: Sendable, Equatable {
         public var description: String {
             switch self {
             case .unknownType(let type): "RTMP message type \(type) is not defined by the RTMP spec (§5.4, §7.1); ignoring it"
-            case .unsupportedType(let type): "RTMP \(type) messages are not supported by OnAir; ignoring it"
+            case .unsupportedType(let type): "RTMP \(type) messages (type \(type.rawValue)) are not supported by OnAir; ignoring them"
             case .truncated(let type): "RTMP \(type) message is shorter than the spec requires"
             case .invalidAMF(let type, let error): "RTMP \(type) message body: \(error)"
             case .missingName(let type): "RTMP \(type) message does not start with a name string (RTMP spec §7.1)"

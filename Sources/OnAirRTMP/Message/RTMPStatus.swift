@@ -24,6 +24,9 @@ public struct RTMPStatus: Sendable, Equatable, CustomStringConvertible {
         public static let playPublishNotify: Code = "NetStream.Play.PublishNotify"
         public static let playUnpublishNotify: Code = "NetStream.Play.UnpublishNotify"
         public static let playFailed: Code = "NetStream.Play.Failed"
+        /// Enhanced RTMP v2: the server asks the client to reconnect, to the `tcUrl` of the info object when
+        /// it names one, else to the same server (for updates and load balancing).
+        public static let reconnectRequest: Code = "NetConnection.Connect.ReconnectRequest"
     }
 
     /// `status`, `warning` or `error` (§7.2.2).

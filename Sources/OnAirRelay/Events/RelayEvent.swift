@@ -43,7 +43,11 @@ public enum RelayEvent: Sendable, Equatable {
     /// A peer broke the protocol; its connection is closed.
     case protocolError(connection: Int, reason: String)
     /// A peer broke the RTMP spec in a way the relay tolerates, as ffmpeg and librtmp do (for example a
-    /// format-1 first chunk header on a fresh chunk stream); reported once per connection.
+    /// format-1 first chunk header on a fresh chunk stream), reported once per connection, or sent a message
+    /// type the relay does not handle, reported once per type and connection.
     case peerWarning(connection: Int, reason: String)
     case stopped
+    /// The operator interrupted the relay on purpose (``RelayServer/interrupt(_:)``, issue 27): `action`
+    /// is `restart`, `busy`, `stall` or `move`, and `ended` says its window is over.
+    case serverInterruption(action: String, milliseconds: Int, ended: Bool)
 }

@@ -32,7 +32,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     /// The key given in `connect`'s `app`/`tcUrl` query, if any.
     private var connectKey: String?
     /// `connect`'s application: part of every stream name this connection publishes or plays.
-    private var application = RelayStreamName.defaultApplication
+    private(set) var application = RelayStreamName.defaultApplication
     private var nextStreamID: UInt32 = 1
     /// `play` commands over the connection's life (bounded: a play flood re-sends the GOP cache each time).
     private var playCommands = 0
@@ -43,6 +43,8 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     private(set) var publishing: (streamID: UInt32, name: RelayStreamName)?
     private(set) var playing: [UInt32: RelayStreamName] = [:]
     private var needsFlush = false
+    /// Message types this connection was told it sent in vain (``warnUnhandled(_:)``), once each.
+    var warnedTypes: Set<UInt8> = []
     /// Set by `connect`; a peer that has not sent it within ``RelayConfiguration/handshakeTimeout`` is closed.
     private(set) var connected = false
     private var handshakeDeadline: Scheduled<Void>?
@@ -185,6 +187,10 @@ final class RelayConnectionHandler: ChannelInboundHandler {
         sendControl(.command(.onStatus(status)), streamID: streamID)
     }
 
+    func sendCommand(_ command: RTMPCommand) {
+        sendControl(.command(command), streamID: 0)
+    }
+
     func sendUserControl(_ event: RTMPUserControlEvent) {
         sendControl(.userControl(event), streamID: 0)
     }
@@ -210,11 +216,11 @@ final class RelayConnectionHandler: ChannelInboundHandler {
 
     // MARK: Protocol
 
-    private func handle(_ raw: RTMPRawMessage) throws {
-        guard let type = raw.type else { return }
+    func handle(_ raw: RTMPRawMessage) throws {
+        guard let type = raw.type else { return warnUnhandled(raw.typeID) }
         switch type {
         case .audio, .video, .dataAMF0, .dataAMF3:
-            guard let publishing, raw.messageStreamID == publishing.streamID,
+            guard let publishing, raw.messageStreamID == publishing.streamID, registry.isPublisher(self, of: publishing.name),
                   let message = RelayMediaMessage(raw) else { return }
             registry.relay(message, name: publishing.name)
         case .commandAMF0, .commandAMF3:
@@ -225,6 +231,10 @@ final class RelayConnectionHandler: ChannelInboundHandler {
             let message = try RTMPMessage(raw)
             if case .userControl(.pingRequest) = message, !spendRequest() { return }
             if let answer = duties.handle(message) { sendControl(answer, streamID: 0) }
+        case .aggregate:
+            relayAggregate(raw)
+        case .sharedObjectAMF0, .sharedObjectAMF3:
+            warnUnhandled(raw.typeID)
         default:
             break      // Set Chunk Size and Abort are applied by the decoder; acks and bandwidth need nothing
         }

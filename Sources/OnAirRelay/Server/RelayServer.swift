@@ -1,6 +1,8 @@
 import Glibc
 import NIOCore
 import NIOPosix
+import OnAirCore
+import Synchronization
 
 /// The embedded RTMP relay (docs/design.md §3, GitHub issue 5): a small server that keeps Red5's semantics —
 /// it relays `send()` data messages and records by publish type — so the seeds' flows work without an
@@ -49,6 +51,8 @@ public final class RelayServer: Sendable {
     private let channel: any Channel
     private let registry: NIOLoopBound<RelayStreamRegistry>
     private let ownedGroup: MultiThreadedEventLoopGroup?
+    /// Listeners added by ``addMoveListener()``.
+    private let extraChannels = Mutex<[any Channel]>([])
 
     private init(
         configuration: RelayConfiguration, port: Int, events: AsyncStream<RelayEvent>,
@@ -74,6 +78,25 @@ public final class RelayServer: Sendable {
             NIOLoopBound(RelayStreamRegistry(eventLoop: loop, configuration: configuration, emit: { continuation.yield($0) }),
                          eventLoop: loop)
         }.get()
+        let bootstrap = Self.bootstrap(loop: loop, configuration: configuration, registry: registry)
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
+        } catch {
+            try? await ownedGroup?.shutdownGracefully()
+            throw map(error, configuration: configuration)
+        }
+        let port = channel.localAddress?.port ?? configuration.port
+        try await loop.submit { registry.value.start() }.get()
+        continuation.yield(.listening(host: configuration.host, port: port))
+        return RelayServer(
+            configuration: configuration, port: port, events: events, continuation: continuation, channel: channel,
+            registry: registry, ownedGroup: ownedGroup)
+    }
+
+    /// The listener's bootstrap: every connection on the relay's one loop, sharing its registry.
+    private static func bootstrap(loop: any EventLoop, configuration: RelayConfiguration,
+                                  registry: NIOLoopBound<RelayStreamRegistry>) -> ServerBootstrap {
         var bootstrap = ServerBootstrap(group: loop)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -94,19 +117,20 @@ public final class RelayServer: Sendable {
                 try channel.pipeline.syncOperations.addHandler(RelayConnectionHandler(registry: registry.value))
             }
         }
-        let channel: any Channel
-        do {
-            channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
-        } catch {
-            try? await ownedGroup?.shutdownGracefully()
-            throw map(error, configuration: configuration)
-        }
-        let port = channel.localAddress?.port ?? configuration.port
-        try await loop.submit { registry.value.start() }.get()
-        continuation.yield(.listening(host: configuration.host, port: port))
-        return RelayServer(
-            configuration: configuration, port: port, events: events, continuation: continuation, channel: channel,
-            registry: registry, ownedGroup: ownedGroup)
+        return bootstrap
+    }
+
+    /// A second listening port of the same relay (same streams), where `server-move` sends its clients
+    /// (Enhanced RTMP v2 ReconnectRequest's `tcUrl`): the demo's stand-in for a second server. Returns its port.
+    public func addMoveListener() async throws -> Int {
+        let extra = try await Self.bootstrap(loop: channel.eventLoop, configuration: configuration, registry: registry)
+            .bind(host: configuration.host, port: 0).get()
+        extraChannels.withLock { $0.append(extra) }
+        let port = extra.localAddress?.port ?? 0
+        let registry = self.registry
+        let target = "rtmp://\(configuration.host):\(port)"
+        try await channel.eventLoop.submit { registry.value.moveTarget = target }.get()
+        return port
     }
 
     /// What every stream looks like now (publisher, players, bytes, drops).
@@ -115,12 +139,20 @@ public final class RelayServer: Sendable {
         return try await channel.eventLoop.submit { registry.value.snapshot() }.get()
     }
 
+    /// The operator's interruption from the server's side (`server-restart`, `server-busy`, `server-stall`;
+    /// issue 27), started on the relay's loop; its start and end are ``RelayEvent/serverInterruption(action:milliseconds:ended:)`` events.
+    public func interrupt(_ command: ServerCommand) {
+        let registry = self.registry
+        channel.eventLoop.execute { registry.value.interrupt(command) }
+    }
+
     /// Stops listening, tells players their publishers are gone, closes recordings (whole tags, flushed)
     /// and every connection, then finishes ``events``. Safe to call more than once.
     public func stop() async {
         let registry = self.registry
         try? await channel.eventLoop.submit { registry.value.shutdown() }.get()
         try? await channel.close()
+        for extra in extraChannels.withLock({ $0 }) { try? await extra.close() }
         // Give the closes a turn of the loop so channelInactive accounting runs before the group goes.
         try? await channel.eventLoop.submit {}.get()
         try? await ownedGroup?.shutdownGracefully()

@@ -34,6 +34,16 @@ final class RelayStreamRegistry {
     private var lastStats = NIODeadline.now()
     /// Whether `accept` is backing off for lack of descriptors (logged once per episode).
     private var acceptPaused = false
+    /// Until when new connections are closed on arrival (`server-restart`, ``RelayStreamRegistry/interrupt(_:)``).
+    var refusingUntil: NIODeadline?
+    /// Until when every publish is refused as "already publishing" (`server-busy`).
+    var busyUntil: NIODeadline?
+    /// Where `server-move` sends clients (`rtmp://host:port`, the relay's second listener), nil: back to itself.
+    var moveTarget: String?
+    /// Publishers asked to move: a new publish of their stream takes it over instead of being refused.
+    var movingPublishers: Set<ObjectIdentifier> = []
+    /// Every open connection, for the operator's interruptions.
+    var openConnections: [RelayConnectionHandler] { Array(connections.values) }
 
     init(eventLoop: any EventLoop, configuration: RelayConfiguration, emit: @escaping @Sendable (RelayEvent) -> Void) {
         self.eventLoop = eventLoop
@@ -65,6 +75,7 @@ final class RelayStreamRegistry {
     /// Registers a new connection, or refuses it (reported, not registered) when its address is at
     /// ``RelayConfiguration/maxConnectionsPerAddress``; the handler closes a refused connection at once.
     func opened(_ handler: RelayConnectionHandler, address: String, remote: String) -> Bool {
+        if let refusingUntil, NIODeadline.now() < refusingUntil { return false }     // restarting: not listening
         guard addresses.admit(address) else {
             emit(.connectionRejected(connection: handler.id, remote: remote,
                                      reason: .tooManyConnections(address: address, limit: addresses.limit ?? 0)))
@@ -79,6 +90,7 @@ final class RelayStreamRegistry {
     /// The connection is gone: its publish ends (players are told) and its plays stop.
     func closed(_ handler: RelayConnectionHandler) {
         guard connections.removeValue(forKey: handler.id) != nil else { return }
+        movingPublishers.remove(ObjectIdentifier(handler))
         addresses.release(handler.address)
         for stream in Array(streams.values) {
             if stream.publisher?.handler === handler { unpublish(stream, reason: .disconnected) }
@@ -122,7 +134,13 @@ final class RelayStreamRegistry {
     /// `recording` is how it is recorded (``RelayConfiguration/RecordMode``), `nil` for not at all.
     func publish(_ name: RelayStreamName, type: PublishType, recording recordingType: PublishType?, handler: RelayConnectionHandler,
                  streamID: UInt32) -> Result<String?, Refusal> {
+        if let busyUntil, NIODeadline.now() < busyUntil {
+            return .failure(Refusal(code: .publishBadName, description: "already publishing: the server still holds \(name)'s previous publisher"))
+        }
         let stream = streams[name] ?? RelayStream(name: name, gopLimit: configuration.gopCacheLimit)
+        if let current = stream.publisher?.handler, movingPublishers.remove(ObjectIdentifier(current)) != nil {
+            unpublish(stream, reason: .unpublished)      // the move's new connection takes the stream over
+        }
         if stream.isPublished {
             return .failure(Refusal(code: .publishBadName, description: "\(name) is already being published"))
         }
@@ -175,6 +193,11 @@ final class RelayStreamRegistry {
     }
 
     /// Relays one publisher message: cache, recording, then every player's queue.
+    /// Whether `handler` is `name`'s publisher now (not one a move replaced).
+    func isPublisher(_ handler: RelayConnectionHandler, of name: RelayStreamName) -> Bool {
+        streams[name]?.publisher?.handler === handler
+    }
+
     func relay(_ message: RelayMediaMessage, name: RelayStreamName) {
         guard let stream = streams[name] else { return }
         stream.bytesIn += UInt64(message.payload.readableBytes)
