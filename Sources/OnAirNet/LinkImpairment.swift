@@ -49,6 +49,9 @@ public final class LinkImpairment: Sendable {
         public var connectionsReset = 0
     }
 
+    /// Why a handoff's connection went: the stage reset it on purpose — not the server, not the protocol.
+    public static let handoffReason = "the link stage reset the connection on purpose (a handoff to a new path)"
+
     /// The port OnAir's client connects to (127.0.0.1).
     public let port: Int
     public let targetHost: String

@@ -58,6 +58,8 @@ public enum RTMPClient {
         case protocolViolation(String)
         case connectionLost
         case notPublishing
+        /// The socket was reset (ECONNRESET, EPIPE, …): a peer or a network path went.
+        case connectionReset
 
         public var description: String {
             switch self {
@@ -94,6 +96,8 @@ public enum RTMPClient {
                 "the connection to the RTMP server was lost; reconnect to continue"
             case .notPublishing:
                 "not publishing: call start() first, or the stream was stopped"
+            case .connectionReset:
+                "the connection was reset (the server closed it, or the network path changed)"
             }
         }
     }

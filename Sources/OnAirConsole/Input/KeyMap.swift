@@ -44,7 +44,8 @@ public struct KeyMap: Sendable {
     }
 
     /// The bindings that do something now, in table order: the footer's content. The start key reads
-    /// "retry" after a failed publish and "reconnect" while a broadcast is under way; the link key says
+    /// "retry" after a failed publish and "reconnect" while a broadcast is under way; `d` reads "dismiss"
+    /// while Siri is up; the link key says
     /// what it will do, and the cap key the cap it will set.
     public func available(in context: KeyContext) -> [KeyBinding] {
         bindings.filter { isAvailable($0.intent, in: context) }.map { binding in
@@ -53,6 +54,11 @@ public struct KeyMap: Sendable {
             case .command(.publisher(.start)):
                 if case .error = context.publisherStatus { labelled.label = "retry" }
                 if context.publisherStatus?.isBroadcasting == true { labelled.label = "reconnect" }
+            case .command(.phone(.decline)):
+                // While Siri is up, `d` dismisses it: there is no call to decline.
+                let refusal = context.focus == .publisher
+                    ? context.targets.publisher?.refusals[.operator(.accept)] : context.targets.subscriber?.refusals[.accept]
+                if refusal == LifecycleSimulator.siriIsUpRefusal { labelled.label = "dismiss" }
             case .toggleLink:
                 labelled.label = context.link?.isUp == false ? "link up" : "link down"
             case .cycleLinkCap:

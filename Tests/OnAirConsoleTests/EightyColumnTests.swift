@@ -1,0 +1,75 @@
+import OnAirConsole
+import OnAirCore
+import Testing
+
+/// Issue 28 (3, 4): every figure and reason whole at 80×24 — the demo's stacked panes, where the preview
+/// stands beside the info rows — laid out by `RowFit`, and the sent rate never above the link's cap.
+@Suite("every figure whole at 80×24")
+struct EightyColumnTests {
+    /// The figures the issue found cut, all at once: ABR under a cap with a handoff's path and delay, a
+    /// send stall's countdown, a big congestion, the subscriber's paused render beside its link.
+    static func screen() -> ConsoleScreen {
+        var publisher = ConsoleFixtures.publisher(.stalled)
+        publisher.sendStall = SendStall(
+            since: SessionTime(milliseconds: ConsoleFixtures.now.milliseconds - 5_900),
+            tearDownAt: SessionTime(milliseconds: ConsoleFixtures.now.milliseconds + 9_200))
+        var telemetry = ConsoleFixtures.telemetry()
+        telemetry.bitrate = 883_000
+        telemetry.encoderBitrate = 931_000
+        telemetry.congestion = 1
+        telemetry.queueDepth = 1234
+        telemetry.droppedFrames = 98765
+        telemetry.abrTarget = AdaptiveBitrateTarget(videoBitrate: 2_500_000, framesPerSecond: 30)
+        telemetry.link = LinkImpairmentState(capBitsPerSecond: 800_000, delay: .milliseconds(150), path: 1)
+        var subscriber = ConsoleFixtures.subscriber()
+        subscriber.renderActive = false
+        var subscriberTelemetry = ConsoleFixtures.telemetry()
+        subscriberTelemetry.link = LinkImpairmentState(capBitsPerSecond: 800_000, delay: .milliseconds(150), path: 1)
+        return ConsoleScreen(
+            publisher: publisher, publisherTelemetry: telemetry, subscriber: subscriber, subscriberTelemetry: subscriberTelemetry,
+            ui: ConsoleUIState(focus: .publisher), now: ConsoleFixtures.now)
+    }
+
+    @Test("ABR under a cap, a send stall, congestion, a paused render and the link: nothing cut at 80×24")
+    func wholeAtEighty() {
+        let buffer = Self.screen().render(width: 80, height: 24, theme: .builtInDefault)
+        let text = buffer.textLines().joined(separator: "\n")
+        #expect(!text.contains("…"), "\(text)")
+        #expect(text.contains("none sent 5.9 s, retry in 9.2 s"), "\(text)")
+        #expect(text.contains("cap 800k"), "\(text)")
+        #expect(text.contains("link 800k 150ms path 1"), "\(text)")
+        #expect(text.contains("cong 100%"), "\(text)")
+        #expect(text.contains("drop 98765"), "\(text)")
+        #expect(text.contains("PAUSED: not decoded"), "\(text)")
+    }
+
+    @Test("sent is what the link carried: never shown above the cap, with ABR or without")
+    func sentNeverAboveTheCap() {
+        var telemetry = ConsoleFixtures.telemetry()
+        telemetry.bitrate = 883_000
+        telemetry.link = LinkImpairmentState(capBitsPerSecond: 800_000)
+        telemetry.abrTarget = AdaptiveBitrateTarget(videoBitrate: 931_000, framesPerSecond: 30)
+        #expect(PublisherDashboard.bitrateFields(telemetry)[0].long == "abr 931k → sent 800k / cap 800k")
+        telemetry.abrTarget = nil
+        telemetry.bitrate = 449_000
+        telemetry.link = LinkImpairmentState(capBitsPerSecond: 300_000)
+        #expect(PublisherDashboard.sentBitrate(telemetry) == 300_000)
+        #expect(PublisherDashboard.bitrateFields(telemetry)[0].long == "300 kb/s")
+        telemetry.link = nil
+        #expect(PublisherDashboard.sentBitrate(telemetry) == 449_000)
+    }
+
+    @Test("the rule: two spaces, one, short words, then the least important field goes whole")
+    func rule() {
+        let fields = [
+            RowField("30.0", importance: 5), RowField("dropped 3", short: "drop 3", importance: 3),
+            RowField("queue 2", short: "q 2", importance: 2), RowField("congestion 12%", short: "cong 12%", importance: 4),
+        ]
+        #expect(RowFit.forms(fields) == [
+            "30.0  dropped 3  queue 2  congestion 12%", "30.0 dropped 3 queue 2 congestion 12%", "30.0 drop 3 q 2 cong 12%",
+            "30.0 drop 3 cong 12%", "30.0 cong 12%", "30.0",
+        ])
+        #expect(RowFit.text(fields, width: 22) == "30.0 drop 3 cong 12%")
+        #expect(RowFit.text(fields, width: 3) == "30.0", "the last form is the most important field, whole")
+    }
+}
