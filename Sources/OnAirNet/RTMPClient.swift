@@ -97,7 +97,7 @@ public enum RTMPClient {
             case .notPublishing:
                 "not publishing: call start() first, or the stream was stopped"
             case .connectionReset:
-                "the connection was reset (the server closed it, or the network path changed)"
+                "the connection was reset (peer or path gone)"
             }
         }
     }

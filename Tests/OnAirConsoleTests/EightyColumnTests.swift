@@ -72,4 +72,32 @@ struct EightyColumnTests {
         #expect(RowFit.text(fields, width: 22) == "30.0 drop 3 cong 12%")
         #expect(RowFit.text(fields, width: 3) == "30.0", "the last form is the most important field, whole")
     }
+
+    /// Issue 28 (5): IDLE with "queue 1 congestion 1%", WAITING FOR PUBLISHER with "audio -15 dB".
+    @Test("no stale figures: an idle publisher shows no send queue, a subscriber not playing no audio level")
+    func noStaleFigures() {
+        var telemetry = ConsoleFixtures.telemetry()
+        telemetry.queueDepth = 1
+        telemetry.congestion = 0.01
+        telemetry.audioLevelDBFS = -15
+        var subscriber = ConsoleFixtures.subscriber()
+        subscriber.connection = .waitingForPublisher
+        let screen = ConsoleScreen(
+            publisher: ConsoleFixtures.publisher(.idle), publisherTelemetry: telemetry, subscriber: subscriber, subscriberTelemetry: telemetry,
+            ui: ConsoleUIState(focus: .publisher), now: ConsoleFixtures.now)
+        let lines = screen.render(width: 80, height: 24, theme: .builtInDefault).textLines()
+        let publisherPane = lines.prefix(11).joined(separator: "\n")
+        let subscriberPane = lines.dropFirst(11).joined(separator: "\n")
+        #expect(!publisherPane.contains("queue 1") && !publisherPane.contains("congestion"), "\(publisherPane)")
+        #expect(!subscriberPane.contains("-15 dB") && subscriberPane.contains("audio -- dB"), "\(subscriberPane)")
+    }
+
+    @Test("the handoff's reason stays whole on an 80-column event log line")
+    func handoffLineFits() {
+        var publisher = ConsoleFixtures.publisher(.reconnecting(attempt: 1, maxAttempts: 20))
+        publisher.log.append(ConsoleFixtures.now, .error, "connection lost: the link stage reset it on purpose (handoff)")
+        let screen = ConsoleScreen(publisher: publisher, publisherTelemetry: ConsoleFixtures.telemetry(), now: ConsoleFixtures.now)
+        let text = screen.render(width: 80, height: 24, theme: .builtInDefault).text
+        #expect(text.contains("reset it on purpose (handoff)"), "\(text)")
+    }
 }

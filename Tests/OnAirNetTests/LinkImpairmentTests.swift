@@ -146,6 +146,7 @@ struct LinkImpairmentTests {
         #expect(stage.counters.connectionsReset == 1)
         // Issue 28 (9): the operator reads that the stage did it, in whole sentences, no syscall text.
         #expect(stage.targetFailure == LinkImpairment.handoffReason)
+        #expect(("00:46.234 ERR  connection lost: " + LinkImpairment.handoffReason).count <= 78, "whole on an 80-column log")
         if case let error?? = closedWith {
             let text = error.description
             #expect(!text.contains("broke the RTMP protocol") && !text.contains("descriptor") && !text.contains("errno"), "\(text)")

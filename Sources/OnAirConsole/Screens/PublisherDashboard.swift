@@ -127,12 +127,17 @@ public struct PublisherDashboard: Widget {
         }
         Self.renderBitrate(telemetry, in: info.row(4), into: &buffer, theme: theme)
         let congestionRole: ThemeRole = telemetry.congestion >= 0.75 ? .meterWarning : .value
-        let frames = [
+        var frames = [
             RowField(ConsoleFormat.decimal(telemetry.framesPerSecond, places: 1), importance: 5),
             RowField("dropped \(telemetry.droppedFrames)", short: "drop \(telemetry.droppedFrames)", importance: 3),
-            RowField("queue \(telemetry.queueDepth)", short: "q \(telemetry.queueDepth)", importance: 2),
-            RowField("congestion \(ConsoleFormat.percent(telemetry.congestion))", short: "cong \(ConsoleFormat.percent(telemetry.congestion))", importance: 4),
         ]
+        // The send queue's figures belong to a broadcast: left over on IDLE they would be stale.
+        if state.status.isBroadcasting {
+            frames += [
+                RowField("queue \(telemetry.queueDepth)", short: "q \(telemetry.queueDepth)", importance: 2),
+                RowField("congestion \(ConsoleFormat.percent(telemetry.congestion))", short: "cong \(ConsoleFormat.percent(telemetry.congestion))", importance: 4),
+            ]
+        }
         LabelledField("fps", RowFit.text(frames, width: info.width - 9), labelWidth: 9, valueRole: congestionRole)
             .render(in: info.row(5), into: &buffer, theme: theme)
     }
