@@ -69,7 +69,7 @@ public final class PublisherController {
                 switch value {
                 case .publishFailed: value = .publishFailed(reason: failure)
                 case .connectionLost: value = .connectionLost(reason: failure)
-                case .publishStarted: break
+                case .publishStarted, .linkChanged: break
                 }
             }
             if case .publishStarted = value, let connection {
@@ -129,7 +129,9 @@ public final class PublisherController {
     /// (`CommandRouter`). A handoff resets the connection; the session sees it lost and reconnects on its
     /// own with the type its policy says.
     public func apply(_ command: LinkCommand) {
-        _ = network?.apply(command)
+        guard let state = network?.apply(command) else { return }
+        // Every link change is a line of the pane's event log, as keys and statuses are.
+        handle(.event(.network(.linkChanged("\(command.text): link \(state.dashboardText)"))))
     }
 
     /// Ends the broadcast and the engine, as a quit does: unpublish in order, then stop capturing.

@@ -111,6 +111,7 @@ public final class SubscriberController {
         guard let state = link?.apply(command) else { return }
         notices.append((kind: "link", details: ["state": .string(state.description), "command": .string(command.text)]))
         showNotice?("sub \(command.text): link \(state.dashboardText)")
+        apply(.linkChanged("\(command.text): link \(state.dashboardText)"), at: clock.now)
     }
 
     /// Synchronous, as the publisher's: a play or a stop happens on a task of its own (the old player is

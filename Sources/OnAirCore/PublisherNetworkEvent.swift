@@ -7,6 +7,8 @@ public enum PublisherNetworkEvent: Sendable, Equatable {
     case publishFailed(reason: String)
     /// The connection closed without being asked to (reset, timeout, server gone).
     case connectionLost(reason: String)
+    /// The link stage changed (a key, a stdin command, a scenario press): logged, nothing else.
+    case linkChanged(String)
 }
 
 extension PublisherNetworkEvent: CustomStringConvertible {
@@ -15,6 +17,7 @@ extension PublisherNetworkEvent: CustomStringConvertible {
         case .publishStarted: "NetStream.Publish.Start"
         case .publishFailed(let reason): "publish failed: \(reason)"
         case .connectionLost(let reason): "connection lost: \(reason)"
+        case .linkChanged(let text): text
         }
     }
 }

@@ -7,8 +7,14 @@
 /// the operator's or a policy's — cancels a pending reconnect.
 extension PublisherSession {
     mutating func handleNetwork(_ event: PublisherNetworkEvent, at now: SessionTime) -> [PublisherAction] {
-        log(now, event == .publishStarted ? .rtmp : .error, "\(event)")
         switch event {
+        case .publishStarted: log(now, .rtmp, "\(event)")
+        case .linkChanged: log(now, .engine, "\(event)")
+        case .publishFailed, .connectionLost: log(now, .error, "\(event)")
+        }
+        switch event {
+        case .linkChanged:
+            return []
         case .publishStarted:
             guard case .connecting = connection else {
                 log(now, .rtmp, "ignored: no publish under way")

@@ -20,6 +20,8 @@ public enum SubscriberEvent: Sendable, Equatable {
     case playFailed(reason: String)
     /// The subscriber's own connection closed without being asked to.
     case connectionLost(reason: String)
+    /// The subscriber's own link stage changed: logged, nothing else.
+    case linkChanged(String)
     /// A timer the session scheduled has run out.
     case timerFired(SubscriberTimer)
 }

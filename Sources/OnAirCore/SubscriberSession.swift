@@ -70,6 +70,9 @@ public struct SubscriberSession: Sendable, Equatable {
             }
         case .timerFired(let timer):
             return timerFired(timer, at: now)
+        case .linkChanged(let text):
+            log(now, .engine, text)
+            return []
         }
     }
 

@@ -117,7 +117,7 @@ struct KeyMapTests {
         #expect(up.linkCommand(for: .toggleLink) == .down)
         #expect(map.available(in: up).first { $0.intent == .toggleLink }?.label == "link down")
         #expect(map.available(in: up).first { $0.intent == .cycleLinkCap }?.label == "cap 2.5M")
-        let down = KeyContext(focus: .publisher, paneCount: 1, publisher: publisher, subscriber: nil, link: LinkImpairmentState(isUp: false, capBitsPerSecond: 300_000))
+        let down = KeyContext(focus: .publisher, paneCount: 1, publisher: publisher, subscriber: nil, link: LinkImpairmentState(isUp: false, capBitsPerSecond: 250_000))
         #expect(down.linkCommand(for: .toggleLink) == .up)
         #expect(map.available(in: down).first { $0.intent == .toggleLink }?.label == "link up")
         #expect(down.linkCommand(for: .cycleLinkCap) == .uncap)

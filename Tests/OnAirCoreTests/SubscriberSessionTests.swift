@@ -219,6 +219,20 @@ struct SubscriberSessionTests {
         #expect(session.state.lifecycle == session.simulator.state)
     }
 
+    /// Issue 28 (8): a cap preset that changed nothing visible left no trace either.
+    @Test("every link change is a line of the pane's event log, on either side, and changes nothing else")
+    func linkChangesLogged() {
+        var subscriber = SubscriberSession(streamName: stream, redactedURL: "")
+        let before = subscriber.state.connection
+        #expect(subscriber.handle(.linkChanged("link-cap 500k: link 500k"), at: SessionTime(milliseconds: 10)) == [])
+        #expect(subscriber.state.log.entries.last?.text == "link-cap 500k: link 500k")
+        #expect(subscriber.state.connection == before)
+        var publisher = PublisherSession(configuration: PublisherConfiguration(streamName: stream, redactedURL: ""))
+        #expect(publisher.handle(.network(.linkChanged("link-down: link DOWN")), at: SessionTime(milliseconds: 10)) == [])
+        #expect(publisher.state.log.entries.last?.text == "link-down: link DOWN")
+        #expect(publisher.state.log.entries.last?.source == .engine)
+    }
+
     @Test("the subscriber log is stamped in ms")
     func logStamped() {
         let session = Self.scenarios[1].run()

@@ -26,7 +26,7 @@ public struct KeyMap: Sendable {
         KeyBinding(keys: [.character("r")], intent: .startBroadcast, label: "start", help: "start; after an error retry; while broadcasting reconnect now"),
         KeyBinding(keys: [.character("w")], intent: .toggleLink, label: "link down", help: "link down (elevator: nothing passes, sockets stay open) / up"),
         KeyBinding(keys: [.character("W")], intent: .command(.link(.handoff(capBitsPerSecond: nil, delay: nil))), label: "handoff", help: "Wi-Fi → cellular handoff: connections reset, a new path"),
-        KeyBinding(keys: [.character("k")], intent: .cycleLinkCap, label: "cap", help: "cap the link: none → 2.5M → 800k → 300k → none (weak signal)"),
+        KeyBinding(keys: [.character("k")], intent: .cycleLinkCap, label: "cap", help: "cap the link: none → 2.5M → 500k → 250k → none (weak signal)"),
         KeyBinding(keys: [.character("o")], intent: .togglePreview, label: "preview", help: "show or hide the colour preview"),
         KeyBinding(keys: [.tab, .backTab], intent: .switchPane, label: "pane", help: "give the keys to the other pane"),
         KeyBinding(keys: [.character("l")], intent: .toggleLog, label: "log", help: "the event log on the whole screen, or back"),
