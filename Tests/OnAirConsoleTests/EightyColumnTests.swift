@@ -100,4 +100,18 @@ struct EightyColumnTests {
         let text = screen.render(width: 80, height: 24, theme: .builtInDefault).text
         #expect(text.contains("reset it on purpose (handoff)"), "\(text)")
     }
+
+    /// Issue 28 (6): `p` during a call, then `d`: three toasts covered the publisher's badge.
+    @Test("however many toasts, the badge row stays in sight")
+    func toastsLeaveTheBadge() {
+        var publisher = ConsoleFixtures.publisher(.awaitingTap)
+        for text in ["policy resume-append takes effect when the interruption ends", "Tap to Re-Publish!", "policy resume-append now in force"] {
+            publisher.toasts.post(Toast(text: text, postedAt: ConsoleFixtures.now))
+        }
+        let screen = ConsoleScreen(publisher: publisher, publisherTelemetry: ConsoleFixtures.telemetry(), subscriber: ConsoleFixtures.subscriber(),
+                                   subscriberTelemetry: ConsoleFixtures.telemetry(), ui: ConsoleUIState(focus: .publisher), now: ConsoleFixtures.now)
+        let lines = screen.render(width: 80, height: 24, theme: .builtInDefault).textLines()
+        #expect(lines[1].contains(" AWAITING TAP "), "\(lines.joined(separator: "\n"))")
+        #expect(lines.prefix(11).contains { $0.contains("Tap to Re-Publish!") })
+    }
 }

@@ -80,7 +80,8 @@ public struct PublisherDashboard: Widget {
             buffer.write("events", in: title, style: theme[.muted])
         }
         EventLogView(state.log, scrollBack: logScroll).render(in: layout.log, into: &buffer, theme: theme)
-        ToastStack(state.toasts, now: now).render(in: inner, into: &buffer, theme: theme)
+        // Below the badge row: however many toasts there are, the state stays in sight.
+        ToastStack(state.toasts, now: now).render(in: inner.droppingTop(1), into: &buffer, theme: theme)
     }
 
     private func renderInfo(in info: Rect, headline top: Rect, into buffer: inout CellBuffer, theme: Theme) {

@@ -62,7 +62,8 @@ public struct SubscriberDashboard: Widget {
             buffer.write("events", in: title, style: theme[.muted])
         }
         EventLogView(state.log, scrollBack: logScroll).render(in: layout.log, into: &buffer, theme: theme)
-        ToastStack(state.toasts, now: now).render(in: inner, into: &buffer, theme: theme)
+        // Below the badge row: however many toasts there are, the state stays in sight.
+        ToastStack(state.toasts, now: now).render(in: inner.droppingTop(1), into: &buffer, theme: theme)
     }
 
     /// `audio -23 dB ████████`: label, level, eight cells of bar.
