@@ -80,7 +80,7 @@ public final class PublisherController {
                 switch value {
                 case .publishFailed: value = .publishFailed(reason: failure)
                 case .connectionLost: value = .connectionLost(reason: failure)
-                case .publishStarted, .moveRequested, .moved: break
+                case .publishStarted, .moveRequested, .moved, .linkChanged: break
                 }
             }
             if case .publishStarted = value, let connection {
@@ -140,7 +140,9 @@ public final class PublisherController {
     /// (`CommandRouter`). A handoff resets the connection; the session sees it lost and reconnects on its
     /// own with the type its policy says.
     public func apply(_ command: LinkCommand) {
-        _ = network?.apply(command)
+        guard let state = network?.apply(command) else { return }
+        // Every link change is a line of the pane's event log, as keys and statuses are.
+        handle(.event(.network(.linkChanged("\(command.text): link \(state.dashboardText)"))))
     }
 
     /// Ends the broadcast and the engine, as a quit does: unpublish in order, then stop capturing.

@@ -39,7 +39,15 @@ public final class SubscriberController {
     private var playingName: String?
     private var generation = 0
     private var lastMedia: SessionTime?
-    private var mediaFlowing = false
+    /// What the media of the current play says it is, once it flows: live, or old frames replayed. The
+    /// session hears each change (`mediaResumed` / `mediaReplayed`); nil while nothing flows.
+    private var flowing: FrameFreshness.Verdict?
+    /// Judges video frames by timestamp (audio alone when the stream has no video): docs/demo-truth.md.
+    private var videoFreshness = FrameFreshness()
+    private var audioFreshness = FrameFreshness()
+    private var streamHasVideo = false
+    /// Replayed pictures the decoder's markers had found at the last tick.
+    private var replayedPicturesSeen = 0
     /// What the stream announced (metadata, codec configurations) since the front end last took them.
     private var notices: [(kind: String, details: [String: JSONValue])] = []
     /// Decoder problems (refused configurations) already turned into notices.
@@ -109,6 +117,7 @@ public final class SubscriberController {
         guard let state = link?.apply(command) else { return }
         notices.append((kind: "link", details: ["state": .string(state.description), "command": .string(command.text)]))
         showNotice?("sub \(command.text): link \(state.dashboardText)")
+        apply(.linkChanged("\(command.text): link \(state.dashboardText)"), at: clock.now)
     }
 
     /// Synchronous, as the publisher's: a play or a stop happens on a task of its own (the old player is
@@ -130,8 +139,9 @@ public final class SubscriberController {
             collectDecoderProblems()
             // The console never takes notices (it shows them through `showNotice`): keep only recent ones.
             if notices.count > Self.maxNotices { notices.removeFirst(notices.count - Self.maxNotices) }
-            if mediaFlowing, let last = lastMedia, now.since(last) >= stallTimeout {
-                mediaFlowing = false
+            demoteOnReplayedMarkers(at: now)
+            if flowing != nil, let last = lastMedia, now.since(last) >= stallTimeout {
+                flowing = nil
                 decoder?.drain()
                 apply(.mediaStalled, at: now)
             }
@@ -174,8 +184,13 @@ public final class SubscriberController {
             if let code = event.playStatus {
                 // A new publish session on the same play: `framesDecoded` counts its frames only.
                 if code == .publishNotify { countersAtPlay = decoderCounters }
+                // A publish began or ended: the next one's timestamps start afresh.
+                if code == .publishNotify || code == .unpublishNotify {
+                    videoFreshness.newPublishSession()
+                    audioFreshness.newPublishSession()
+                }
                 if code == .unpublishNotify || code == .stop {
-                    mediaFlowing = false
+                    flowing = nil
                     decoder?.drain()
                 }
                 apply(.status(code), at: now)
@@ -199,24 +214,10 @@ public final class SubscriberController {
         case .metadata(let metadata):
             notices.append(("metadata", metadata.mapValues(\.json)))
         case .packet(let packet):
-            meter.add(bytes: packet.payload.count, videoFrame: packet.kind == .video)
-            if packet.kind == .video {
-                videoGaps.frameArrived(at: now)
-                if var probe = frameRateProbe {
-                    let measured = probe.add(packet.decodeTimestamp)
-                    frameRateProbe = measured == nil ? probe : nil
-                    measured.map(announce)
-                }
-            }
-            decoder?.submit(packet)
-            lastMedia = now
-            if !mediaFlowing {
-                mediaFlowing = true
-                apply(.mediaResumed, at: now)
-            }
+            mediaPacket(packet, at: now)
         case .closed(let error?):
             player = nil
-            mediaFlowing = false
+            flowing = nil
             decoder?.drain()
             apply(.connectionLost(reason: error.description), at: now)
         case .closed(nil), .streamBegin, .streamEOF, .streamDry:
@@ -238,7 +239,7 @@ public final class SubscriberController {
             play(name)
         case .stop:
             generation += 1
-            mediaFlowing = false
+            flowing = nil
             decoder?.drain()
             let stopping = player
             player = nil
@@ -254,6 +255,44 @@ public final class SubscriberController {
         case .cancelTimer(let id):
             timers.cancel(id)
         }
+    }
+
+    /// One media packet: replayed frames are decoded (the GOP that follows needs them) but move no figure —
+    /// no bitrate, fps or closed gap — and the session hears when the verdict changes.
+    private func mediaPacket(_ packet: EncodedPacket, at now: SessionTime) {
+        let isVideo = packet.kind == .video
+        if isVideo { streamHasVideo = true }
+        let verdict = isVideo
+            ? videoFreshness.judge(timestamp: packet.decodeTimestamp)
+            : audioFreshness.judge(timestamp: packet.decodeTimestamp)
+        if verdict == .live {
+            meter.add(bytes: packet.payload.count, videoFrame: isVideo)
+            if isVideo {
+                videoGaps.frameArrived(at: now)
+                if var probe = frameRateProbe {
+                    let measured = probe.add(packet.decodeTimestamp)
+                    frameRateProbe = measured == nil ? probe : nil
+                    measured.map(announce)
+                }
+            }
+        }
+        decoder?.submit(packet)
+        lastMedia = now
+        // Video decides when there is video (audio interleaved with a replayed GOP is as old).
+        guard isVideo || !streamHasVideo, flowing != verdict else { return }
+        flowing = verdict
+        apply(verdict == .live ? .mediaResumed : .mediaReplayed, at: now)
+    }
+
+    /// The marker's word over the timestamp's: pictures decoded since the last tick that were all captured
+    /// before the newest one shown are replayed, whatever their timestamps said.
+    private func demoteOnReplayedMarkers(at now: SessionTime) {
+        guard let meter = decoder?.snapshot.glassToGlass else { return }
+        let replayed = meter.replayedCount
+        defer { replayedPicturesSeen = replayed }
+        guard replayed > replayedPicturesSeen, meter.lastPictureWasReplayed, flowing == .live else { return }
+        flowing = .replayed
+        apply(.mediaReplayed, at: now)
     }
 
     /// Decoder counts since the subscriber started, across decoder rebuilds.
@@ -305,7 +344,7 @@ public final class SubscriberController {
         generation += 1
         let current = generation
         // Only media of this play may say PLAYING.
-        mediaFlowing = false
+        flowing = nil
         let previous = player
         playingName = name
         var target = movedURL ?? url

@@ -49,6 +49,10 @@ public final class LinkImpairment: Sendable {
         public var connectionsReset = 0
     }
 
+    /// Why a handoff's connection went: the stage reset it on purpose — not the server, not the protocol.
+    /// Short enough that "connection lost: …" stays whole on an 80-column event log.
+    public static let handoffReason = "the link stage reset it on purpose (handoff)"
+
     /// The port OnAir's client connects to (127.0.0.1).
     public let port: Int
     public let targetHost: String

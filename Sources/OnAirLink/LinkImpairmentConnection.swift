@@ -41,6 +41,8 @@ struct LinkImpairmentConnection {
             $0.upstreamWaitingBytes -= acknowledgement.waiting
             if reset == .handoff { $0.connectionsReset += 1 }
         }
+        // Said before the sockets are reset, so the client's "connection lost" reads the stage's reason.
+        if reset == .handoff { shared.targetFailure.withLock { $0 = LinkImpairment.handoffReason } }
         shared.release(client, reset: reset != .closed)
         shared.release(server, reset: reset != .closed)
     }

@@ -58,6 +58,8 @@ public enum RTMPClient {
         case protocolViolation(String)
         case connectionLost
         case notPublishing
+        /// The socket was reset (ECONNRESET, EPIPE, …): a peer or a network path went.
+        case connectionReset
 
         public var description: String {
             switch self {
@@ -97,6 +99,8 @@ public enum RTMPClient {
                 "the connection to the RTMP server was lost; reconnect to continue"
             case .notPublishing:
                 "not publishing: call start() first, or the stream was stopped"
+            case .connectionReset:
+                "the connection was reset (peer or path gone)"
             }
         }
     }

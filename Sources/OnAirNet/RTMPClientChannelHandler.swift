@@ -1,3 +1,4 @@
+import Glibc
 import NIOCore
 import OnAirRTMP
 
@@ -116,7 +117,16 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // Errors already in the operator's terms (TLS, from RTMPTLSErrorTranslator) keep their meaning.
-        fail(error as? RTMPClient.Error ?? .protocolViolation("\(error)"), context: context)
+        fail(error as? RTMPClient.Error ?? Self.translate(error), context: context)
+    }
+
+    /// A socket error in the operator's terms: a reset or a broken pipe is the connection lost (a peer or
+    /// a network path that went), never "the server broke the protocol", and no syscall text reaches them.
+    static func translate(_ error: any Error) -> RTMPClient.Error {
+        if let io = error as? IOError, [ECONNRESET, EPIPE, ECONNABORTED, ETIMEDOUT, ENETUNREACH, EHOSTUNREACH].contains(io.errnoCode) {
+            return .connectionReset
+        }
+        return .protocolViolation("\(error)")
     }
 
     // MARK: Owner API (call on the event loop)

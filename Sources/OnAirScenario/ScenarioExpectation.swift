@@ -30,6 +30,9 @@ public struct ScenarioExpectation: Sendable, Equatable {
         case toast(Side, String)
         /// `expect no SIDE toast "TEXT" within D`: the toast did not appear in the next D.
         case noToast(Side, String)
+        /// `expect no SIDE log "TEXT" within D`: no event-log line containing TEXT in the next D (e.g. no
+        /// "media resumed" — the subscriber taking live media — while the publisher's link is down).
+        case noLog(Side, String)
         /// `expect SIDE log "TEXT"`: an event-log line containing TEXT since the last `press`.
         case log(Side, String)
         /// `expect SIDE FIELD is VALUE | above N | below N | increases`: a field of the side's latest `state` or `stats` event.
@@ -83,11 +86,11 @@ public struct ScenarioExpectation: Sendable, Equatable {
     /// The line as written, for messages.
     public var text: String
 
-    /// True when the expectation must keep holding for all of `within` (`expect no … toast`, `frozen below`),
+    /// True when the expectation must keep holding for all of `within` (`expect no … toast|log`, `frozen below`),
     /// rather than hold once within it.
     public var waitsOut: Bool {
         switch condition {
-        case .noToast, .frozen, .gapDuring, .framesPerSecondDuring: true
+        case .noToast, .noLog, .frozen, .gapDuring, .framesPerSecondDuring: true
         default: false
         }
     }

@@ -1,7 +1,7 @@
 /// Reads the words after `expect` (README, "Scenario files"):
 ///
 ///     expect [no] publisher|subscriber toast "TEXT" [within D]
-///     expect publisher|subscriber log "TEXT" [within D]
+///     expect [no] publisher|subscriber log "TEXT" [within D]
 ///     expect publisher|subscriber FIELD is VALUE | above N | below N | increases [within D]
 ///     expect subscriber gap below D
 ///     expect subscriber frozen below D for D
@@ -13,7 +13,7 @@ enum ScenarioExpectationParser {
     typealias Token = ScenarioLineTokenizer.Token
     typealias Failure = ScenarioParser.Failure
 
-    static let forms = "expect [no] SIDE toast \"TEXT\", expect SIDE log \"TEXT\", expect SIDE FIELD is|above|below VALUE or increases, " +
+    static let forms = "expect [no] SIDE toast \"TEXT\", expect [no] SIDE log \"TEXT\", expect SIDE FIELD is|above|below VALUE or increases, " +
         "expect subscriber gap below D, expect subscriber frozen|gap below D for D, expect subscriber fps above N for D, expect subscriber shows video captured after the last press, expect recording [NAME] lasts D ± D | continuous — each may end in `within D`"
 
     static func parse(_ tokens: [Token], line: Int, text: String) throws(Failure) -> ScenarioExpectation {
@@ -35,7 +35,7 @@ enum ScenarioExpectationParser {
         let condition: ScenarioExpectation.Condition
         switch subject.text.lowercased() {
         case "recording":
-            guard !negated else { throw Failure(message: "`expect no` applies to toasts only") }
+            guard !negated else { throw Failure(message: "`expect no` applies to toasts and logs only") }
             condition = try recording(rest)
         case let name:
             guard let side = ScenarioExpectation.Side(rawValue: name) else {
@@ -43,8 +43,11 @@ enum ScenarioExpectationParser {
             }
             condition = try sideCondition(side, rest, negated: negated)
         }
-        if case .noToast = condition, within == nil {
-            throw Failure(message: "`expect no … toast` needs `within D`: how long the toast must stay away")
+        switch condition {
+        case .noToast, .noLog:
+            guard within != nil else { throw Failure(message: "`expect no … toast|log` needs `within D`: how long it must stay away") }
+        default:
+            break
         }
         switch condition {
         case .frozen, .gapDuring, .framesPerSecondDuring:
@@ -62,13 +65,13 @@ enum ScenarioExpectationParser {
         }
         let keyword = what.text.lowercased()
         let rest = Array(words.dropFirst())
-        if negated && keyword != "toast" { throw Failure(message: "`expect no` applies to toasts only") }
+        if negated && keyword != "toast" && keyword != "log" { throw Failure(message: "`expect no` applies to toasts and logs only") }
         switch keyword {
         case "toast", "log":
             guard rest.count == 1 else { throw Failure(message: "`\(keyword)` takes one quoted text, e.g. \(keyword) \"Publish Background\"") }
             let text = rest[0].text
             guard !text.isEmpty else { throw Failure(message: "the \(keyword) text is empty") }
-            if keyword == "log" { return .log(side, text) }
+            if keyword == "log" { return negated ? .noLog(side, text) : .log(side, text) }
             return negated ? .noToast(side, text) : .toast(side, text)
         case "shows":
             let phrase = rest.map { $0.text.lowercased() }.joined(separator: " ")
@@ -98,6 +101,10 @@ enum ScenarioExpectationParser {
             let field = fieldName(what.text, side: side)
             guard field.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
                 throw Failure(message: "'\(what.text)' is not a field name (letters and digits, e.g. status, renderActive)")
+            }
+            // Misspelt: a usage error now (exit 2), not a failure after the broadcast has played.
+            guard ScenarioFields.names(of: side).contains(field) else {
+                throw Failure(message: "unknown \(side.rawValue) field '\(what.text)'; the fields are \(ScenarioFields.names(of: side).sorted().joined(separator: ", "))")
             }
             return .field(side, field, try comparison(rest, field: field))
         }

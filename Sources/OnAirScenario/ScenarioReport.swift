@@ -93,6 +93,35 @@ public struct ScenarioReport: Sendable, Equatable {
         self.rows = rows
     }
 
+    /// What `--report` prints in `width` columns (80: the README's terminal): the table when it fits,
+    /// otherwise one block per run — its title and result, then `header value` pairs wrapped between
+    /// whole pairs, so no figure is cut or pushed off the edge.
+    public func text(width: Int = 80) -> String {
+        let aligned = table
+        if aligned.split(separator: "\n").allSatisfy({ $0.count <= width }) { return aligned }
+        let headers = columnHeaders
+        var lines: [String] = []
+        for row in rows {
+            let cells = row.cells(network: showsNetwork)
+            if !lines.isEmpty { lines.append("") }
+            lines.append("\(cells[0]) — \(cells[cells.count - 1])")
+            var current = ""
+            for (header, cell) in zip(headers.dropFirst().dropLast(), cells.dropFirst().dropLast()) {
+                let pair = "\(header) \(cell)"
+                if current.isEmpty {
+                    current = "  " + pair
+                } else if current.count + 3 + pair.count <= width {
+                    current += " · " + pair
+                } else {
+                    lines.append(current)
+                    current = "  " + pair
+                }
+            }
+            if !current.isEmpty { lines.append(current) }
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// The table as text, columns padded to their widest cell.
     public var table: String {
         let headers = columnHeaders

@@ -24,6 +24,11 @@ extension ScenarioTimeline {
                 return .broken(seen: "the \(side.rawValue) showed \"\(toast.text)\" at \(seconds(toast.milliseconds))")
             }
             return .met
+        case .noLog(let side, let text):
+            if let line = lines(of: side.rawValue, kinds: Self.logKinds, since: since).first(where: { $0.text.lowercased().contains(text.lowercased()) }) {
+                return .broken(seen: "the \(side.rawValue) logged \"\(line.text)\" at \(seconds(line.milliseconds))")
+            }
+            return .met
         case .log(let side, let text):
             let logged = lines(of: side.rawValue, kinds: Self.logKinds, since: since)
             if logged.contains(where: { $0.text.lowercased().contains(text.lowercased()) }) { return .met }

@@ -41,16 +41,17 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "Audio source: an ALSA device (hw:0, default), a .wav file looped, or `test` for a tone.")
     var audio: String?
 
-    @Option(help: "Video size as WIDTHxHEIGHT.")
+    // `.unconditional`: `--size -1x2` or `--bitrate -5` reach the range check (not "Missing value").
+    @Option(parsing: .unconditional, help: "Video size as WIDTHxHEIGHT, even sides from 16x16 to 4096x2304.")
     var size = "1280x720"
 
     @Option(help: "Video frames per second, 1 to 120.", transform: NumberArgument.rate(in: 1...120))
     var fps: Double = 30
 
-    @Option(help: "Video bitrate, e.g. 2500k or 2.5M.")
+    @Option(parsing: .unconditional, help: "Video bitrate, e.g. 2500k or 2.5M (50k to 500M).")
     var bitrate = "2500k"
 
-    @Option(help: "Audio bitrate, e.g. 128k.")
+    @Option(parsing: .unconditional, help: "Audio bitrate, e.g. 128k (16k to 512k).")
     var audioBitrate = "128k"
 
     @Option(name: .customLong("audio-merge-ms"), help: ArgumentHelp(

@@ -24,6 +24,22 @@ struct CommandLineNumberTests {
         #expect(result.standardError.contains("--help"), "\(result.standardError)")
     }
 
+    /// Issue 28 (10): the README promises a usage error "that names the range".
+    @Test("a value out of range names the range, exit 2 in one line", arguments: [
+        (["--bitrate", "-5"], "between 50k and 500M"),
+        (["--bitrate", "100G"], "between 50k and 500M"),
+        (["--audio-bitrate", "2M"], "between 16k and 512k"),
+        (["--size", "0x0"], "between 16x16 and 4096x2304"),
+        (["--duration", "1e19"], "from 1ms to 8784h"),
+    ])
+    func rangeStated(extra: [String], range: String) throws {
+        let result = try OnAirBinary.run(["publish", "rtmp://127.0.0.1:1/live/x", "--headless"] + extra)
+        #expect(result.status == 2, "\(extra): \(result.status) \(result.standardError)")
+        #expect(result.standardError.contains(range), "\(result.standardError)")
+        #expect(!result.standardError.contains("Missing value"), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+    }
+
     @Test("ArgumentParser's own usage errors exit 2 in one line too", arguments: [
         ["publish"], ["serve", "--no-such-option"], ["demo", "--policy", "nonsense"], ["frobnicate"],
     ])

@@ -23,6 +23,16 @@ struct ManPageTests {
         #expect(missing.isEmpty, "onair \(subcommand) options missing from docs/onair.1: \(missing)")
     }
 
+    /// Issue 28 (10): `.BR \-\-direct ), capped …` ran its words together ("--direct),cappedatRATE").
+    @Test("the page reads as sentences: a bold option followed by words keeps its spaces")
+    func rendersSentences() throws {
+        let result = try PeerProcess.run(
+            "groff", ["-man", "-Tascii", "-P-c", "-P-b", "-P-u", "-rLL=300n", "-rHY=0", Self.page.path], in: FileManager.default.temporaryDirectory)
+        #expect(result.status == 0)
+        let text = result.output.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+        #expect(text.contains("unless --direct), capped at RATE (800k, 2.5M)"), "\(text.prefix(400))")
+    }
+
     @Test("groff formats onair.1 without warnings")
     func groffClean() throws {
         let result = try PeerProcess.run("groff", ["-man", "-Tutf8", "-ww", "-z", Self.page.path], in: FileManager.default.temporaryDirectory)

@@ -205,6 +205,11 @@ struct ScenarioRunTests {
             "\($0):3: unknown command 'cal' for `press`; commands: call, siri"
         }
 
+        // Issue 28 (10): a misspelt field is refused before anything runs, exit 2 — not exit 1 after the run.
+        _ = try expectRefused("field.scenario", "policy tap-republish\nwait 1s\nexpect publisher staus is PUBLISHING\n") {
+            "\($0):3: unknown publisher field 'staus'; the fields are"
+        }
+
         let missing = try OnAirBinary.run(["demo", "--headless", "--script", directory.file("absent.scenario").path])
         #expect(missing.status == 2)
         #expect(missing.standardError.contains("--script \(directory.file("absent.scenario").path): no such file"), "\(missing.standardError)")

@@ -56,6 +56,28 @@ struct SessionOutputTests {
         #expect(objects.count == lines.count && lines.count > 5, "every line is a JSON object")
         #expect(objects.contains { ($0["kind"] as? String) == "status" && (($0["details"] as? [String: Any])?["text"] as? String) == "NetStream.Publish.Start" })
         #expect(objects.contains { ($0["kind"] as? String) == "stats" && ($0["side"] as? String) == "subscriber" })
+
+        // Issue 28 (11): the log holds what headless prints: started, the setup notice, quit, stopped.
+        let kinds = Set(objects.compactMap { $0["kind"] as? String })
+        for kind in ["started", "notice", "quit", "stopped"] {
+            #expect(kinds.contains(kind), "no \(kind) event in --log: \(kinds.sorted())")
+        }
+    }
+
+    @Test("headless: a stdin quit prints a quit event before the stopped ones")
+    func headlessQuitEvent() throws {
+        let port = try FreePort.loopback()
+        let directory = try TemporaryDirectory()
+        let serve = try PeerProcess(OnAirBinary.url.path, ["serve", "--listen", "127.0.0.1:\(port)", "--headless"], in: directory.url)
+        defer { _ = serve.stop() }
+        try FreePort.waitUntilAccepting(port, timeout: .seconds(30), what: "onair serve")
+        let script = "(sleep 3; echo quit) | \(OnAirBinary.url.path) publish rtmp://127.0.0.1:\(port)/live/q --headless --size 320x180 --duration 30"
+        let result = try PeerProcess.run("sh", ["-c", script], in: directory.url, timeout: .seconds(40))
+        let kinds = result.output.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["kind"] as? String
+        }
+        #expect(kinds.contains("quit"), "\(kinds)")
+        #expect((kinds.firstIndex(of: "quit") ?? .max) < (kinds.firstIndex(of: "stopped") ?? -1), "\(kinds)")
     }
 
     @Test("--duration ends the console too, cleanly, with its summary")

@@ -80,6 +80,26 @@ struct ConventionSnapshotTests {
         #expect(ui.notice?.text == "PgUp: the whole log is on screen")
     }
 
+    /// Issue 28 (7): `l`, PgUp, `l` left "v 2 newer (PgDn)" on the pane and new lines hidden.
+    @Test("leaving or entering the full log follows the newest line again")
+    func logFollowsAfterFullLog() {
+        var publisher = ConsoleFixtures.publisher()
+        for index in 0..<60 { publisher.log.append(SessionTime(milliseconds: Int64(index) * 100), .engine, "event number \(index)") }
+        var screen = ConsoleFixtures.demo()
+        screen.publisher = publisher
+        var ui = screen.ui
+        for key in [ConsoleKey.character("l"), .pageUp, .character("l")] {
+            _ = ui.handle(key, publisher: publisher, subscriber: screen.subscriber, now: ConsoleFixtures.now)
+        }
+        #expect(ui.logScroll == 0)
+        publisher.log.append(SessionTime(milliseconds: 7000), .engine, "a new line")
+        screen.publisher = publisher
+        screen.ui = ui
+        let text = screen.render(width: 80, height: 24, theme: .builtInDefault).text
+        #expect(text.contains("a new line"), "\(text)")
+        #expect(!text.contains("newer (PgDn)"), "\(text)")
+    }
+
     @Test("after x the footer offers r start; PAUSED A+V when both are paused")
     func startAgainAndBadge() {
         var screen = ConsoleFixtures.demo()

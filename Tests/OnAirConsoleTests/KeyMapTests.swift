@@ -68,6 +68,12 @@ struct KeyMapTests {
         let offered = Set(map.available(in: context).map(\.intent))
         #expect(offered.contains(.command(.phone(.decline))))
         #expect(!offered.contains(.command(.phone(.accept))))
+        // Issue 28 (10): there is no call: the footer says d dismisses Siri.
+        #expect(map.available(in: context).first { $0.intent == .command(.phone(.decline)) }?.label == "dismiss")
+        _ = session.handle(.operator(.decline), at: SessionTime(milliseconds: 11_000))
+        _ = session.handle(.operator(.incomingCall), at: SessionTime(milliseconds: 12_000))
+        let ringing = KeyContext(focus: .publisher, paneCount: 1, publisher: session.state, subscriber: nil)
+        #expect(map.available(in: ringing).first { $0.intent == .command(.phone(.decline)) }?.label == "decline")
     }
 
     @Test("the footer offers exactly the commands the core accepts, over random sessions", arguments: PublisherPolicyKind.allCases)
@@ -111,7 +117,7 @@ struct KeyMapTests {
         #expect(up.linkCommand(for: .toggleLink) == .down)
         #expect(map.available(in: up).first { $0.intent == .toggleLink }?.label == "link down")
         #expect(map.available(in: up).first { $0.intent == .cycleLinkCap }?.label == "cap 2.5M")
-        let down = KeyContext(focus: .publisher, paneCount: 1, publisher: publisher, subscriber: nil, link: LinkImpairmentState(isUp: false, capBitsPerSecond: 300_000))
+        let down = KeyContext(focus: .publisher, paneCount: 1, publisher: publisher, subscriber: nil, link: LinkImpairmentState(isUp: false, capBitsPerSecond: 250_000))
         #expect(down.linkCommand(for: .toggleLink) == .up)
         #expect(map.available(in: down).first { $0.intent == .toggleLink }?.label == "link up")
         #expect(down.linkCommand(for: .cycleLinkCap) == .uncap)

@@ -286,4 +286,17 @@ struct SubscriberFrameRowTests {
         telemetry.glassToGlass = nil
         #expect(SubscriberDashboard.frameRow(telemetry, width: 80) == "29.9  dropped 3  queue 1")
     }
+
+    /// Issue 28 (10): under LANG=C the quadrant blocks become '^', '[', '#', and the digits were unreadable.
+    @Test("big digits under an ASCII-only terminal are plain digits, readable")
+    func bigDigitsInASCII() {
+        var theme = Theme.builtInDefault
+        theme.asciiOnly = true
+        var buffer = CellBuffer(width: 20, height: 3)
+        BlockDigits("01:11").render(in: buffer.area, into: &buffer, theme: theme)
+        #expect(buffer.asciiOnly(monochrome: false).textLines().contains { $0.contains("01:11") }, "\(buffer.text)")
+        buffer = CellBuffer(width: 20, height: 3)
+        BlockDigits("01:11").render(in: buffer.area, into: &buffer, theme: .builtInDefault)
+        #expect(!buffer.text.contains("01:11"), "with Unicode the digits stay big")
+    }
 }

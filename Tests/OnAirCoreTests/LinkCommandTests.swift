@@ -59,12 +59,13 @@ struct LinkCommandTests {
         }
     }
 
-    @Test("the cap key walks none → 2.5M → 800k → 300k → none; a cap off the presets goes to the first")
+    @Test("the cap key walks none → 2.5M → 500k → 250k → none; a cap off the presets goes to the first")
     func capPresets() {
         #expect(LinkCommand.nextCapPreset(after: nil) == .cap(bitsPerSecond: 2_500_000))
-        #expect(LinkCommand.nextCapPreset(after: 2_500_000) == .cap(bitsPerSecond: 800_000))
-        #expect(LinkCommand.nextCapPreset(after: 800_000) == .cap(bitsPerSecond: 300_000))
-        #expect(LinkCommand.nextCapPreset(after: 300_000) == .uncap)
+        // Issue 28 (8): the middle preset bites the default picture (620–780 kbit/s).
+        #expect(LinkCommand.nextCapPreset(after: 2_500_000) == .cap(bitsPerSecond: 500_000))
+        #expect(LinkCommand.nextCapPreset(after: 500_000) == .cap(bitsPerSecond: 250_000))
+        #expect(LinkCommand.nextCapPreset(after: 250_000) == .uncap)
         #expect(LinkCommand.nextCapPreset(after: 123_000) == .cap(bitsPerSecond: 2_500_000))
         #expect(LinkImpairmentState(isUp: false).dashboardText == "DOWN")
         #expect(LinkImpairmentState(capBitsPerSecond: 800_000, delay: .milliseconds(150), path: 1).dashboardText == "800k 150ms path 1")

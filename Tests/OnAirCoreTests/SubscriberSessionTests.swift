@@ -83,19 +83,45 @@ struct SubscriberSessionTests {
             SubscriberStep(7060, .playFailed(reason: "connection refused"), [replayIn2s], at(9060), inBackground: true, disconnected: true),
             SubscriberStep(9060, .timerFired(.reconnect), [.stop, play], .connecting, inBackground: true, disconnected: true),
             SubscriberStep(9100, .status(.start), [], .waitingForPublisher, inBackground: true, disconnected: true),
-            SubscriberStep(9200, .mediaResumed, [], .playing, inBackground: true),
+            // Live media after it unpublished from the background: a new publish, in the foreground.
+            SubscriberStep(9200, .mediaResumed, [], .playing),
         ]),
         SubscriberScenario("PublishNotify during the wait ends the loop at once", playing + [
             SubscriberStep(1000, message("publisherBackground"), [], .playing, toast: "Publish Background", inBackground: true),
             SubscriberStep(3000, .status(.unpublishNotify), [replayIn2s], at(5000), inBackground: true, disconnected: true),
-            SubscriberStep(3500, .status(.publishNotify), [.cancelTimer(.reconnect)], .waitingForPublisher, inBackground: true, disconnected: true),
-            SubscriberStep(5000, .timerFired(.reconnect), [], .waitingForPublisher, inBackground: true, disconnected: true),
-            SubscriberStep(5100, .mediaResumed, [], .playing, inBackground: true),
+            // A new publish began: the flag the last one set no longer holds (issue 28, problem 2).
+            SubscriberStep(3500, .status(.publishNotify), [.cancelTimer(.reconnect)], .waitingForPublisher, disconnected: true),
+            SubscriberStep(5000, .timerFired(.reconnect), [], .waitingForPublisher, disconnected: true),
+            SubscriberStep(5100, .mediaResumed, [], .playing),
         ]),
         SubscriberScenario("media resuming ends the loop", playing + [
             SubscriberStep(1000, message("publisherBackground"), [], .playing, toast: "Publish Background", inBackground: true),
             SubscriberStep(3000, .status(.unpublishNotify), [replayIn2s], at(5000), inBackground: true, disconnected: true),
-            SubscriberStep(4000, .mediaResumed, [.cancelTimer(.reconnect)], .playing, inBackground: true),
+            SubscriberStep(4000, .mediaResumed, [.cancelTimer(.reconnect)], .playing),
+        ]),
+        SubscriberScenario("replayed frames after a re-play are REPLAYED, never PLAYING, and the loop goes on", playing + [
+            SubscriberStep(1000, message("publisherBackground"), [], .playing, toast: "Publish Background", inBackground: true),
+            SubscriberStep(4000, .mediaStalled, [replayIn2s], at(6000), inBackground: true, disconnected: true),
+            SubscriberStep(6000, .timerFired(.reconnect), [.stop, play], .connecting, inBackground: true, disconnected: true),
+            SubscriberStep(6050, .status(.start), [], .waitingForPublisher, inBackground: true, disconnected: true),
+            SubscriberStep(6100, .mediaReplayed, [], .replaying, inBackground: true, disconnected: true),
+            SubscriberStep(9100, .mediaStalled, [replayIn2s], at(11100), inBackground: true, disconnected: true),
+            SubscriberStep(11100, .timerFired(.reconnect), [.stop, play], .connecting, inBackground: true, disconnected: true),
+            SubscriberStep(11150, .mediaReplayed, [], .replaying, inBackground: true, disconnected: true),
+            SubscriberStep(12000, .mediaResumed, [], .playing),
+        ]),
+        SubscriberScenario("old frames in the middle of a play are REPLAYED until live ones come", playing + [
+            SubscriberStep(4000, .mediaStalled, [], .stalled),
+            SubscriberStep(5000, .mediaReplayed, [], .replaying),
+            SubscriberStep(8000, .mediaStalled, [], .stalled),
+            SubscriberStep(9000, .mediaResumed, [], .playing),
+        ]),
+        SubscriberScenario("call, decline, tap: PublishNotify clears publisherIsInBackground, so a stall after it is STALLED, no loop", playing + [
+            SubscriberStep(1000, message("publisherBackground"), [], .playing, toast: "Publish Background", inBackground: true),
+            SubscriberStep(3000, .status(.unpublishNotify), [replayIn2s], at(5000), inBackground: true, disconnected: true),
+            SubscriberStep(4000, .status(.publishNotify), [.cancelTimer(.reconnect)], .waitingForPublisher, disconnected: true),
+            SubscriberStep(4100, .mediaResumed, [], .playing),
+            SubscriberStep(8000, .mediaStalled, [], .stalled),
         ]),
         SubscriberScenario("UnpublishNotify without a background notice waits for the publisher, no loop", playing + [
             SubscriberStep(3000, .status(.unpublishNotify), [], .waitingForPublisher),
@@ -154,6 +180,16 @@ struct SubscriberSessionTests {
         #expect(session.state.reconnectAttempts == 0)
     }
 
+    @Test("replayed frames on a loop's play keep its count: the play is counted, the loop goes on")
+    func replayedFramesKeepTheCount() {
+        let session = Self.scenarios.first { $0.name.hasPrefix("replayed frames after a re-play") }!
+        var steps = session.steps
+        steps.removeLast()
+        let run = SubscriberScenario("replays", steps).run()
+        #expect(run.state.reconnectAttempts == 1)
+        #expect(run.phase == .replaying(loopPlays: 1))
+    }
+
     struct RenderRow: Sendable, CustomTestStringConvertible {
         let keys: [OperatorAction]
         let actions: [[SubscriberAction]]
@@ -181,6 +217,20 @@ struct SubscriberSessionTests {
             #expect(session.state.renderActive == row.renderActive[index], "\(key.rawValue)")
         }
         #expect(session.state.lifecycle == session.simulator.state)
+    }
+
+    /// Issue 28 (8): a cap preset that changed nothing visible left no trace either.
+    @Test("every link change is a line of the pane's event log, on either side, and changes nothing else")
+    func linkChangesLogged() {
+        var subscriber = SubscriberSession(streamName: stream, redactedURL: "")
+        let before = subscriber.state.connection
+        #expect(subscriber.handle(.linkChanged("link-cap 500k: link 500k"), at: SessionTime(milliseconds: 10)) == [])
+        #expect(subscriber.state.log.entries.last?.text == "link-cap 500k: link 500k")
+        #expect(subscriber.state.connection == before)
+        var publisher = PublisherSession(configuration: PublisherConfiguration(streamName: stream, redactedURL: ""))
+        #expect(publisher.handle(.network(.linkChanged("link-down: link DOWN")), at: SessionTime(milliseconds: 10)) == [])
+        #expect(publisher.state.log.entries.last?.text == "link-down: link DOWN")
+        #expect(publisher.state.log.entries.last?.source == .engine)
     }
 
     @Test("the subscriber log is stamped in ms")

@@ -146,6 +146,14 @@ struct LinkImpairmentTests {
         #expect(closedWith != nil, "the publisher never saw its connection end")
         #expect(closedWith! != nil, "the old path must end in an error, not a clean close")
         #expect(stage.counters.connectionsReset == 1)
+        // Issue 28 (9): the operator reads that the stage did it, in whole sentences, no syscall text.
+        #expect(stage.targetFailure == LinkImpairment.handoffReason)
+        #expect(("00:46.234 ERR  connection lost: " + LinkImpairment.handoffReason).count <= 78, "whole on an 80-column log")
+        if case let error?? = closedWith {
+            let text = error.description
+            #expect(!text.contains("broke the RTMP protocol") && !text.contains("descriptor") && !text.contains("errno"), "\(text)")
+            #expect(text.filter { $0 == "(" }.count == text.filter { $0 == ")" }.count, "\(text)")
+        }
         await feed.stop()
         let cellular = try await Feed(stagePort: stage.port, stream: "cellular")
         try await Task.sleep(for: .seconds(1))

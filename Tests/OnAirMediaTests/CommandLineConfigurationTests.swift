@@ -17,7 +17,7 @@ struct CommandLineConfigurationTests {
 
     @Test("bad values are refused with an example of a good one", arguments: ["1280", "x720", "1280x", "big"])
     func badSize(text: String) {
-        #expect(throws: MediaError.invalidConfiguration("--size '\(text)': write WIDTHxHEIGHT, e.g. 1280x720")) {
+        #expect(throws: MediaError.invalidConfiguration("--size '\(text)': write WIDTHxHEIGHT with even sides between 16x16 and 4096x2304, e.g. 1280x720")) {
             try MediaEngineConfiguration.parseSize(text)
         }
     }

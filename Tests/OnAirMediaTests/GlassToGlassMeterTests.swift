@@ -28,10 +28,38 @@ struct GlassToGlassMeterTests {
     @Test("frame numbers never seen are counted; a restart at 0 is a new source, not a gap")
     func skipped() {
         var meter = GlassToGlassMeter()
-        for number in [10, 11, 14, 15, 0, 1, 3] as [UInt32] {
-            meter.record(Self.marker(number, capturedAt: Self.base), decodedAt: Self.base + 30_000)
+        for (index, number) in ([10, 11, 14, 15, 0, 1, 3] as [UInt32]).enumerated() {
+            let capture = Self.base + UInt64(index) * 33_333
+            meter.record(Self.marker(number, capturedAt: capture), decodedAt: capture + 30_000)
         }
-        #expect(meter.reading(at: Self.base + 30_000).skippedFrames == 3)
+        #expect(meter.reading(at: Self.base + 300_000).skippedFrames == 3)
+    }
+
+    /// Issue 28 (1): a relay's cache answering a re-play while the publisher is gone — frame 931 after 988.
+    @Test("a picture captured before the newest one shown is replayed: counted, not shown, no figure goes back")
+    func replayedPictures() {
+        var meter = GlassToGlassMeter()
+        for index in 0..<30 {
+            let capture = Self.base + UInt64(index) * 33_333
+            let shown = meter.record(Self.marker(UInt32(960 + index), capturedAt: capture), decodedAt: capture + 40_000)
+            #expect(shown)
+        }
+        let before = meter.reading(at: Self.base + 30 * 33_333)
+        for index in 0..<10 {
+            let capture = Self.base + UInt64(index) * 33_333
+            let shown = meter.record(Self.marker(UInt32(931 + index), capturedAt: capture), decodedAt: Self.base + 40 * 33_333)
+            #expect(!shown)
+        }
+        let after = meter.reading(at: Self.base + 30 * 33_333)
+        #expect(after.lastFrameNumber == 989, "the frame number never goes back")
+        #expect(after.replayedFrames == 10)
+        #expect(meter.lastPictureWasReplayed)
+        #expect(after.skippedFrames == before.skippedFrames)
+        #expect(after.lastCaptureWallMicroseconds == before.lastCaptureWallMicroseconds)
+        let live = Self.base + 31 * 33_333
+        let shown = meter.record(Self.marker(991, capturedAt: live), decodedAt: live + 40_000)
+        #expect(shown)
+        #expect(!meter.lastPictureWasReplayed)
     }
 
     @Test("a picture kept on show past the median latency plus the allowance counts as frozen")

@@ -60,6 +60,14 @@ struct RTMPHandshakeTests {
         #expect(throws: RTMPHandshake.Error.unsupportedVersion(0x48)) { try client.receive(&input) }
     }
 
+    @Test("an HTTP answer is named as HTTP, not as RTMP version 72")
+    func httpAnswer() {
+        let http = RTMPHandshake.Error.unsupportedVersion(UInt8(ascii: "H")).description
+        #expect(http.contains("looks like HTTP"), "\(http)")
+        #expect(!http.contains("version 72"), "\(http)")
+        #expect(RTMPHandshake.Error.unsupportedVersion(6).description.contains("version 6"))
+    }
+
     @Test("partial S0+S1 is need-more-data and consumes nothing")
     func partial() throws {
         var client = RTMPHandshake(role: .client)

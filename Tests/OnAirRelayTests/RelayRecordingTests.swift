@@ -66,7 +66,7 @@ struct RelayRecordingTests {
         #expect(readBack.tags.filter { $0.type == .scriptData }.count == 1)
     }
 
-    @Test("live writes no file; record replaces an old file")
+    @Test("live writes no file; record starts a new file and keeps the old one, numbered")
     func liveAndRecord() async throws {
         let harness = try await RelayTestHarness()
         let tags = RelayTestPublisher.syntheticVideo(count: 60, size: 500)
@@ -84,8 +84,12 @@ struct RelayRecordingTests {
         }
         await harness.stop()
         let readBack = try FLVFileReader.readAll(ByteBuffer(bytes: Data(contentsOf: harness.recordDirectory.appendingPathComponent("again.flv"))))
-        #expect(readBack.tags.count == 60, "the second record replaced the first")
+        #expect(readBack.tags.count == 60, "the second record starts a new file")
         #expect(readBack.tags.first?.timestamp == 0)
+        // Issue 28 (11): the first recording is kept, numbered, never overwritten.
+        let kept = harness.recordDirectory.appendingPathComponent("again-1.flv")
+        let first = try FLVFileReader.readAll(ByteBuffer(bytes: Data(contentsOf: kept)))
+        #expect(first.tags.count == 60, "the first recording kept whole as again-1.flv")
     }
 
     @Test("a publisher that dies mid-stream leaves a valid file up to its last complete tag")

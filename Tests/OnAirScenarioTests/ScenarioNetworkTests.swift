@@ -195,5 +195,13 @@ struct ScenarioNetworkTests {
             "Weak signal  tap-republish  throughput  0.42s              -                 0/0                 800k 6.02s        0.18s                 0.12s                    0                 -           passed",
         ])
         #expect(!ScenarioReport(rows: [.init(scenario: "x", policy: .tapRepublish, outcome: .passed, metrics: ScenarioMetrics(), recordings: [])]).showsNetwork)
+        // Issue 28 (10): `--report` prints within 80 columns — here one block per run, pairs whole.
+        let text = report.text(width: 80).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(text.allSatisfy { $0.count <= 80 }, "\(text)")
+        #expect(text.first == "Weak signal — FAILED")
+        #expect(text.contains("Weak signal — passed"))
+        for pair in ["under cap (≤90%) 800k never", "frozen after converging 9.35s", "congestion drops 812", "abr throughput"] {
+            #expect(text.contains { $0.contains(pair) }, "\(pair) whole on one line: \(text)")
+        }
     }
 }

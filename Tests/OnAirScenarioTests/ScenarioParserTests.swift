@@ -15,6 +15,22 @@ struct ScenarioParserTests {
             .filter { $0.hasSuffix(".scenario") }.sorted()
     }
 
+    /// The parse-time field check must never refuse a field the events carry: the list is the schema's.
+    @Test("the fields a scenario may name are exactly the state and stats fields of the event schema")
+    func fieldsAreTheSchemas() throws {
+        let schema = Self.shippedDirectory.deletingLastPathComponent().appendingPathComponent("docs/headless-events.schema.json")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: schema)) as? [String: Any]
+        let rules = json?["allOf"] as? [[String: Any]] ?? []
+        func fields(_ index: Int) -> Set<String> {
+            guard index < rules.count, let then = rules[index]["then"] as? [String: Any],
+                  let details = (then["properties"] as? [String: Any])?["details"] as? [String: Any],
+                  let properties = details["properties"] as? [String: Any] else { return [] }
+            return Set(properties.keys)
+        }
+        #expect(ScenarioFields.publisher == fields(2).union(fields(4)))
+        #expect(ScenarioFields.subscriber == fields(3).union(fields(5)))
+    }
+
     @Test("every shipped scenario parses, has a title, a step and an expectation")
     func shippedScenariosParse() throws {
         #expect(Self.shippedFiles.count >= 9, "Scenarios/ holds \(Self.shippedFiles)")
@@ -119,12 +135,14 @@ struct ScenarioParserTests {
         Refusal(text: "expect subscriber toast \"\"", line: 1, message: "the toast text is empty"),
         Refusal(text: "expect subscriber toast \"x", line: 1, message: "a quoted text is not closed"),
         Refusal(text: "expect no subscriber toast \"x\"", line: 1, message: "needs `within D`"),
-        Refusal(text: "expect no subscriber state is PLAYING within 2s", line: 1, message: "`expect no` applies to toasts only"),
+        Refusal(text: "expect no subscriber state is PLAYING within 2s", line: 1, message: "`expect no` applies to toasts and logs only"),
         Refusal(text: "expect publisher gap below 2s", line: 1, message: "expect subscriber gap below D"),
         Refusal(text: "expect publisher status", line: 1, message: "say how status compares"),
         Refusal(text: "expect publisher status equals X", line: 1, message: "unknown comparison 'equals'"),
         Refusal(text: "expect publisher fps above many", line: 1, message: "`above` takes one number"),
         Refusal(text: "expect publisher ../x is 1", line: 1, message: "is not a field name"),
+        Refusal(text: "expect publisher staus is PUBLISHING", line: 1, message: "unknown publisher field 'staus'; the fields are"),
+        Refusal(text: "expect subscriber framesDecodid above 0", line: 1, message: "unknown subscriber field 'framesDecodid'"),
         Refusal(text: "expect recording", line: 1, message: "say what the recording shows"),
         Refusal(text: "expect recording lasts 8s", line: 1, message: "expect recording lasts 8s ± 0.5s"),
         Refusal(text: "expect recording ../../etc/passwd continuous", line: 1, message: "is not a stream name"),

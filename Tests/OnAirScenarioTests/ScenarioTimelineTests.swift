@@ -35,6 +35,16 @@ struct ScenarioTimelineTests {
         #expect(timeline.verdict(for: condition, recording: nil) == .broken(seen: "the publisher showed \"Tap to Re-Publish!\" at 1.50s"))
     }
 
+    @Test("expect no … log holds until a matching line appears, then can never hold again")
+    func negativeLog() {
+        var timeline = ScenarioTimeline()
+        let condition = ScenarioExpectation.Condition.noLog(.subscriber, "media resumed")
+        timeline.record(event(900, "subscriber", "engine", ["text": .text("replayed frames: captured before the newest shown, not live")]))
+        #expect(timeline.verdict(for: condition, recording: nil) == .met)
+        timeline.record(event(1500, "subscriber", "engine", ["text": .text("media resumed")]))
+        #expect(timeline.verdict(for: condition, recording: nil) == .broken(seen: "the subscriber logged \"media resumed\" at 1.50s"))
+    }
+
     @Test("log lines match by substring, of every log kind")
     func logLines() {
         var timeline = ScenarioTimeline()

@@ -40,7 +40,7 @@ public enum ScenarioFrontEnd {
                     writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "report", details: row.headlessReport))
                 }
             } else {
-                write(table.table)
+                write(table.text(width: 80))
             }
         }
         let failures = rows.compactMap { row -> String? in

@@ -43,6 +43,8 @@ enum FrontEndLoop {
             case .subscriber(let event):
                 sides.subscriber?.handle(event)
             case .command(.quit):
+                // The README lists a `quit` event for every way out: a stdin `quit` too.
+                presenter.quitting("quit command")
                 break loop
             case .command(let command):
                 if let refusal = sides.commands.perform(command) { presenter.refused(refusal, byKey: false) }
@@ -55,7 +57,9 @@ enum FrontEndLoop {
                 // what the core's rule allows, so a refusal here is news.
                 switch presenter.command(for: event, sides: sides) {
                 case nil: break
-                case .quit?: break loop
+                case .quit?:
+                    presenter.quitting(event == .stopRequested ? "signal" : "q key")
+                    break loop
                 case let command?:
                     if let refusal = sides.commands.perform(command) { presenter.refused(refusal, byKey: true) }
                 }

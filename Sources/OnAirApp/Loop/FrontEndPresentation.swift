@@ -71,15 +71,20 @@ final class FrontEndPresentation {
         return inputs.eventPost
     }
 
-    /// The `started` event headless (the console shows its dashboards instead).
+    /// The `started` event: headless on stdout, the console in `--log` (the screen shows its dashboards).
     func started(_ details: [String: JSONValue]) {
-        writer?.write(HeadlessEvent(time: clock.now, side: .app, kind: "started", details: details))
+        let event = HeadlessEvent(time: clock.now, side: .app, kind: "started", details: details)
+        writer?.write(event)
+        screen?.log(event)
     }
 
     /// Runs the one loop over `sides` until a quit.
     func run(_ sides: FrontEndSides) async throws {
         if let screen {
-            pendingNotices.forEach(screen.notice)
+            for text in pendingNotices {
+                screen.notice(text)
+                screen.log(HeadlessEvent(time: clock.now, side: .app, kind: "notice", details: ["text": .string(text)]))
+            }
             try await screen.run(sides, inputs: inputs)
         } else if let writer {
             try await FrontEndLoop.run(sides, inputs: inputs, clock: clock, presenter: HeadlessPresenter(writer: writer, clock: clock))

@@ -115,9 +115,22 @@ final class ConsolePresenter: FrontEndPresenter {
         terminal?.show(screen(sides))
     }
 
-    func quitting(_ reason: String) {}
+    /// `--log` holds what headless prints: the quit and its reason.
+    func quitting(_ reason: String) {
+        emit([HeadlessEvent(time: clock.now, side: .app, kind: "quit", details: ["reason": .string(reason)])])
+    }
 
-    func ended(stopped: [HeadlessEvent]) {}
+    /// The sides' last figures, as `stopped` events of the app (as headless).
+    func ended(stopped: [HeadlessEvent]) {
+        emit(stopped.map {
+            HeadlessEvent(time: clock.now, side: .app, kind: "stopped", details: $0.details.merging(["side": .string($0.side.rawValue)]) { old, _ in old })
+        })
+    }
+
+    /// An event only the log and a scenario's observer see (`started`, a setup `notice`).
+    func log(_ event: HeadlessEvent) {
+        emit([event])
+    }
 
     private func emit(_ events: [HeadlessEvent]) {
         for event in events { eventSinks.forEach { $0(event) } }

@@ -14,9 +14,14 @@ struct SessionSummary {
     private var lastObservation: SessionTime?
     private var wasLive = false
     private var lastAttempt: Int?
-    /// The embedded relay's record directory (demo), listed on exit.
-    var recordDirectory: String?
-    private let started = Date()
+    /// The last loop play count seen, to add each new play once (a loop restarts its count at 0).
+    private var loopPlaysSeen = 0
+    /// The embedded relay's record directory (demo), listed on exit: only files this run wrote, so what
+    /// was there before it began (a previous scenario's recording, closed a moment before) is noted now.
+    var recordDirectory: String? {
+        didSet { filesBefore = recordDirectory.map(Self.files(in:)) ?? [:] }
+    }
+    private var filesBefore: [String: FileStamp] = [:]
 
     /// Called on every tick: adds the time since the last tick to the time on air if the publisher was live.
     mutating func observe(publisher: PublisherAppState?, subscriber: SubscriberAppState?, bytesSent: Int?, at now: SessionTime) {
@@ -33,7 +38,13 @@ struct SessionSummary {
             }
         }
         if let bytesSent { self.bytesSent = bytesSent }
-        if let subscriber { subscriberReconnects = max(subscriberReconnects, subscriber.reconnectAttempts) }
+        if let subscriber {
+            // Every play of every loop counts: a loop that ends (even on replayed frames) and starts again
+            // counts from 0 again.
+            let plays = subscriber.reconnectAttempts
+            if plays > loopPlaysSeen { subscriberReconnects += plays - loopPlaysSeen }
+            loopPlaysSeen = plays
+        }
     }
 
     /// The summary, one fact per line.
@@ -57,14 +68,28 @@ struct SessionSummary {
         return lines
     }
 
-    /// `.flv` files written since this session started.
+    /// `.flv` files this run wrote: new, or changed since the directory was noted.
     private func recordings(in directory: String) -> [(name: String, size: Int)] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasSuffix(".flv") }.sorted().compactMap { name in
-            let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/" + name)
-            guard let modified = attributes?[.modificationDate] as? Date, modified >= started.addingTimeInterval(-1) else { return nil }
-            return (name, (attributes?[.size] as? NSNumber)?.intValue ?? 0)
+        Self.files(in: directory).sorted { $0.key < $1.key }.compactMap { name, stamp in
+            filesBefore[name] == stamp ? nil : (name, stamp.size)
         }
+    }
+
+    /// A file's size and modification time: what tells a recording this run wrote from an older one.
+    struct FileStamp: Equatable {
+        var size: Int
+        var modified: Date?
+    }
+
+    static func files(in directory: String) -> [String: FileStamp] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        var stamps: [String: FileStamp] = [:]
+        for name in names where name.hasSuffix(".flv") {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/" + name)
+            stamps[name] = FileStamp(
+                size: (attributes?[.size] as? NSNumber)?.intValue ?? 0, modified: attributes?[.modificationDate] as? Date)
+        }
+        return stamps
     }
 
     static func bytes(_ count: Int) -> String {

@@ -19,12 +19,19 @@ public protocol TerminalBackend: AnyObject {
     func invalidate()
     /// Gives the terminal back as it was. Safe to call more than once.
     func close()
+    /// True when frames are shown in ASCII only (`LANG=C`): widgets are told through `Theme.asciiOnly`.
+    var drawsASCIIOnly: Bool { get }
 }
 
 extension TerminalBackend {
     /// Renders a console frame at the terminal's current size and draws it: one call per loop iteration.
     public func draw(_ content: ConsoleScreen, theme: Theme) {
         let (width, height) = size
+        var theme = theme
+        theme.asciiOnly = drawsASCIIOnly
         draw(content.render(width: width, height: height, theme: theme))
     }
+
+    /// A backend that shows Unicode unless it says otherwise.
+    public var drawsASCIIOnly: Bool { false }
 }

@@ -10,7 +10,7 @@ public enum ConsoleIntent: Sendable, Hashable {
     case command(OperatorCommand)
     /// `w`: the link goes down (the elevator), or comes back up: `link-down` or `link-up` by the stage's state.
     case toggleLink
-    /// `k`: the link's cap walks its presets (none, 2.5M, 800k, 300k): the next `link-cap`/`link-uncap`.
+    /// `k`: the link's cap walks its presets (none, 2.5M, 500k, 250k): the next `link-cap`/`link-uncap`.
     case cycleLinkCap
     /// `l`: the focused pane's event log on the whole screen, or back.
     case toggleLog

@@ -26,7 +26,7 @@ public struct KeyMap: Sendable {
         KeyBinding(keys: [.character("r")], intent: .startBroadcast, label: "start", help: "start; after an error retry; while broadcasting reconnect now"),
         KeyBinding(keys: [.character("w")], intent: .toggleLink, label: "link down", help: "link down (elevator: nothing passes, sockets stay open) / up"),
         KeyBinding(keys: [.character("W")], intent: .command(.link(.handoff(capBitsPerSecond: nil, delay: nil))), label: "handoff", help: "Wi-Fi → cellular handoff: connections reset, a new path"),
-        KeyBinding(keys: [.character("k")], intent: .cycleLinkCap, label: "cap", help: "cap the link: none → 2.5M → 800k → 300k → none (weak signal)"),
+        KeyBinding(keys: [.character("k")], intent: .cycleLinkCap, label: "cap", help: "cap the link: none → 2.5M → 500k → 250k → none (weak signal)"),
         KeyBinding(keys: [.character("o")], intent: .togglePreview, label: "preview", help: "show or hide the colour preview"),
         KeyBinding(keys: [.tab, .backTab], intent: .switchPane, label: "pane", help: "give the keys to the other pane"),
         KeyBinding(keys: [.character("l")], intent: .toggleLog, label: "log", help: "the event log on the whole screen, or back"),
@@ -52,7 +52,8 @@ public struct KeyMap: Sendable {
     }
 
     /// The bindings that do something now, in table order: the footer's content. The start key reads
-    /// "retry" after a failed publish and "reconnect" while a broadcast is under way; the link key says
+    /// "retry" after a failed publish and "reconnect" while a broadcast is under way; `d` reads "dismiss"
+    /// while Siri is up; the link key says
     /// what it will do, and the cap key the cap it will set.
     public func available(in context: KeyContext) -> [KeyBinding] {
         bindings.filter { isAvailable($0.intent, in: context) }.map { binding in
@@ -61,6 +62,11 @@ public struct KeyMap: Sendable {
             case .command(.publisher(.start)):
                 if case .error = context.publisherStatus { labelled.label = "retry" }
                 if context.publisherStatus?.isBroadcasting == true { labelled.label = "reconnect" }
+            case .command(.phone(.decline)):
+                // While Siri is up, `d` dismisses it: there is no call to decline.
+                let refusal = context.focus == .publisher
+                    ? context.targets.publisher?.refusals[.operator(.accept)] : context.targets.subscriber?.refusals[.accept]
+                if refusal == LifecycleSimulator.siriIsUpRefusal { labelled.label = "dismiss" }
             case .toggleLink:
                 labelled.label = context.link?.isUp == false ? "link up" : "link down"
             case .cycleLinkCap:

@@ -99,7 +99,10 @@ public struct ConsoleUIState: Sendable, Equatable {
         case .command, .toggleLink, .cycleLinkCap: return context.command(for: intent)
         case .togglePreview: showPreview.toggle()
         case .toggleHelp: showHelp.toggle()
-        case .toggleLog: showFullLog.toggle()
+        case .toggleLog:
+            // A scroll position belongs to the view it was made in: the other view follows the newest line.
+            showFullLog.toggle()
+            logScroll = 0
         case .scrollLog(let up):
             let page = max(1, visibleLogRows - 1)
             logScroll = up ? min(context.logScrollLimit, context.logScroll + page) : max(0, context.logScroll - page)

@@ -45,15 +45,20 @@ public struct PublisherDashboard: Widget {
 
     /// `retry in 1.2 s` while an automatic reconnect waits, `drops in 3.4 s` while a call suspends a
     /// background-audio session; nil otherwise.
-    public var countdown: String? {
+    public var countdown: String? { countdownField?.long }
+
+    /// The countdown with its short form (RowFit): `stalled 5.9 s, retry in 9.2 s` for the send stall.
+    var countdownField: RowField? {
         if let stall = state.sendStall {
-            return "nothing sent for \(ConsoleFormat.seconds(now.milliseconds - stall.since.milliseconds)), reconnect in \(ConsoleFormat.seconds(stall.tearDownAt.milliseconds - now.milliseconds))"
+            let quiet = ConsoleFormat.seconds(now.milliseconds - stall.since.milliseconds)
+            let left = ConsoleFormat.seconds(stall.tearDownAt.milliseconds - now.milliseconds)
+            return RowField("nothing sent for \(quiet), reconnect in \(left)", short: "none sent \(quiet), retry in \(left)", importance: 3)
         }
         if let at = state.timerDeadlines[.reconnect] {
-            return "retry in \(ConsoleFormat.seconds(at.milliseconds - now.milliseconds))"
+            return RowField("retry in \(ConsoleFormat.seconds(at.milliseconds - now.milliseconds))", importance: 3)
         }
         if let at = state.timerDeadlines[.suspension] {
-            return "drops in \(ConsoleFormat.seconds(at.milliseconds - now.milliseconds))"
+            return RowField("drops in \(ConsoleFormat.seconds(at.milliseconds - now.milliseconds))", importance: 3)
         }
         return nil
     }
@@ -75,18 +80,23 @@ public struct PublisherDashboard: Widget {
             buffer.write("events", in: title, style: theme[.muted])
         }
         EventLogView(state.log, scrollBack: logScroll).render(in: layout.log, into: &buffer, theme: theme)
-        ToastStack(state.toasts, now: now).render(in: inner, into: &buffer, theme: theme)
+        // Below the badge row: however many toasts there are, the state stays in sight.
+        ToastStack(state.toasts, now: now).render(in: inner.droppingTop(1), into: &buffer, theme: theme)
     }
 
     private func renderInfo(in info: Rect, headline top: Rect, into buffer: inout CellBuffer, theme: Theme) {
         // Row 0 (full width): badge, app state, countdown or reason, timer on the right.
         let badge = StatusBadge(state)
-        // Text, not ⏱: that glyph is missing from common fonts and two cells wide in emoji fonts.
-        let timer = "on air " + sessionTimer
+        var fields = [RowField("app " + state.lifecycle.label, short: state.lifecycle.label, importance: 1)]
+        if let countdownField { fields.append(countdownField) }
+        // Text, not ⏱: that glyph is missing from common fonts and two cells wide in emoji fonts. The
+        // timer keeps its words only while the countdown beside it fits whole.
+        let room = top.width - badge.width - 1
+        let longTimer = "on air " + sessionTimer
+        let timer = RowFit.fitsWhole(fields, width: room - DisplayWidth.of(longTimer) - 1) ? longTimer : sessionTimer
         let parts = top.columns([.length(badge.width + 1), .fill, .length(DisplayWidth.of(timer))])
         badge.render(in: parts[0], into: &buffer, theme: theme)
-        var appText = "app " + state.lifecycle.label
-        if let countdown { appText += "  " + countdown }
+        var appText = RowFit.text(fields, width: parts[1].width - 1)
         var errorRows = 0
         if case .error(let message) = state.status {
             // The whole reason, wrapped over the rows below when it is long; never cut.
@@ -108,7 +118,9 @@ public struct PublisherDashboard: Widget {
             ]).render(in: info.row(1), into: &buffer, theme: theme)
         }
         if errorRows < 2 {
-            LabelledField("policy", "\(state.policy.rawValue)   type \(state.publishType.rawValue)" + Self.linkText(telemetry), labelWidth: 9)
+            let policy = [RowField(state.policy.rawValue, importance: 2), RowField("type \(state.publishType.rawValue)", importance: 1)]
+                + [Self.linkField(telemetry)].compactMap { $0 }
+            LabelledField("policy", RowFit.text(policy, width: info.width - 9, gap: "   "), labelWidth: 9)
                 .render(in: info.row(2), into: &buffer, theme: theme)
         }
         if errorRows < 3 {
@@ -116,11 +128,19 @@ public struct PublisherDashboard: Widget {
         }
         Self.renderBitrate(telemetry, in: info.row(4), into: &buffer, theme: theme)
         let congestionRole: ThemeRole = telemetry.congestion >= 0.75 ? .meterWarning : .value
-        LabelledField(
-            "fps",
-            "\(ConsoleFormat.decimal(telemetry.framesPerSecond, places: 1))  dropped \(telemetry.droppedFrames)  queue \(telemetry.queueDepth)  congestion \(ConsoleFormat.percent(telemetry.congestion))",
-            labelWidth: 9, valueRole: congestionRole
-        ).render(in: info.row(5), into: &buffer, theme: theme)
+        var frames = [
+            RowField(ConsoleFormat.decimal(telemetry.framesPerSecond, places: 1), importance: 5),
+            RowField("dropped \(telemetry.droppedFrames)", short: "drop \(telemetry.droppedFrames)", importance: 3),
+        ]
+        // The send queue's figures belong to a broadcast: left over on IDLE they would be stale.
+        if state.status.isBroadcasting {
+            frames += [
+                RowField("queue \(telemetry.queueDepth)", short: "q \(telemetry.queueDepth)", importance: 2),
+                RowField("congestion \(ConsoleFormat.percent(telemetry.congestion))", short: "cong \(ConsoleFormat.percent(telemetry.congestion))", importance: 4),
+            ]
+        }
+        LabelledField("fps", RowFit.text(frames, width: info.width - 9), labelWidth: 9, valueRole: congestionRole)
+            .render(in: info.row(5), into: &buffer, theme: theme)
     }
 
     private var isError: Bool {
@@ -149,31 +169,61 @@ public struct PublisherDashboard: Widget {
     }
 
     /// `bitrate  2.50 Mb/s  enc 2.61 Mb/s  ▂▃▅▆▇`: what the socket took, the encoder's own output beside
-    /// it, then the sparkline (socket) in the rest of the row.
+    /// it, then the sparkline (socket) in the rest of the row. The text is laid out first (RowFit), so a
+    /// figure is never cut for the sparkline.
     static func renderBitrate(_ telemetry: StreamTelemetry, in row: Rect, into buffer: inout CellBuffer, theme: Theme) {
         guard !row.isEmpty else { return }
-        var text = ConsoleFormat.bitrate(telemetry.bitrate)
-        if let encoder = telemetry.encoderBitrate { text += "  enc " + ConsoleFormat.bitrate(encoder) }
-        if let target = telemetry.abrTarget { text += "  " + abrText(target, telemetry: telemetry) }
+        let text = RowFit.text(bitrateFields(telemetry), width: max(0, row.width - 9))
         let parts = row.columns([.length(9), .length(DisplayWidth.of(text) + 2), .fill])
         buffer.write("bitrate", in: parts[0], style: theme[.label])
         buffer.write(text, in: parts[1], style: theme[.value])
         Sparkline(samples: telemetry.bitrateHistory).render(in: parts[2], into: &buffer, theme: theme)
     }
 
+    /// The bitrate row's fields: with ABR, `abr 1.2M → sent 790k / cap 800k` (what ABR asks, what went,
+    /// the link's cap) first; the encoder's own rate goes first when room is short.
+    public static func bitrateFields(_ telemetry: StreamTelemetry) -> [RowField] {
+        let sent = sentBitrate(telemetry)
+        var fields: [RowField] = []
+        if let target = telemetry.abrTarget {
+            let asked = target.audioOnly ? "audio-only" : shortRate(target.videoBitrate)
+            let cap = telemetry.link?.capBitsPerSecond.map(shortRate)
+            fields.append(RowField(
+                "abr \(asked) → sent \(shortRate(sent))" + (cap.map { " / cap \($0)" } ?? ""),
+                short: "abr \(asked) sent \(shortRate(sent))" + (cap.map { " cap \($0)" } ?? ""), importance: 5))
+        } else {
+            fields.append(RowField(ConsoleFormat.bitrate(sent), short: shortRate(sent), importance: 5))
+        }
+        if let encoder = telemetry.encoderBitrate {
+            fields.append(RowField("enc " + ConsoleFormat.bitrate(encoder), short: "enc " + shortRate(encoder), importance: 1))
+        }
+        return fields
+    }
+
+    /// What the link carried: the socket's rate, never above the link's cap — what the socket took past
+    /// the cap waits in the stage's and the kernel's buffers (the queue), it has not gone.
+    public static func sentBitrate(_ telemetry: StreamTelemetry) -> Int {
+        guard let cap = telemetry.link?.capBitsPerSecond else { return telemetry.bitrate }
+        return min(telemetry.bitrate, cap)
+    }
+
     /// `   link DOWN`, `   link 800k 150ms`: the impairment stage's state beside the policy; empty
     /// without a stage.
     public static func linkText(_ telemetry: StreamTelemetry) -> String {
-        telemetry.link.map { "   link " + $0.dashboardText } ?? ""
+        linkField(telemetry).map { "   " + $0.long } ?? ""
     }
 
-    /// `abr 1.2M → sent 790k / cap 800k`: what ABR asks of the encoder, what the socket took, and the
+    /// The link's state as a row field: it outranks the words beside it.
+    public static func linkField(_ telemetry: StreamTelemetry) -> RowField? {
+        telemetry.link.map { RowField("link " + $0.dashboardText, importance: 3) }
+    }
+
+    /// `abr 1.2M → sent 790k / cap 800k`: what ABR asks of the encoder, what the link carried, and the
     /// link's cap when one is set.
     static func abrText(_ target: AdaptiveBitrateTarget, telemetry: StreamTelemetry) -> String {
-        let asked = target.audioOnly ? "audio-only" : shortRate(target.videoBitrate)
-        var text = "abr \(asked) → sent \(shortRate(telemetry.bitrate))"
-        if let cap = telemetry.link?.capBitsPerSecond { text += " / cap \(shortRate(cap))" }
-        return text
+        var copy = telemetry
+        copy.abrTarget = target
+        return bitrateFields(copy)[0].long
     }
 
     /// `1.2M`, `790k`: two or three figures are enough beside a sparkline.

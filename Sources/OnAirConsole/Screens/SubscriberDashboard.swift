@@ -62,7 +62,8 @@ public struct SubscriberDashboard: Widget {
             buffer.write("events", in: title, style: theme[.muted])
         }
         EventLogView(state.log, scrollBack: logScroll).render(in: layout.log, into: &buffer, theme: theme)
-        ToastStack(state.toasts, now: now).render(in: inner, into: &buffer, theme: theme)
+        // Below the badge row: however many toasts there are, the state stays in sight.
+        ToastStack(state.toasts, now: now).render(in: inner.droppingTop(1), into: &buffer, theme: theme)
     }
 
     /// `audio -23 dB ████████`: label, level, eight cells of bar.
@@ -72,6 +73,8 @@ public struct SubscriberDashboard: Widget {
         let badge = StatusBadge(state.connection)
         var detail = "app " + state.lifecycle.label
         if let countdown = reconnectCountdown { detail += "  " + countdown }
+        // Old frames: say what they are beside the badge (docs/demo-truth.md, "Subscriber states").
+        if state.connection == .replaying { detail += "  old frames, not live" }
         if case .error(let message) = state.connection { detail = message }
         // The audio meter takes the right of the row only when the reason or countdown still fits whole.
         let meterWidth = top.width - badge.width - 1 - DisplayWidth.of(detail) - 2 >= Self.meterWidth ? Self.meterWidth : 0
@@ -82,7 +85,9 @@ public struct SubscriberDashboard: Widget {
             // What the subscriber hears, measured from the decoded audio (headless: `audioLevelDb`).
             let meter = parts[2].columns([.length(6), .fill])
             buffer.write("audio", in: meter[0], style: theme[.label])
-            LevelMeter(decibels: telemetry.audioLevelDBFS).render(in: meter[1], into: &buffer, theme: theme)
+            // Only live media has a level: a meter left from before a stall or an unpublish would be stale.
+            LevelMeter(decibels: state.connection == .playing ? telemetry.audioLevelDBFS : nil)
+                .render(in: meter[1], into: &buffer, theme: theme)
         }
 
         FlagRow([
@@ -90,8 +95,12 @@ public struct SubscriberDashboard: Widget {
             FlagIndicator("publisherIsDisconnected", isOn: state.publisherIsDisconnected),
         ]).render(in: info.row(1), into: &buffer, theme: theme)
 
+        let render = [
+            state.renderActive ? RowField("ACTIVE", importance: 2)
+                : RowField("PAUSED (pauseRender): not decoded", short: "PAUSED: not decoded", importance: 2),
+        ] + [PublisherDashboard.linkField(telemetry)].compactMap { $0 }
         LabelledField(
-            "render", (state.renderActive ? "ACTIVE" : "PAUSED (pauseRender): not decoded") + PublisherDashboard.linkText(telemetry),
+            "render", RowFit.text(render, width: info.width - 9, gap: "   "),
             labelWidth: 9, valueRole: state.renderActive ? .value : .flagOn
         ).render(in: info.row(2), into: &buffer, theme: theme)
         LabelledField("url", state.redactedURL, labelWidth: 9).render(in: info.row(3), into: &buffer, theme: theme)

@@ -6,6 +6,9 @@ public struct Theme: Sendable, Equatable {
     public var summary: String
     /// Only the roles this theme sets; everything else comes from `Theme.builtInDefault`.
     public private(set) var overrides: [ThemeRole: Style]
+    /// The terminal shows ASCII only (a locale that is not UTF-8, `LANG=C`): widgets that draw shapes in
+    /// quadrant blocks, which ASCII cannot keep (the big digits), draw plain text instead.
+    public var asciiOnly = false
 
     public init(name: String, summary: String = "", overrides: [ThemeRole: Style] = [:]) {
         self.name = name

@@ -42,6 +42,15 @@ public struct BlockDigits: Widget {
                 : BlockDigitFont.isSet(glyph.character, column: column, row: fy)
         }
         let style = theme[role]
+        if theme.asciiOnly {
+            // ASCII has no quadrant blocks: their stand-ins ('^', '[', '#') lose the strokes. Plain
+            // digits, centred where the big ones would be, stay readable.
+            let spot = area.centered(width: min(area.width, text.count), height: 1)
+            var bold = style
+            bold.attributes.insert(.bold)
+            buffer.write(text, in: spot, style: bold)
+            return
+        }
         for row in 0..<min(size.rows, area.height) {
             for column in 0..<min(size.columns, area.width) {
                 var mask: UInt8 = 0

@@ -27,6 +27,7 @@ public struct StatusBadge: Widget {
             case .idle: .idleBadge
             case .connecting: .connectingBadge
             case .playing: .liveBadge
+            case .replaying: .reconnectingBadge
             case .waitingForPublisher: .awaitingBadge
             case .stalled: .reconnectingBadge
             case .reconnecting: .reconnectingBadge

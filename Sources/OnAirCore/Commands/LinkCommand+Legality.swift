@@ -31,8 +31,9 @@ extension LinkCommand {
         }
     }
 
-    /// The console's cap key walks these: none, then a weak Wi-Fi, a weak cellular signal, a bad one.
-    public static let capPresets: [Int?] = [nil, 2_500_000, 800_000, 300_000]
+    /// The console's cap key walks these: none, then a weak Wi-Fi, a weak cellular signal, a bad one. The
+    /// middle one bites the default test pattern, which codes at 620–780 kbit/s (800k did not).
+    public static let capPresets: [Int?] = [nil, 2_500_000, 500_000, 250_000]
 
     /// The cap preset after `current` (the first when `current` is not a preset).
     public static func nextCapPreset(after current: Int?) -> LinkCommand {

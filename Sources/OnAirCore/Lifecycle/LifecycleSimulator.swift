@@ -40,6 +40,9 @@ public struct LifecycleSimulator: Sendable, Equatable {
     public private(set) var state: LifecycleState
     public private(set) var interruption: Interruption?
 
+    /// Why `a` does nothing while Siri is up; the footer reads it to name `d` "dismiss", not "decline".
+    public static let siriIsUpRefusal = "Siri is up, there is no call to accept (d dismisses Siri)"
+
     public init(state: LifecycleState = .active, interruption: Interruption? = nil) {
         self.state = state
         self.interruption = interruption
@@ -53,7 +56,7 @@ public struct LifecycleSimulator: Sendable, Equatable {
     public func refusal(of action: OperatorAction) -> String? {
         if let reason = action.refusal(in: state) { return reason }
         if action == .accept, interruption == .siri {
-            return "Siri is up, there is no call to accept (d dismisses Siri)"
+            return Self.siriIsUpRefusal
         }
         return nil
     }

@@ -12,6 +12,8 @@ public enum PublisherNetworkEvent: Sendable, Equatable {
     case moveRequested(target: String)
     /// The new connection publishes at `target`; the old one is left after `milliseconds` from the request.
     case moved(target: String, milliseconds: Int64)
+    /// The link stage changed (a key, a stdin command, a scenario press): logged, nothing else.
+    case linkChanged(String)
 }
 
 extension PublisherNetworkEvent: CustomStringConvertible {
@@ -22,6 +24,7 @@ extension PublisherNetworkEvent: CustomStringConvertible {
         case .connectionLost(let reason): "connection lost: \(reason)"
         case .moveRequested(let target): "the server asked to reconnect (NetConnection.Connect.ReconnectRequest): publishing at \(target) next"
         case .moved(let target, let milliseconds): "moved: publishing at \(target) \(milliseconds) ms after the request; the old connection is left"
+        case .linkChanged(let text): text
         }
     }
 }

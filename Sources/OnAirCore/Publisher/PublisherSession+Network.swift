@@ -9,11 +9,14 @@ extension PublisherSession {
     mutating func handleNetwork(_ event: PublisherNetworkEvent, at now: SessionTime) -> [PublisherAction] {
         switch event {
         case .publishStarted, .moveRequested, .moved: log(now, .rtmp, "\(event)")
+        case .linkChanged: log(now, .engine, "\(event)")
         case .publishFailed, .connectionLost: log(now, .error, "\(event)")
         }
         switch event {
         case .moveRequested, .moved:
             return []       // the controller moves the live broadcast; the session's state does not change
+        case .linkChanged:
+            return []
         case .publishStarted:
             guard case .connecting = connection else {
                 log(now, .rtmp, "ignored: no publish under way")

@@ -4,6 +4,8 @@ public enum SubscriberConnection: Sendable, Equatable {
     case connecting
     /// Media of the current play is arriving.
     case playing
+    /// Frames arrive, but they were captured before the newest one already shown (docs/demo-truth.md).
+    case replaying
     /// Connected, but no media of the current play has arrived: the server accepted the play (stock
     /// servers answer Play.Start for any name) or said StreamNotFound, or the publisher unpublished.
     case waitingForPublisher
@@ -18,6 +20,7 @@ public enum SubscriberConnection: Sendable, Equatable {
         case .idle: "IDLE"
         case .connecting: "CONNECTING"
         case .playing: "PLAYING"
+        case .replaying: "REPLAYED"
         case .waitingForPublisher: "WAITING FOR PUBLISHER"
         case .stalled: "STALLED"
         case .reconnecting: "RECONNECTING"
@@ -31,7 +34,8 @@ public struct SubscriberAppState: Sendable, Equatable {
     /// Read off `SubscriberSession.phase` after every event.
     public var connection: SubscriberConnection = .idle
     public var lifecycle: LifecycleState = .active
-    /// Set by `publisherBackground`, cleared by `publisherForeground`.
+    /// Set by `publisherBackground`; cleared by `publisherForeground`, by PublishNotify (a new publish began:
+    /// the seed's publisher never says foreground after a tap) and by live media after an unpublish.
     public var publisherIsInBackground = false
     /// Set by UnpublishNotify while `publisherIsInBackground`; cleared when the stream plays again.
     public var publisherIsDisconnected = false

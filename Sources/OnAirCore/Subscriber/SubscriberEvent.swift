@@ -10,6 +10,9 @@ public enum SubscriberEvent: Sendable, Equatable {
     case status(PlayStatus)
     /// Media arrived after a gap (the first packet after a stall, an unpublish or a new play).
     case mediaResumed
+    /// Frames arrive that were captured before the newest one already shown (their frame marker, else their
+    /// timestamp, says so): a relay's cache answering a new play. Not live media: never PLAYING.
+    case mediaReplayed
     /// The owner's watchdog: no media for the stall timeout while the socket stays open. Stock servers
     /// send nothing when a publisher stalls (interop NOTES: nginx-rtmp), so this stands in for UnpublishNotify.
     case mediaStalled
@@ -17,6 +20,8 @@ public enum SubscriberEvent: Sendable, Equatable {
     case playFailed(reason: String)
     /// The subscriber's own connection closed without being asked to.
     case connectionLost(reason: String)
+    /// The subscriber's own link stage changed: logged, nothing else.
+    case linkChanged(String)
     /// A timer the session scheduled has run out.
     case timerFired(SubscriberTimer)
 }

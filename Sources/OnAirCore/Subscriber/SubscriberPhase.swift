@@ -9,6 +9,10 @@ public enum SubscriberPhase: Sendable, Equatable {
     case connecting(loopPlays: Int?)
     /// Media of the current play is arriving.
     case playing
+    /// Frames arrive, but each was captured before the newest one already shown: a relay's cache answering
+    /// a new play, or held bytes let through — not live media. `loopPlays` as in `connecting`: the loop
+    /// goes on when they stop.
+    case replaying(loopPlays: Int?)
     /// Connected, no media of the current play yet (Play.Start, StreamNotFound or an unpublish).
     case waitingForPublisher
     /// Media was arriving and has stopped while the connection stays open.
@@ -23,6 +27,7 @@ public enum SubscriberPhase: Sendable, Equatable {
         case .idle: .idle
         case .connecting: .connecting
         case .playing: .playing
+        case .replaying: .replaying
         case .waitingForPublisher: .waitingForPublisher
         case .stalled: .stalled
         case .reconnecting(_, let at): .reconnecting(at: at)
@@ -37,6 +42,7 @@ public enum SubscriberPhase: Sendable, Equatable {
     public var loopPlays: Int? {
         switch self {
         case .connecting(let plays): plays
+        case .replaying(let plays): plays
         case .reconnecting(let plays, _): plays
         case .idle, .playing, .waitingForPublisher, .stalled, .error: nil
         }

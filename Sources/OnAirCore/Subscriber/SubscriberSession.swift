@@ -50,9 +50,14 @@ public struct SubscriberSession: Sendable, Equatable {
         case .mediaResumed:
             log(now, .engine, "media resumed")
             return mediaArrived(at: now)
+        case .mediaReplayed:
+            log(now, .engine, "replayed frames: captured before the newest shown, not live")
+            return mediaReplayed(at: now)
         case .mediaStalled:
             log(now, .engine, "no media: stall watchdog")
-            let stalled = phase == .playing ? enter(.stalled, at: now) : []
+            // Old frames that stop inside the loop: the loop goes on, its count kept.
+            if case .replaying(_?) = phase { return scheduleReplay(at: now) }
+            let stalled = phase == .playing || phase == .replaying(loopPlays: nil) ? enter(.stalled, at: now) : []
             return stalled + publisherGone(at: now)
         case .playFailed(let reason):
             log(now, .error, "play failed: \(reason)")
@@ -61,10 +66,13 @@ public struct SubscriberSession: Sendable, Equatable {
             log(now, .error, "connection lost: \(reason)")
             switch phase {
             case .idle, .error: return []
-            case .connecting, .playing, .waitingForPublisher, .stalled, .reconnecting: return scheduleReplay(at: now)
+            case .connecting, .playing, .replaying, .waitingForPublisher, .stalled, .reconnecting: return scheduleReplay(at: now)
             }
         case .timerFired(let timer):
             return timerFired(timer, at: now)
+        case .linkChanged(let text):
+            log(now, .engine, text)
+            return []
         }
     }
 
@@ -129,7 +137,7 @@ public struct SubscriberSession: Sendable, Equatable {
             switch phase {
             case .idle, .error:
                 return enter(.connecting(loopPlays: nil), at: now) + perform([.play(name: state.streamName)], at: now)
-            case .connecting, .playing, .waitingForPublisher, .stalled, .reconnecting:
+            case .connecting, .playing, .replaying, .waitingForPublisher, .stalled, .reconnecting:
                 log(now, .policy, "already playing")
                 return []
             }
@@ -166,7 +174,15 @@ public struct SubscriberSession: Sendable, Equatable {
     private mutating func playStatus(_ status: PlayStatus, at now: SessionTime) -> [SubscriberAction] {
         log(now, .rtmp, status.rawValue)
         switch status {
-        case .start, .publishNotify:
+        case .publishNotify:
+            // A new publish began: whatever the last one said about its background no longer holds (the
+            // seed's publisher sends no publisherForeground after a tap, and Red5's sample keeps the flag).
+            if state.publisherIsInBackground {
+                state.publisherIsInBackground = false
+                log(now, .policy, "publisherIsInBackground = false (a new publish began)")
+            }
+            return playAccepted(at: now)
+        case .start:
             return playAccepted(at: now)
         case .unpublishNotify:
             return publisherGone(at: now)
@@ -184,7 +200,7 @@ public struct SubscriberSession: Sendable, Equatable {
         guard !phase.inReconnectLoop else { return [] }
         guard state.publisherIsInBackground else {
             switch phase {
-            case .playing, .connecting: return enter(.waitingForPublisher, at: now)
+            case .playing, .connecting, .replaying: return enter(.waitingForPublisher, at: now)
             case .idle, .waitingForPublisher, .stalled, .reconnecting, .error: return []
             }
         }
@@ -198,7 +214,7 @@ public struct SubscriberSession: Sendable, Equatable {
         switch phase {
         case .idle, .error, .playing:
             return []
-        case .connecting, .waitingForPublisher, .stalled, .reconnecting:
+        case .connecting, .replaying, .waitingForPublisher, .stalled, .reconnecting:
             return enter(.waitingForPublisher, at: now)
         }
     }
@@ -208,9 +224,27 @@ public struct SubscriberSession: Sendable, Equatable {
         switch phase {
         case .idle, .error:
             return []
-        case .connecting, .playing, .waitingForPublisher, .stalled, .reconnecting:
+        case .connecting, .playing, .replaying, .waitingForPublisher, .stalled, .reconnecting:
+            if state.publisherIsDisconnected, state.publisherIsInBackground {
+                // It unpublished from the background; live media now is a new publish, in the foreground.
+                state.publisherIsInBackground = false
+                log(now, .policy, "publisherIsInBackground = false (live media of a new publish)")
+            }
             state.publisherIsDisconnected = false
             return enter(.playing, at: now)
+        }
+    }
+
+    /// Old frames (a relay's cache answering a play, held bytes): a state of their own, never PLAYING. The
+    /// loop's count is kept; a loop waiting for its timer keeps waiting.
+    private mutating func mediaReplayed(at now: SessionTime) -> [SubscriberAction] {
+        switch phase {
+        case .idle, .error, .replaying, .reconnecting:
+            return []
+        case .connecting(let plays):
+            return enter(.replaying(loopPlays: plays), at: now)
+        case .playing, .waitingForPublisher, .stalled:
+            return enter(.replaying(loopPlays: nil), at: now)
         }
     }
 

@@ -41,7 +41,8 @@ public enum NumberText {
     public static func duration(_ text: String, option: String? = nil, in range: ClosedRange<Duration>) throws(Invalid) -> Duration {
         let prefix = option.map { "\($0): " } ?? ""
         guard let value = duration(text, bareNumbersAreSeconds: true, maximum: .seconds(Int64.max / 4_000)) else {
-            throw Invalid("\(prefix)expected a duration such as 15 (seconds), 15s, 500ms or 2m")
+            // The range too: `1e19` or `inf` is usually a try at "as long as possible".
+            throw Invalid("\(prefix)expected a duration from \(describe(range.lowerBound)) to \(describe(range.upperBound)), such as 15 (seconds), 15s, 500ms or 2m")
         }
         guard range.contains(value) else {
             throw Invalid("\(prefix)out of range; give \(describe(range.lowerBound)) to \(describe(range.upperBound))")
@@ -54,7 +55,7 @@ public enum NumberText {
     public static func rate(_ text: String, option: String? = nil, in range: ClosedRange<Double>) throws(Invalid) -> Double {
         let prefix = option.map { "\($0): " } ?? ""
         guard let value = plainDecimal(Substring(text)) else {
-            throw Invalid("\(prefix)expected a number such as 30 or 29.97")
+            throw Invalid("\(prefix)expected a number from \(plain(range.lowerBound)) to \(plain(range.upperBound)), such as 30 or 29.97")
         }
         guard range.contains(value) else {
             throw Invalid("\(prefix)out of range; give \(plain(range.lowerBound)) to \(plain(range.upperBound))")

@@ -200,10 +200,13 @@ public final class DecoderThread: Sendable {
             snapshot.renderPaused = decoder.renderPaused
             switch result {
             case let .success(.picture(picture)):
-                snapshot.preview = picture.preview
-                snapshot.previewTimestamp = picture.decodeTimestamp
-                snapshot.glassToGlass.record(
-                    picture.marker, decodedAt: picture.decodedAtWallMicroseconds, streamMilliseconds: picture.decodeTimestamp)
+                // A replayed picture (its marker older than the one on show) is counted, never shown: the
+                // preview does not go backwards.
+                if snapshot.glassToGlass.record(
+                    picture.marker, decodedAt: picture.decodedAtWallMicroseconds, streamMilliseconds: picture.decodeTimestamp) {
+                    snapshot.preview = picture.preview
+                    snapshot.previewTimestamp = picture.decodeTimestamp
+                }
             case let .success(.audio(level)):
                 snapshot.audioLevel = level
                 if let mark = level.toneMarkMilliseconds { snapshot.glassToGlass.recordToneMark(atStreamMilliseconds: mark) }

@@ -1,3 +1,5 @@
+import OnAirCore
+
 /// What the subscriber learns from the frame markers of the pictures it decodes: glass-to-glass latency,
 /// frozen time, frame numbers never seen.
 ///
@@ -17,12 +19,32 @@ public struct GlassToGlassMeter: Sendable, Equatable {
         public var lastFrameNumber: Int?
         /// The capture instant (wall µs) of the newest picture decoded.
         public var lastCaptureWallMicroseconds: UInt64?
+        /// Pictures whose marker says they were captured before the newest one already shown (a relay's
+        /// cache answering a re-play): counted here only — no frame number, latency or frozen time moves back.
+        public var replayedFrames: Int = 0
         /// Pictures decoded that carried a readable marker, and those that did not.
         public var markersRead: Int
         public var markersUnreadable: Int
         /// Audio's stream timestamp minus video's for the same capture instant (positive: audio plays late),
         /// from the tone's once-a-second gap and the newest picture's marker; nil until both were seen.
         public var avOffsetMilliseconds: Double?
+
+        public init(
+            p50Milliseconds: Double?, p99Milliseconds: Double?, frozenMilliseconds: Int64, skippedFrames: Int,
+            lastFrameNumber: Int?, lastCaptureWallMicroseconds: UInt64?, markersRead: Int, markersUnreadable: Int,
+            avOffsetMilliseconds: Double?, replayed: Int = 0
+        ) {
+            self.p50Milliseconds = p50Milliseconds
+            self.p99Milliseconds = p99Milliseconds
+            self.frozenMilliseconds = frozenMilliseconds
+            self.skippedFrames = skippedFrames
+            self.lastFrameNumber = lastFrameNumber
+            self.lastCaptureWallMicroseconds = lastCaptureWallMicroseconds
+            self.markersRead = markersRead
+            self.markersUnreadable = markersUnreadable
+            self.avOffsetMilliseconds = avOffsetMilliseconds
+            self.replayedFrames = replayed
+        }
     }
 
     /// A picture counts as frozen once it is this much older than the median latency: three frames at 30 fps.
@@ -39,29 +61,44 @@ public struct GlassToGlassMeter: Sendable, Equatable {
     private var lastVideo: VideoInstant?
     private var avOffset: Double?
     private var unreadable = 0
+    private var freshness = FrameFreshness()
+    private var replayed = 0
+    /// Pictures found replayed so far, and whether the newest decoded picture was one.
+    public var replayedCount: Int { replayed }
+    public private(set) var lastPictureWasReplayed = false
 
     public init(streamEpochMicroseconds: UInt64? = nil) {
         self.streamEpochMicroseconds = streamEpochMicroseconds
     }
 
-    /// One decoded picture, with its marker (nil: none readable) and the wall instant it was decoded.
-    public mutating func record(_ marker: FrameMarker?, decodedAt now: UInt64, streamMilliseconds: Int64 = 0) {
+    /// One decoded picture, with its marker (nil: none readable) and the wall instant it was decoded. False
+    /// when the marker says the picture is a replay (captured before the newest one shown): not to be shown.
+    @discardableResult
+    public mutating func record(_ marker: FrameMarker?, decodedAt now: UInt64, streamMilliseconds: Int64 = 0) -> Bool {
         guard let marker else {
             unreadable += 1
-            return
+            return true
         }
         read += 1
+        let capture = captureInstant(of: marker, near: now)
+        if let capture, freshness.judge(captureMicroseconds: capture) == .replayed {
+            replayed += 1
+            lastPictureWasReplayed = true
+            return false
+        }
+        lastPictureWasReplayed = false
         if let last = lastFrameNumber {
             let step = (marker.frameNumber &- last) % FrameMarker.frameNumberModulus
             // A step back or a huge jump is a new source (a republished pattern starts at 0), not a gap.
             if step > 1, step < FrameMarker.frameNumberModulus / 2 { skipped += Int(step - 1) }
         }
         lastFrameNumber = marker.frameNumber
-        guard let capture = captureInstant(of: marker, near: now) else { return }
+        guard let capture else { return true }
         closeShownInterval(until: now)
         shown = ShownPicture(capture: capture, countedUntil: now)
         lastVideo = VideoInstant(streamMilliseconds: streamMilliseconds, captureWall: capture)
         latency.record(milliseconds: Double(Int64(bitPattern: now &- capture)) / 1000)
+        return true
     }
 
     /// The tone's gap began at stream time `streamMilliseconds`; it was captured on a whole second of the wall
@@ -83,7 +120,7 @@ public struct GlassToGlassMeter: Sendable, Equatable {
             p50Milliseconds: latency.percentile(0.5), p99Milliseconds: latency.percentile(0.99),
             frozenMilliseconds: Int64(copy.frozen / 1000), skippedFrames: skipped,
             lastFrameNumber: lastFrameNumber.map(Int.init), lastCaptureWallMicroseconds: shown?.capture,
-            markersRead: read, markersUnreadable: unreadable, avOffsetMilliseconds: avOffset)
+            markersRead: read, markersUnreadable: unreadable, avOffsetMilliseconds: avOffset, replayed: replayed)
     }
 
     /// The capture instant of a marker, on the wall clock.

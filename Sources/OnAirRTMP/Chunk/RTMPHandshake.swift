@@ -28,8 +28,14 @@ public struct RTMPHandshake: Sendable {
     public enum Error: Swift.Error, Equatable, CustomStringConvertible {
         case unsupportedVersion(UInt8)
 
+        /// `H`, the first byte of an HTTP response read as S0's version.
+        static let httpFirstByte = UInt8(ascii: "H")
+
         public var description: String {
             switch self {
+            case .unsupportedVersion(Self.httpFirstByte):
+                // An answer that starts with "H" is almost always "HTTP/1.1 400 …": say so, not "version 72".
+                "RTMP handshake: the peer answered with text that looks like HTTP, not RTMP; this port is a web server, not an RTMP server"
             case .unsupportedVersion(let version):
                 "RTMP handshake: peer speaks version \(version), only 3 is defined (RTMP spec §5.2.2); is this an RTMP server?"
             }

@@ -1,3 +1,4 @@
+import Glibc
 import Foundation
 import NIOCore
 import OnAirCore
@@ -40,6 +41,8 @@ final class RelayRecorder {
     static let flushThreshold = 256 << 10
     let path: String
     let isAppend: Bool
+    /// Where an earlier recording of the same name went, numbered, so a new `record` never destroys it.
+    private(set) var keptPath: String?
     private let file: RelayRecordingFile
     private var writer: FLVFileWriter
     private var clock: RelayRecordingClock
@@ -76,6 +79,8 @@ final class RelayRecorder {
         do {
             if let resume {
                 try RelayRecordingFile.truncate(path: path, to: resume.validLength)
+            } else {
+                keptPath = Self.keepEarlierRecording(at: path)
             }
             file = try RelayRecordingFile(path: path, truncate: resume == nil)
         } catch {
@@ -91,6 +96,24 @@ final class RelayRecorder {
         } else {
             clock = RelayRecordingClock(base: 0)
         }
+    }
+
+    /// A new `record` of a name already recorded: the earlier file keeps its tags under the first free
+    /// `NAME-N.flv` (N from 1) — a tap after an accepted call, or a second run, must not lose the first
+    /// broadcast. `link` then `unlink`, so a numbered file is never overwritten either. Nil when there was none.
+    static func keepEarlierRecording(at path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else { return nil }
+        let base = path.hasSuffix(".flv") ? String(path.dropLast(".flv".count)) : path
+        for number in 1...10_000 {
+            let candidate = "\(base)-\(number).flv"
+            if link(path, candidate) == 0 {
+                _ = unlink(path)
+                return candidate
+            }
+            if errno != EEXIST { break }
+        }
+        return nil
     }
 
     /// Adds a message to the file (audio, video and the first metadata; notices are not recorded).
