@@ -9,7 +9,8 @@
 //                    ├─► OnAirControl ─► OnAirNet, OnAirMedia, OnAirCore   (no wire type: no OnAirRTMP)
 //                    │   (controllers, media pump, timers, link stage + ABR, command router, stdin/signals)
 //                    ├─► OnAirNet ─► OnAirRTMP ─► OnAirCore, NIOCore
-//                    │            └─► NIOSSL (rtmps://)
+//                    │            ├─► NIOSSL (rtmps://)
+//                    │            └─► CLinuxTCP (TCP_INFO of the publisher's socket)
 //                    └─► OnAirMedia ─► OnAirCore, CFFmpeg, CV4L2, CALSA
 //
 // OnAirApp: the front ends, one loop (FrontEndLoop) and two presenters (console, headless).
@@ -37,6 +38,8 @@ let package = Package(
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg"),
         .systemLibrary(name: "CALSA", path: "Sources/CALSA"),
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
+        /// Linux's `struct tcp_info` (UAPI), mirrored: glibc's is the 2.6 layout, without the counters ABR reads.
+        .systemLibrary(name: "CLinuxTCP", path: "Sources/CLinuxTCP"),
 
         // MARK: Pure Swift.
         .target(
@@ -66,6 +69,7 @@ let package = Package(
             dependencies: [
                 "OnAirCore",
                 "OnAirRTMP",
+                "CLinuxTCP",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
