@@ -53,12 +53,16 @@ public final class PublishNetwork: Sendable {
     /// What ABR asks of the encoder now; nil with `--abr off`.
     public var abrTarget: AdaptiveBitrateTarget? { target.value.withLock { $0 } }
 
-    /// Bytes the server's TCP acknowledged over the broadcast: the publisher's `bitrate` and the send-stall
-    /// watchdog count these.
-    public var acknowledgedBytes: UInt64 { path.value.withLock { $0.acknowledgedBytes } }
+    /// Bytes the server's TCP acknowledged over the broadcast, and when the kernel was read: the publisher's
+    /// `bitrate` and the send-stall watchdog count these. A rate is taken between two readings' own times,
+    /// never the reader's tick: on a loaded machine a reading may come late, and dividing a late count by
+    /// the tick's second showed 0 and then twice the cap through a 500 kbit/s link.
+    public var acknowledged: (bytes: UInt64, at: SessionTime)? {
+        path.value.withLock { cell in cell.readAt.map { (cell.path.acknowledgedBytes, $0) } }
+    }
 
     /// Bytes the kernel holds that the server has not acknowledged yet.
-    public var heldBytes: Int { path.value.withLock { $0.heldBytes } }
+    public var heldBytes: Int { path.value.withLock { $0.path.heldBytes } }
 
     /// The `link` field of events: the stage's state, or `direct`.
     public var linkDescription: String { stage.map { $0.state.description } ?? "direct" }
@@ -84,9 +88,11 @@ public final class PublishNetwork: Sendable {
         var outageSeen = false
         while !Task.isCancelled {
             let read = await probe.read()
-            let now = path.value.withLock { path in
-                path.update(read?.sample, connection: read?.connection)
-                return path
+            let readAt = read.map { clock.time(at: $0.at) } ?? clock.now
+            let now = path.value.withLock { cell in
+                cell.path.update(read?.sample, connection: read?.connection)
+                cell.readAt = readAt
+                return cell.path
             }
             if var current = machine {
                 // Sent: what the server's TCP acknowledged. Queued: the engine's queue and what the kernel
@@ -94,7 +100,7 @@ public final class PublishNetwork: Sendable {
                 // cap) shows as queue delay at once instead of after its buffers fill.
                 let load = engine.sendLoad
                 let reading = now.reading(
-                    at: clock.now, engineQueuedBytes: load.queuedBytes, droppedPackets: load.congestionDrops,
+                    at: readAt, engineQueuedBytes: load.queuedBytes, droppedPackets: load.congestionDrops,
                     offered: load.offeredBitsPerSecond)
                 var input = AdaptiveBitrate.Input.tick(reading.time)
                 if let sample = meter.sample(reading) {
@@ -156,7 +162,12 @@ public final class PublishNetwork: Sendable {
 
     /// The kernel's counters shared by the sampler (writer) and the front end's loop (reader).
     final class PathCell: Sendable {
-        let value = Mutex(TCPSendPath())
+        struct Counters {
+            var path = TCPSendPath()
+            var readAt: SessionTime?
+        }
+
+        let value = Mutex(Counters())
     }
 
     /// The target shared by the sampler (writer) and the front end's loop (reader).

@@ -23,6 +23,8 @@ public final class PublisherController {
     public let wire = PublisherWireMeter()
     /// The dashboard's and `stats` events' publisher figures, from `wire`.
     public private(set) var wireRate = WireRateMeter()
+    /// When the kernel reading last sampled into `wireRate`.
+    private var lastAcknowledgedAt: SessionTime?
     /// The wire's measure (TCP_INFO of the publisher's connection), ABR, and the link stage when an
     /// impairment was asked for; nil only where a test builds a bare controller.
     public var network: PublishNetwork?
@@ -97,10 +99,17 @@ public final class PublisherController {
         let now = clock.now
         var progress = WireProgress(bytesWritten: counts.bytesWritten, writePending: counts.writesPending > 0)
         if let network {
-            let acknowledged = network.acknowledgedBytes
-            progress = WireProgress(bytesWritten: acknowledged, writePending: counts.writesPending > 0 || network.heldBytes > 0)
+            let acknowledged = network.acknowledged
+            progress = WireProgress(
+                bytesWritten: acknowledged?.bytes ?? 0, writePending: counts.writesPending > 0 || network.heldBytes > 0)
+            // Sampled at the kernel reading's own time, once per reading (see `PublishNetwork.acknowledged`).
+            if let acknowledged, acknowledged.at != lastAcknowledgedAt {
+                lastAcknowledgedAt = acknowledged.at
+                wireRate.sample(bytes: acknowledged.bytes, frames: counts.videoFramesWritten, at: acknowledged.at)
+            }
+        } else {
+            wireRate.sample(bytes: counts.bytesWritten, frames: counts.videoFramesWritten, at: now)
         }
-        wireRate.sample(bytes: progress.bytesWritten, frames: counts.videoFramesWritten, at: now)
         handle(.event(.wire(progress)))
     }
 

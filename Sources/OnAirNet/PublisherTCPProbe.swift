@@ -29,13 +29,19 @@ public final class PublisherTCPProbe: Sendable {
         }
     }
 
-    /// The newest reading of the attached connection and its number; nil while none is open.
-    public func read() async -> (connection: Int, sample: TCPInfoSample)? {
+    /// The newest reading of the attached connection, its number, and the instant the kernel was read (on
+    /// the channel's event loop: the awaiting task may resume much later on a loaded machine, and a count
+    /// stamped then reads as a rate far above the link's); nil while no connection is open.
+    public func read() async -> (connection: Int, sample: TCPInfoSample, at: ContinuousClock.Instant)? {
         let (connection, channel) = attached.withLock { ($0.connection, $0.channel) }
         guard let channel, channel.isActive, let provider = channel as? any SocketOptionProvider else { return nil }
         do {
-            let info: onair_tcp_info = try await provider.unsafeGetSocketOption(level: .tcp, name: .tcp_info).get()
-            return (connection, TCPInfoSample(info))
+            let (info, at) = try await channel.eventLoop.flatSubmit {
+                let at = ContinuousClock.now
+                let future: EventLoopFuture<onair_tcp_info> = provider.unsafeGetSocketOption(level: .tcp, name: .tcp_info)
+                return future.map { ($0, at) }
+            }.get()
+            return (connection, TCPInfoSample(info), at)
         } catch {
             // The channel closed between the check and the read: no connection now.
             return nil
@@ -50,6 +56,6 @@ extension TCPInfoSample {
             bytesAcknowledged: info.tcpi_bytes_acked, notSentBytes: Int(info.tcpi_notsent_bytes),
             unacknowledgedSegments: Int(info.tcpi_unacked), sendMSS: Int(info.tcpi_snd_mss),
             smoothedRTTMicroseconds: Int(info.tcpi_rtt), minimumRTTMicroseconds: Int(info.tcpi_min_rtt),
-            receiveWindowLimitedMicroseconds: info.tcpi_rwnd_limited)
+            receiveWindowLimitedMicroseconds: info.tcpi_rwnd_limited, selectivelyAcknowledgedSegments: Int(info.tcpi_sacked))
     }
 }
