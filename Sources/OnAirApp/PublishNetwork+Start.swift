@@ -24,9 +24,7 @@ extension PublishNetwork {
             audioBitrate: engine.configuration.audio == nil ? 0 : engine.configuration.audioBitrate,
             framesPerSecond: engine.configuration.framesPerSecond, requireVideo: options.abrRequireVideo)
         guard url.scheme == .rtmp, !options.direct, options.asksForLinkStage || withStage else {
-            events(HeadlessEvent(time: clock.now, side: .publisher, kind: "link", details: [
-                "state": .string("direct"), "abr": .string(options.abr.rawValue),
-            ]))
+            // No `link` event: there is no link stage to describe (the `abr` events say `link: direct`).
             return (url, PublishNetwork(stage: nil, configuration: configuration, engine: engine, clock: clock, events: events))
         }
         let stage: LinkImpairment
