@@ -127,7 +127,7 @@ let package = Package(
         // MARK: Tests mirror the source targets.
         /// Starts and stops the real peers tests talk to (nginx-rtmp, ffmpeg, rtmpdump, the onair binary).
         .target(name: "OnAirTestSupport", dependencies: []),
-        .testTarget(name: "OnAirCoreTests", dependencies: ["OnAirCore", "OnAirTestSupport"]),
+        .testTarget(name: "OnAirCoreTests", dependencies: ["OnAirCore", "OnAirTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "OnAirRTMPTests",
             dependencies: [
