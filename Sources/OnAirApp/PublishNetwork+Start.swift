@@ -19,7 +19,7 @@ extension PublishNetwork {
         if url.scheme != .rtmp, options.asksForLinkStage {
             throw FrontEndExit(code: 2, message: "onair \(command): --link-* works with rtmp:// URLs (the stage cannot see inside TLS); drop it or publish without TLS")
         }
-        let configuration = options.abr == .off ? nil : AdaptiveBitrateConfiguration(
+        var configuration = options.abr == .off ? nil : AdaptiveBitrateConfiguration(
             mode: options.abr, ceiling: engine.configuration.videoBitrate,
             audioBitrate: engine.configuration.audio == nil ? 0 : engine.configuration.audioBitrate,
             framesPerSecond: engine.configuration.framesPerSecond, requireVideo: options.abrRequireVideo)
@@ -29,10 +29,17 @@ extension PublishNetwork {
         }
         let stage: LinkImpairment
         do {
-            stage = try LinkImpairment(targetHost: url.host, targetPort: url.port, state: options.initialLinkState)
+            stage = try LinkImpairment(
+                targetHost: url.host, targetPort: url.port, state: options.initialLinkState,
+                clientReceiveBufferBytes: LinkImpairment.publisherReceiveBuffer)
         } catch {
             throw FrontEndExit(code: 1, message: "onair \(command): cannot start the link stage: \(error)")
         }
+        // The stage's cap holds bytes it has already acknowledged on loopback: the path's round trip never
+        // grows behind it, and keyframes fit its burst and window (measured under an 800k stage cap at 80 %
+        // of it: under 1 ms of queueing for 8 s in a row). A quiet path proves nothing here, so the lifted
+        // cap is found by the backed-off probes, as before.
+        configuration?.quietPathQueueing = .zero
         var local = url
         local.host = "127.0.0.1"
         local.port = stage.port

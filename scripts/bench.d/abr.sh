@@ -11,7 +11,8 @@
 #    leaves the namespaces made here (deleted on exit by a trap). Needs root; skipped otherwise.
 #  - Same picture and x264 settings as scripts/bench.d/engine.sh: testsrc2 1280x720 (a 2 s Y4M looped in
 #    real time), ultrafast/zerolatency, 2500k with a 1 s VBV, GOP 60, no B-frames, AAC 128k stereo. OnAir's
-#    publishers keep their own loopback link stage (the default): what is measured is the product as shipped.
+#    publishers connect straight to the server (the default since issue 23; ABR reads TCP_INFO on that socket):
+#    what is measured is the product as shipped.
 #  - Sent rate: bytes that passed each link's tbf per 1 s (`tc -s qdisc`, sampled every 0.5 s), the same
 #    measure for every publisher. Converged = from then on every 1 s window until the lift is <= 90 % of the
 #    cap. After it, until the lift: link drops (tbf), OnAir's own dropped packets and congestion events, and
