@@ -64,9 +64,6 @@ public final class PublishNetwork: Sendable {
     /// Bytes the kernel holds that the server has not acknowledged yet.
     public var heldBytes: Int { path.value.withLock { $0.path.heldBytes } }
 
-    /// The `link` field of events: the stage's state, or `direct`.
-    public var linkDescription: String { stage.map { $0.state.description } ?? "direct" }
-
     /// Applies a link command to the stage and writes the `link` event with the command and the new state;
     /// nil without a stage (the command rule refuses them first).
     @discardableResult
