@@ -224,7 +224,8 @@ public struct AdaptiveBitrate: Sendable, Equatable {
             // no capacity known, what the probe asked), after an interval without a standing queue. Until then
             // it has tested nothing (an encoder takes a second or more to reach a new target, a simple picture
             // never does), and nothing climbs past it; a standing queue fails it.
-            guard time.since(probe.started) >= configuration.recoveryInterval, held(probe) else { return [] }
+            // A path that stayed quiet with the probe out carried it without queueing: it held too.
+            guard time.since(probe.started) >= configuration.recoveryInterval, held(probe) || isPathQuiet(at: time) else { return [] }
             self.probe = nil
             backoff = 1
         }

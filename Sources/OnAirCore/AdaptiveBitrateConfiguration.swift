@@ -53,7 +53,9 @@ public struct AdaptiveBitrateConfiguration: Sendable, Equatable {
     public var recoveryInterval: Duration
     /// Throughput: a path whose queues held no packet longer than this (the kernel's smoothed round trip
     /// above its least) for `quietPathSpan`, keyframes and all, has room far past the stream — a cap was
-    /// lifted: the next probe goes at once (no backoff) and grows by `probeGrowth` squared. Under a cap a
+    /// lifted: the next probe goes at once (no backoff) and grows by `probeGrowth` squared, and a probe out
+    /// is held. 3 s: under an 800k tbf cap a small picture's keyframes at ~430k fit the bucket's burst, and
+    /// 2 s of quiet happened once a minute there (make bench, abr). Under a cap a
     /// keyframe's burst queues tens of milliseconds at the bottleneck every GOP (a 16 KB keyframe through an
     /// 800 kbit/s tbf: 43 ms), so a capped path never looks quiet this long.
     public var quietPathQueueing: Duration
@@ -77,7 +79,7 @@ public struct AdaptiveBitrateConfiguration: Sendable, Equatable {
         recoveryFraction: Double = 0.1,
         recoveryInterval: Duration = .seconds(3),
         quietPathQueueing: Duration = .milliseconds(2),
-        quietPathSpan: Duration = .seconds(2)
+        quietPathSpan: Duration = .seconds(3)
     ) {
         self.mode = mode
         self.ceiling = max(1, ceiling)
