@@ -9,7 +9,8 @@
 //                    ├─► OnAirControl ─► OnAirNet, OnAirLink, OnAirMedia, OnAirCore   (no wire type: no OnAirRTMP)
 //                    │   (controllers, media pump, timers, ABR's sampler, command router, stdin/signals)
 //                    ├─► OnAirNet ─► OnAirRTMP ─► OnAirCore, NIOCore      (the client: connect, publish, play)
-//                    │            └─► NIOSSL (rtmps://)
+//                    │            ├─► NIOSSL (rtmps://)
+//                    │            └─► CLinuxTCP (TCP_INFO of the publisher's socket)
 //                    ├─► OnAirRelay ─► OnAirRTMP, OnAirCore, NIOPosix    (`onair serve`: server, streams, recording)
 //                    ├─► OnAirLink ─► OnAirCore                           (the loopback impairment stage)
 //                    └─► OnAirMedia ─► OnAirCore, CFFmpeg, CV4L2, CALSA
@@ -39,6 +40,8 @@ let package = Package(
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg"),
         .systemLibrary(name: "CALSA", path: "Sources/CALSA"),
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
+        /// Linux's `struct tcp_info` (UAPI), mirrored: glibc's is the 2.6 layout, without the counters ABR reads.
+        .systemLibrary(name: "CLinuxTCP", path: "Sources/CLinuxTCP"),
 
         // MARK: Pure Swift.
         .target(
@@ -68,6 +71,7 @@ let package = Package(
             dependencies: [
                 "OnAirCore",
                 "OnAirRTMP",
+                "CLinuxTCP",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -144,7 +148,7 @@ let package = Package(
         // MARK: Tests mirror the source targets.
         /// Starts and stops the real peers tests talk to (nginx-rtmp, ffmpeg, rtmpdump, the onair binary).
         .target(name: "OnAirTestSupport", dependencies: []),
-        .testTarget(name: "OnAirCoreTests", dependencies: ["OnAirCore", "OnAirTestSupport"]),
+        .testTarget(name: "OnAirCoreTests", dependencies: ["OnAirCore", "OnAirTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "OnAirRTMPTests",
             dependencies: [

@@ -1,30 +1,37 @@
 import OnAirCore
 import OnAirMedia
 import OnAirLink
+import OnAirNet
 import Synchronization
 
-/// The publisher's network pieces for `onair publish` and `onair demo` (console and headless): the link
-/// impairment stage between the publisher and the server, and adaptive bitrate fed from what left the
-/// stage (read ten times a second, judged once a second). Every rtmp:// publisher goes through a stage, so
-/// the link keys and commands work without asking for them at launch; rtmps:// goes straight to the server.
+/// The publisher's network pieces for `onair publish` and `onair demo` (console and headless): the measure
+/// of what the wire carried, read from the kernel on the publisher's own connection to the server
+/// (`PublisherTCPProbe`: rtmp:// and rtmps://, direct or through the stage), adaptive bitrate fed from it
+/// (read ten times a second, judged once a second), and, only when an impairment is asked for, the link
+/// stage between the publisher and the server. The stage is an impairment only: nothing is measured there.
 ///
-/// ABR's throughput is the stage's count of bytes the server's TCP acknowledged, and its queue delay is the
-/// least that the engine's queue and the stage's unread and unacknowledged bytes held during the second, at
-/// that rate (`SendPathMeter`): figures of what the wire carried, never of what was configured. Each change
-/// is applied to the encoder between two frames and written as an `abr` event.
+/// ABR's throughput is the bytes the server's TCP acknowledged, and its queue delay is the least that the
+/// engine's queue and the kernel's unacknowledged bytes held during the second, at that rate
+/// (`TCPSendPath`, `SendPathMeter`): figures of what the wire carried, never of what was configured. Each
+/// change is applied to the encoder between two frames and written as an `abr` event.
 public final class PublishNetwork: Sendable {
-    public let stage: LinkImpairment
-    private let sampler: Task<Void, Never>?
+    /// The link stage the publisher connects through; nil on the direct path.
+    public let stage: LinkImpairment?
+    /// Reads TCP_INFO of the publisher's connection; `PublisherController` hands it to each connection.
+    public let probe = PublisherTCPProbe()
+    private let sampler: Task<Void, Never>
     /// What ABR asks of the encoder now (nil with `--abr off`): the dashboard's and `stats`' `abrTarget`.
     private let target: TargetCell
+    /// The kernel's counters across the broadcast's connections, as of the newest reading.
+    private let path = PathCell()
     /// Where the `link` and `abr` events go (stdout headless, `--log FILE` in the console).
     private let events: @Sendable (HeadlessEvent) -> Void
     private let clock: SessionClock
 
-    /// Starts ABR's sampling (with a configuration) over `stage`; `PublishNetwork.start` in OnAirApp makes
-    /// both from the command line.
+    /// Starts reading the publisher's socket, and ABR (with a configuration); `PublishNetwork.start` in
+    /// OnAirApp makes both, and the stage, from the command line.
     public init(
-        stage: LinkImpairment, configuration: AdaptiveBitrateConfiguration?, engine: MediaEngine, clock: SessionClock,
+        stage: LinkImpairment?, configuration: AdaptiveBitrateConfiguration?, engine: MediaEngine, clock: SessionClock,
         events: @escaping @Sendable (HeadlessEvent) -> Void
     ) {
         self.stage = stage
@@ -32,21 +39,37 @@ public final class PublishNetwork: Sendable {
         self.clock = clock
         let target = TargetCell(configuration.map { AdaptiveBitrate($0).target })
         self.target = target
-        sampler = configuration.map { configuration in
-            Task { await Self.sample(configuration, stage: stage, engine: engine, clock: clock, target: target, events: events) }
+        let probe = self.probe
+        let path = self.path
+        sampler = Task {
+            await Self.sample(configuration, probe: probe, path: path, stage: stage, engine: engine, clock: clock, target: target, events: events)
         }
     }
 
     public func stop() {
-        sampler?.cancel()
-        stage.stop()
+        sampler.cancel()
+        stage?.stop()
     }
 
     /// What ABR asks of the encoder now; nil with `--abr off`.
     public var abrTarget: AdaptiveBitrateTarget? { target.value.withLock { $0 } }
 
-    /// Applies a link command to the stage and writes the `link` event with the command and the new state.
-    public func apply(_ command: LinkCommand) -> LinkImpairmentState {
+    /// Bytes the server's TCP acknowledged over the broadcast, and when the kernel was read: the publisher's
+    /// `bitrate` and the send-stall watchdog count these. A rate is taken between two readings' own times,
+    /// never the reader's tick: on a loaded machine a reading may come late, and dividing a late count by
+    /// the tick's second showed 0 and then twice the cap through a 500 kbit/s link.
+    public var acknowledged: (bytes: UInt64, at: SessionTime)? {
+        path.value.withLock { cell in cell.readAt.map { (cell.path.acknowledgedBytes, $0) } }
+    }
+
+    /// Bytes the kernel holds that the server has not acknowledged yet.
+    public var heldBytes: Int { path.value.withLock { $0.path.heldBytes } }
+
+    /// Applies a link command to the stage and writes the `link` event with the command and the new state;
+    /// nil without a stage (the command rule refuses them first).
+    @discardableResult
+    public func apply(_ command: LinkCommand) -> LinkImpairmentState? {
+        guard let stage else { return nil }
         let state = stage.apply(command)
         events(HeadlessEvent(time: clock.now, side: .publisher, kind: "link", details: [
             "state": .string(state.description), "command": .string(command.text),
@@ -55,33 +78,40 @@ public final class PublishNetwork: Sendable {
     }
 
     private static func sample(
-        _ configuration: AdaptiveBitrateConfiguration, stage: LinkImpairment, engine: MediaEngine, clock: SessionClock,
-        target: TargetCell, events: @Sendable (HeadlessEvent) -> Void
+        _ configuration: AdaptiveBitrateConfiguration?, probe: PublisherTCPProbe, path: PathCell, stage: LinkImpairment?,
+        engine: MediaEngine, clock: SessionClock, target: TargetCell, events: @Sendable (HeadlessEvent) -> Void
     ) async {
         var meter = SendPathMeter()
-        var machine = AdaptiveBitrate(configuration)
+        var machine = configuration.map { AdaptiveBitrate($0) }
         var outageSeen = false
         while !Task.isCancelled {
-            let load = engine.sendLoad
-            let link = stage.counters
-            // Sent: what the server's TCP acknowledged. Queued: the engine's queue, what the client sent that
-            // the stage has not read yet (its cap holds it back) and what the stage's socket holds
-            // unacknowledged, so a slow path past the stage (a kernel link, a real network) shows as queue
-            // delay at once instead of after its buffers fill.
-            let reading = SendPathMeter.Reading(
-                time: clock.now, sentBytes: link.upstreamAcknowledgedBytes,
-                queuedBytes: load.queuedBytes + link.upstreamWaitingBytes + link.upstreamUnacknowledgedBytes,
-                droppedPackets: load.congestionDrops, offered: load.offeredBitsPerSecond)
-            var input = AdaptiveBitrate.Input.tick(reading.time)
-            if let sample = meter.sample(reading) {
-                // The window an outage ends in measured part outage: its rate says nothing either.
-                if !isOutage(sample) && !outageSeen { input = .sample(sample) }
-                outageSeen = isOutage(sample)
+            let read = await probe.read()
+            let readAt = read.map { clock.time(at: $0.at) } ?? clock.now
+            let now = path.value.withLock { cell in
+                cell.path.update(read?.sample, connection: read?.connection)
+                cell.readAt = readAt
+                return cell.path
             }
-            for case let .retarget(change) in machine.handle(input) {
-                engine.apply(change.new)
-                target.value.withLock { $0 = change.new }
-                events(event(change, input: input, link: stage.state))
+            if var current = machine {
+                // Sent: what the server's TCP acknowledged. Queued: the engine's queue and what the kernel
+                // holds unsent or unacknowledged, so a slow path (a kernel link, a real network, the stage's
+                // cap) shows as queue delay at once instead of after its buffers fill.
+                let load = engine.sendLoad
+                let reading = now.reading(
+                    at: readAt, engineQueuedBytes: load.queuedBytes, droppedPackets: load.congestionDrops,
+                    offered: load.offeredBitsPerSecond)
+                var input = AdaptiveBitrate.Input.tick(reading.time)
+                if let sample = meter.sample(reading) {
+                    // The window an outage ends in measured part outage: its rate says nothing either.
+                    if !isOutage(sample) && !outageSeen { input = .sample(sample) }
+                    outageSeen = isOutage(sample)
+                }
+                for case let .retarget(change) in current.handle(input) {
+                    engine.apply(change.new)
+                    target.value.withLock { $0 = change.new }
+                    events(event(change, input: input, link: stage.map { $0.state.description } ?? "direct"))
+                }
+                machine = current
             }
             try? await Task.sleep(for: SendPathMeter.pollInterval)
         }
@@ -105,13 +135,13 @@ public final class PublishNetwork: Sendable {
     static let outageRate = 32_000
 
     /// The `abr` event: the old and new target, the reason, and the measurements that led to it.
-    public static func event(_ change: AdaptiveBitrateChange, input: AdaptiveBitrate.Input, link: LinkImpairmentState) -> HeadlessEvent {
+    public static func event(_ change: AdaptiveBitrateChange, input: AdaptiveBitrate.Input, link: String) -> HeadlessEvent {
         var details: [String: JSONValue] = [
             "reason": .string(change.reason.name),
             "old": .string(change.old.description), "new": .string(change.new.description),
             "oldBitrate": .integer(Int64(change.old.videoBitrate)), "newBitrate": .integer(Int64(change.new.videoBitrate)),
             "fps": .number(change.new.framesPerSecond), "audioOnly": .bool(change.new.audioOnly),
-            "link": .string(link.description),
+            "link": .string(link),
         ]
         if case let .sample(sample) = input {
             details["throughput"] = .integer(Int64(sample.throughput))
@@ -126,6 +156,16 @@ public final class PublishNetwork: Sendable {
         case let .sample(sample): sample.time
         case let .tick(time): time
         }
+    }
+
+    /// The kernel's counters shared by the sampler (writer) and the front end's loop (reader).
+    final class PathCell: Sendable {
+        struct Counters {
+            var path = TCPSendPath()
+            var readAt: SessionTime?
+        }
+
+        let value = Mutex(Counters())
     }
 
     /// The target shared by the sampler (writer) and the front end's loop (reader).

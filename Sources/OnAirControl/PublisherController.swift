@@ -27,7 +27,10 @@ public final class PublisherController {
     public let wire = PublisherWireMeter()
     /// The dashboard's and `stats` events' publisher figures, from `wire`.
     public private(set) var wireRate = WireRateMeter()
-    /// The link impairment stage (and ABR) the publisher connects through; nil for rtmps://.
+    /// When the kernel reading last sampled into `wireRate`.
+    private var lastAcknowledgedAt: SessionTime?
+    /// The wire's measure (TCP_INFO of the publisher's connection), ABR, and the link stage when an
+    /// impairment was asked for; nil only where a test builds a bare controller.
     public var network: PublishNetwork?
 
     public init(
@@ -76,7 +79,7 @@ public final class PublisherController {
         case .connection(let from, var value):
             guard from == generation else { return }
             // Through the stage the client only sees its loopback connection reset: the stage says why.
-            if let failure = network?.stage.targetFailure {
+            if let failure = network?.stage?.targetFailure {
                 switch value {
                 case .publishFailed: value = .publishFailed(reason: failure)
                 case .connectionLost: value = .connectionLost(reason: failure)
@@ -95,20 +98,28 @@ public final class PublisherController {
         }
     }
 
-    /// On the front end's tick: samples what the socket took for the figures, and lets the session's
+    /// On the front end's tick: samples what the wire carried for the figures, and lets the session's
     /// send-stall watchdog look at it.
+    ///
+    /// With a network (every publish and demo) the bytes are what the server's TCP acknowledged, read from
+    /// the kernel on the publisher's own connection: a write the kernel took may wait seconds in its buffers
+    /// on a slow link, and counting it as sent showed more than the link carries (991 kbit/s through an
+    /// 800 kbit/s cap). Frames are still counted as the socket takes them.
     public func tick() {
         let counts = wire.snapshot
         let now = clock.now
-        wireRate.sample(bytes: counts.bytesWritten, frames: counts.videoFramesWritten, at: now)
         var progress = WireProgress(bytesWritten: counts.bytesWritten, writePending: counts.writesPending > 0)
-        if let stage = network?.stage {
-            // Through the stage the client's socket only says what the stage took; what the server
-            // acknowledged is what the wire carried, past the stage's buffers and its kernel's.
-            let link = stage.counters
+        if let network {
+            let acknowledged = network.acknowledged
             progress = WireProgress(
-                bytesWritten: UInt64(clamping: link.upstreamAcknowledgedBytes),
-                writePending: counts.writesPending > 0 || link.heldBytes > 0 || link.upstreamUnacknowledgedBytes > 0)
+                bytesWritten: acknowledged?.bytes ?? 0, writePending: counts.writesPending > 0 || network.heldBytes > 0)
+            // Sampled at the kernel reading's own time, once per reading (see `PublishNetwork.acknowledged`).
+            if let acknowledged, acknowledged.at != lastAcknowledgedAt {
+                lastAcknowledgedAt = acknowledged.at
+                wireRate.sample(bytes: acknowledged.bytes, frames: counts.videoFramesWritten, at: acknowledged.at)
+            }
+        } else {
+            wireRate.sample(bytes: counts.bytesWritten, frames: counts.videoFramesWritten, at: now)
         }
         handle(.event(.wire(progress)))
     }
@@ -134,7 +145,7 @@ public final class PublisherController {
     }
 
     /// The stage's state now, nil without a stage.
-    public var link: LinkImpairmentState? { network?.stage.state }
+    public var link: LinkImpairmentState? { network?.stage?.state }
 
     /// Applies a link command (`w`, `W`, `k`, stdin `link-down`, …) the core's rule allowed
     /// (`CommandRouter`). A handoff resets the connection; the session sees it lost and reconnects on its
@@ -195,7 +206,7 @@ public final class PublisherController {
         // must never appear); the wire needs the full name with any `?key=` query.
         var target = movedURL ?? url
         if name != url.bareStreamName { target.streamName = name }
-        let publisher = RTMPPublisher(url: target, configuration: rtmp, wire: wire)
+        let publisher = RTMPPublisher(url: target, configuration: rtmp, wire: wire, probe: network?.probe)
         connection = publisher
         moving = nil
         let post = post
@@ -274,7 +285,7 @@ public final class PublisherController {
     /// nothing for `--send-timeout` (STALLED). A stop then closes at once instead of waiting out the
     /// drain limit (a quit over a dead link would otherwise take 3 s longer).
     private var linkTakesNothing: Bool {
-        network?.stage.state.isUp == false || session.connection.sendStall != nil
+        network?.stage?.state.isUp == false || session.connection.sendStall != nil
     }
 }
 

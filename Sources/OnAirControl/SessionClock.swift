@@ -14,6 +14,11 @@ public struct SessionClock: Sendable {
         SessionTime(milliseconds: start.duration(to: .now).wholeMilliseconds)
     }
 
+    /// The session time at which `instant` fell (a reading stamped where it was taken).
+    public func time(at instant: ContinuousClock.Instant) -> SessionTime {
+        SessionTime(milliseconds: start.duration(to: instant).wholeMilliseconds)
+    }
+
     /// The instant at which `time` falls, for scheduling timers the core asked for.
     public func instant(at time: SessionTime) -> ContinuousClock.Instant {
         start.advanced(by: .milliseconds(time.milliseconds))

@@ -27,6 +27,12 @@ public final class LinkImpairment: Sendable {
     /// counts what it has not read and what the server has not acknowledged, not what the client's kernel
     /// holds, so that part is kept small; loopback has no round trip for it to cover.
     public static let clientUnsentLimit = 8 << 10
+    /// The receive buffer a publisher's stage is made with: what the stage holds unread is acknowledged to
+    /// the client at once, so the publisher's TCP_INFO (what ABR reads) cannot count it as queued. A small
+    /// window keeps that blind part to a few KB; the rest of a capped stage's backlog waits in the client's
+    /// own socket, unsent, as it waits before a real bottleneck. (ABR through the stage still cannot see a
+    /// lifted cap from the round trip: see `PublishNetwork.start`.)
+    public static let publisherReceiveBuffer = 4 << 10
     /// What has moved through the stage: a measurement, for the dashboard and the tests.
     public struct Counters: Sendable, Equatable {
         /// Bytes delivered to the server (client → server).

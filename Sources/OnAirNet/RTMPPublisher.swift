@@ -44,15 +44,21 @@ public final class RTMPPublisher: Sendable {
     public let configuration: RTMPClient.Configuration
     /// Counts what the socket took (shared across a publisher's connections by its owner).
     public let wire: PublisherWireMeter
+    /// Reads TCP_INFO of the connection once it publishes (shared across a publisher's connections).
+    public let probe: PublisherTCPProbe?
     /// Server status events, in arrival order; finishes when the connection closes.
     public let events: AsyncStream<Event>
     private let continuation: AsyncStream<Event>.Continuation
     private let state = Mutex(State())
 
-    public init(url: StreamURL, configuration: RTMPClient.Configuration = .init(), wire: PublisherWireMeter = PublisherWireMeter()) {
+    public init(
+        url: StreamURL, configuration: RTMPClient.Configuration = .init(), wire: PublisherWireMeter = PublisherWireMeter(),
+        probe: PublisherTCPProbe? = nil
+    ) {
         self.url = url
         self.configuration = configuration
         self.wire = wire
+        self.probe = probe
         (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(1024))
     }
 
@@ -91,6 +97,7 @@ public final class RTMPPublisher: Sendable {
                 $0.streamName = name
                 $0.messageStreamID = streamID
             }
+            probe?.attach(connection.channel)
             var headers: [RTMPRawMessage] = [
                 RTMPMessage.data(.setDataFrame(metadata: FLVMetadata.onMetaData(video: video, audio: audio)))
                     .raw(messageStreamID: streamID),

@@ -12,8 +12,9 @@ public final class NginxRTMPServer: Sendable {
     private let peer: Mutex<PeerProcess>
 
     /// Starts nginx-rtmp with one application `app` and waits until it accepts connections. A publisher
-    /// that sends nothing for `dropIdlePublisherSeconds` is disconnected by nginx.
-    public init(app: String = "live", dropIdlePublisherSeconds: Int = 5, extraDirectives: [String] = []) throws {
+    /// that sends nothing for `dropIdlePublisherSeconds` is disconnected by nginx. `everyAddress` listens on
+    /// all of the machine's addresses (a `KernelLink`'s server end too), not loopback only.
+    public init(app: String = "live", dropIdlePublisherSeconds: Int = 5, extraDirectives: [String] = [], everyAddress: Bool = false) throws {
         directory = try TemporaryDirectory(prefix: "onair-nginx")
         port = try FreePort.loopback()
         let prefix = directory.url.path
@@ -29,7 +30,7 @@ public final class NginxRTMPServer: Sendable {
             events { worker_connections 1024; }
             rtmp {
                 server {
-                    listen 127.0.0.1:\(port);
+                    listen \(everyAddress ? "" : "127.0.0.1:")\(port);
                     chunk_size 4096;
                     application \(app) {
             \(directives)

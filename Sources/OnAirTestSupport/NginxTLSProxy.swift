@@ -12,12 +12,16 @@ public final class NginxTLSProxy: Sendable {
     public let directory: TemporaryDirectory
     private let peer: PeerProcess
 
-    /// Starts the proxy: TLS with `certificate` on a free port, forwarding to 127.0.0.1:`upstreamPort`.
-    public init(forwardingTo upstreamPort: Int, certificate: TestCertificateAuthority.ServerCertificate) throws {
+    /// Starts the proxy: TLS with `certificate` on a free port, forwarding to 127.0.0.1:`upstreamPort`;
+    /// `alsoListeningOn` adds addresses beside loopback (a `KernelLink`'s server end).
+    public init(
+        forwardingTo upstreamPort: Int, certificate: TestCertificateAuthority.ServerCertificate, alsoListeningOn addresses: [String] = []
+    ) throws {
         directory = try TemporaryDirectory(prefix: "onair-nginx-tls")
         port = try FreePort.loopback()
         let prefix = directory.url.path
         let module = "/usr/lib/nginx/modules/ngx_stream_module.so"
+        let extraListens = addresses.map { [port] in " listen \($0):\(port) ssl;" }.joined()
         guard FileManager.default.fileExists(atPath: module) else { throw PeerError.notInstalled("libnginx-mod-stream") }
         let config = """
             load_module \(module);
@@ -28,7 +32,7 @@ public final class NginxTLSProxy: Sendable {
             events { worker_connections 1024; }
             stream {
                 server {
-                    listen 127.0.0.1:\(port) ssl;
+                    listen 127.0.0.1:\(port) ssl;\(extraListens)
                     proxy_pass 127.0.0.1:\(upstreamPort);
                     ssl_certificate \(certificate.certificateFile.path);
                     ssl_certificate_key \(certificate.keyFile.path);

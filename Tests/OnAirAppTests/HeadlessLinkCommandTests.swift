@@ -9,7 +9,7 @@ struct HeadlessLinkCommandTests {
     private func publish(_ port: Int, stream: String, in directory: TemporaryDirectory, stdin: Pipe) throws -> HeadlessRun {
         try HeadlessRun(
             ["publish", "rtmp://127.0.0.1:\(port)/live/\(stream)", "--headless", "--video", "test", "--audio", "test",
-             "--size", "320x180", "--duration", "40"],
+             "--size", "320x180", "--link-delay", "0", "--duration", "40"],
             in: directory, standardInput: stdin.fileHandleForReading)
     }
 
@@ -92,14 +92,14 @@ struct HeadlessLinkCommandTests {
         #expect(demo.events.malformed.isEmpty, "lines outside the schema: \(demo.events.malformed)")
     }
 
-    @Test("--direct: no stage on the path; a link command is refused with the reason, and --link-* with --direct is a usage error")
+    @Test("publish connects directly unless --link-* asks for the stage: a link command is refused with the reason; --link-* with --direct is a usage error")
     func directHasNoStage() async throws {
         let directory = try TemporaryDirectory(prefix: "onair-direct")
         let server = try ServeRun(in: directory)
         defer { server.stop() }
         let stdin = Pipe()
         let publisher = try HeadlessRun(
-            ["publish", "rtmp://127.0.0.1:\(server.port)/live/direct", "--headless", "--direct", "--video", "test", "--audio", "test",
+            ["publish", "rtmp://127.0.0.1:\(server.port)/live/direct", "--headless", "--video", "test", "--audio", "test",
              "--size", "320x180", "--duration", "40"],
             in: directory, standardInput: stdin.fileHandleForReading)
         defer { _ = publisher.peer.stop(signal: SIGKILL) }

@@ -18,6 +18,12 @@ struct HeadlessRun {
         peer = try PeerProcess(OnAirBinary.url.path, arguments, in: directory.url, standardInput: standardInput)
     }
 
+    /// `onair` started by `launcher` (`ip netns exec NS`, which execs it: the peer is onair itself).
+    init(_ arguments: [String], in directory: TemporaryDirectory, launcher: [String]) throws {
+        let command = launcher + [OnAirBinary.url.path] + arguments
+        peer = try PeerProcess(command[0], Array(command.dropFirst()), in: directory.url)
+    }
+
     /// Every line of stdout parsed; a line that is not a JSON object with the four schema fields is
     /// returned in `malformed`.
     var events: (events: [Event], malformed: [String]) {

@@ -23,7 +23,7 @@ struct KeysOverFullLinkTests {
         // socket stays full the whole time.
         let publisher = try HeadlessRun(
             ["publish", "rtmp://127.0.0.1:\(server.port)/live/full", "--headless", "--video", "test", "--audio", "test",
-             "--size", "640x360", "--bitrate", "4M", "--send-timeout", "60", "--duration", "90"],
+             "--size", "640x360", "--bitrate", "4M", "--send-timeout", "60", "--link-delay", "0", "--duration", "90"],
             in: directory, standardInput: stdin.fileHandleForReading)
         defer { _ = publisher.peer.stop(signal: SIGKILL) }
         let live = await publisher.waitFor(.seconds(30)) { $0.kind == "state" && $0.details["status"] as? String == "PUBLISHING" }

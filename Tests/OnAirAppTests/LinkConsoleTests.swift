@@ -9,7 +9,7 @@ import Testing
 struct LinkConsoleTests {
     private func publish(_ port: Int, stream: String, in directory: TemporaryDirectory) throws -> TmuxSession {
         try TmuxSession(
-            command: "\(OnAirBinary.url.path) publish rtmp://127.0.0.1:\(port)/live/\(stream) --size 640x360 --bitrate 1M --send-timeout 3; echo ONAIR-EXIT=$?; sleep 60",
+            command: "\(OnAirBinary.url.path) publish rtmp://127.0.0.1:\(port)/live/\(stream) --size 640x360 --bitrate 1M --send-timeout 3 --link-delay 0; echo ONAIR-EXIT=$?; sleep 60",
             width: 110, height: 30, directory: directory.url)
     }
 

@@ -20,11 +20,15 @@ struct AdaptiveBitrateTests {
     /// A sample at `second` with `delay` ms of queued media, `kbps` measured, `drops` counted so far.
     /// A sample at `second` with `delay` ms of standing queue, `kbps` carried, `drops` counted so far and
     /// `offered` kbps from the encoders (the carried rate when not given).
-    static func at(_ second: Double, delay: Int64 = 0, kbps: Int = 2500, drops: Int = 0, offered: Int? = nil, expect: String? = nil) -> Step {
+    /// `path`: the most the path's own queues held a packet in the window (ms; nil: not known).
+    static func at(
+        _ second: Double, delay: Int64 = 0, kbps: Int = 2500, drops: Int = 0, offered: Int? = nil, path: Double? = nil, expect: String? = nil
+    ) -> Step {
         Step(
             input: .sample(.init(
                 time: SessionTime(milliseconds: Int64(second * 1000)), queueDelay: .milliseconds(delay),
-                throughput: kbps * 1000, droppedPackets: drops, offered: (offered ?? kbps) * 1000)),
+                throughput: kbps * 1000, droppedPackets: drops, offered: (offered ?? kbps) * 1000,
+                pathQueueing: path.map { .microseconds(Int64($0 * 1000)) })),
             expected: expect)
     }
 
@@ -90,6 +94,33 @@ struct AdaptiveBitrateTests {
             at(1, delay: 700, kbps: 1000, expect: "850k@30fps"), at(3, kbps: 850), tick(4, expect: "1275k@30fps"),
             at(5, delay: 200, kbps: 1000, expect: "750k@30fps"), at(6, kbps: 900), tick(7.9), tick(8, expect: "850k@30fps"),
             tick(13.9), tick(14, expect: "1275k@30fps"), at(15, kbps: 1300), tick(16.9), tick(17, expect: "1912k@30fps"),
+        ]),
+        Row(name: "throughput: a lifted cap — the path queued nothing for 2 s, keyframes and all — probes at once by 1.5², past the backoff", configuration: throughput, steps: [
+            at(1, delay: 700, kbps: 1000, expect: "850k@30fps"), at(3, kbps: 850), tick(4, expect: "1275k@30fps"),
+            at(5, delay: 200, kbps: 1000, expect: "750k@30fps"), at(6, kbps: 900), tick(8, expect: "850k@30fps"),
+            at(9, kbps: 850, path: 0.1), at(10, kbps: 850, path: 0.3), at(11, kbps: 850, path: 0.1),
+            at(12, kbps: 850, path: 0.1, expect: "1912k@30fps"),
+        ]),
+        Row(name: "throughput: a probe out while the path turns quiet is held by it, and the next goes at once by 1.5²", configuration: throughput, steps: [
+            at(1, delay: 700, kbps: 1000, expect: "850k@30fps"), at(3, kbps: 850), tick(4, expect: "1275k@30fps"),
+            at(5, kbps: 1150, path: 0.1), at(6, kbps: 1150, path: 0.2), at(7, kbps: 1150, path: 0.1),
+            at(8, kbps: 1150, path: 0.1, expect: "2500k@30fps"),
+        ]),
+        Row(name: "throughput: a capped path queues at each keyframe, so it is never quiet and the probe waits out its backoff", configuration: throughput, steps: [
+            at(1, delay: 700, kbps: 1000, expect: "850k@30fps"), at(3, kbps: 850), tick(4, expect: "1275k@30fps"),
+            at(5, delay: 200, kbps: 1000, expect: "750k@30fps"), at(6, kbps: 900), tick(8, expect: "850k@30fps"),
+            at(9, kbps: 850, path: 0.1), at(10, kbps: 850, path: 43), at(11, kbps: 850, path: 1), at(12, kbps: 850, path: 1.5),
+            at(13, kbps: 850, path: 40), tick(13.9), tick(14, expect: "1275k@30fps"),
+        ]),
+        Row(name: "throughput: a path with no queueing but a standing send queue is not quiet", configuration: throughput, steps: [
+            at(1, delay: 700, kbps: 1000, expect: "850k@30fps"), at(3, kbps: 850), tick(4, expect: "1275k@30fps"),
+            at(5, delay: 200, kbps: 1000, expect: "750k@30fps"), at(6, kbps: 900), tick(8, expect: "850k@30fps"),
+            at(9, delay: 30, kbps: 850, path: 0.1), at(10, delay: 30, kbps: 850, path: 0.1), at(11, delay: 30, kbps: 850, path: 0.1),
+            tick(13.9), tick(14, expect: "1275k@30fps"),
+        ]),
+        Row(name: "ladder ignores the path's quiet: its rungs keep their quiet interval", configuration: ladder, steps: [
+            at(1, delay: 800, expect: "1875k@30fps"), at(2, path: 0.1), at(3, path: 0.1), at(5, path: 0.1), tick(10.9),
+            tick(11, expect: "2500k@30fps"),
         ]),
         Row(name: "throughput: a probe fails as soon as the encoders offer more than the link carries", configuration: throughput, steps: [
             at(1, delay: 700, kbps: 1000, expect: "850k@30fps"), at(3, kbps: 850), tick(4, expect: "1275k@30fps"),

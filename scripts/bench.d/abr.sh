@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Adaptive bitrate under a weak signal and an elevator (issue 16), one run: 720p30 at 2500k from
-# `onair publish --abr throughput`, `onair publish --abr off` and the ffmpeg CLI (no ABR), side by side,
+# `onair publish --abr throughput`, the same over rtmps:// (issue 23; `--abr off` with ONAIR_BENCH_ABR_SECOND=off)
+# and the ffmpeg CLI (no ABR), side by side,
 # each through a link capped at 800 kbit/s for 60 s, then lifted, then down for 10 s, into one nginx-rtmp,
 # with one `onair subscribe --headless` per stream as the measuring subscriber.
 #
@@ -11,7 +12,8 @@
 #    leaves the namespaces made here (deleted on exit by a trap). Needs root; skipped otherwise.
 #  - Same picture and x264 settings as scripts/bench.d/engine.sh: testsrc2 1280x720 (a 2 s Y4M looped in
 #    real time), ultrafast/zerolatency, 2500k with a 1 s VBV, GOP 60, no B-frames, AAC 128k stereo. OnAir's
-#    publishers keep their own loopback link stage (the default): what is measured is the product as shipped.
+#    publishers connect straight to the server (the default since issue 23; ABR reads TCP_INFO on that socket):
+#    what is measured is the product as shipped.
 #  - Sent rate: bytes that passed each link's tbf per 1 s (`tc -s qdisc`, sampled every 0.5 s), the same
 #    measure for every publisher. Converged = from then on every 1 s window until the lift is <= 90 % of the
 #    cap. After it, until the lift: link drops (tbf), OnAir's own dropped packets and congestion events, and
@@ -43,13 +45,17 @@ ONAIR=${ONAIR:-.build/release/onair}
 if [ "${ONAIR_BENCH_ABR:-1}" = 0 ]; then echo "abr: skipped (ONAIR_BENCH_ABR=0)"; exit 0; fi
 if [ "$(id -u)" != 0 ]; then echo "abr: skipped (needs root for network namespaces and tc)"; exit 0; fi
 bench_init abr
-bench_require ffmpeg ffprobe stdbuf ip tc nginx python3
+bench_require ffmpeg ffprobe stdbuf ip tc nginx python3 openssl
 [ -x "$ONAIR" ] || bench_fail "$ONAIR missing; run make release"
 ONAIR=$(realpath "$ONAIR")
 
 TAG="oa$$"
 SERVER_NS="$TAG-srv"
-NAMES=(throughput off ffmpeg)
+# The second publisher: `rtmps` (default, issue 23: `--abr throughput` over rtmps:// through an nginx TLS proxy
+# in the server's namespace, in front of the same nginx-rtmp) or `off` (issue 16's `--abr off` over rtmp://).
+SECOND=${ONAIR_BENCH_ABR_SECOND:-rtmps}
+case "$SECOND" in rtmps | off) ;; *) bench_fail "ONAIR_BENCH_ABR_SECOND must be rtmps or off" ;; esac
+NAMES=(throughput "$SECOND" ffmpeg)
 TBF_LIMIT=${ONAIR_BENCH_ABR_TBF_LIMIT:-100kb}
 abr_cleanup() {
   local ns pid
@@ -106,12 +112,45 @@ for _ in $(seq 1 100); do
   ip netns exec "$SERVER_NS" bash -c '(exec 3<>/dev/tcp/127.0.0.1/1935) 2>/dev/null' && break
   sleep 0.1
 done
+if [ "$SECOND" = rtmps ]; then
+  # A CA and a certificate for the rtmps publisher's server address, and nginx's stream module terminating TLS
+  # on :1936 in front of nginx-rtmp (how RTMPS ingests are commonly built).
+  TLS="$BENCH_WORK/tls" && mkdir -p "$TLS"
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=bench-ca \
+    -keyout "$TLS/ca-key.pem" -out "$TLS/ca.pem" 2>/dev/null
+  openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=10.213.2.2 \
+    -keyout "$TLS/key.pem" -out "$TLS/req.csr" 2>/dev/null
+  printf 'subjectAltName = IP:10.213.2.2\nbasicConstraints = CA:FALSE\nextendedKeyUsage = serverAuth\n' > "$TLS/ext"
+  openssl x509 -req -in "$TLS/req.csr" -CA "$TLS/ca.pem" -CAkey "$TLS/ca-key.pem" -CAcreateserial -days 2 \
+    -extfile "$TLS/ext" -out "$TLS/cert.pem" 2>/dev/null
+  cat > "$TLS/nginx.conf" <<CONF
+load_module /usr/lib/nginx/modules/ngx_stream_module.so;
+user root;
+worker_processes 1;
+pid $TLS/nginx.pid;
+error_log $TLS/error.log info;
+events { worker_connections 64; }
+stream { server { listen 1936 ssl; proxy_pass 127.0.0.1:1935; ssl_certificate $TLS/cert.pem; ssl_certificate_key $TLS/key.pem; } }
+CONF
+  ip netns exec "$SERVER_NS" nginx -p "$TLS" -c "$TLS/nginx.conf" -e "$TLS/error.log" -g 'daemon off;' > "$TLS/stdout" 2>&1 &
+  BENCH_PIDS+=($!)
+  for _ in $(seq 1 100); do
+    ip netns exec "$SERVER_NS" bash -c '(exec 3<>/dev/tcp/127.0.0.1/1936) 2>/dev/null' && break
+    sleep 0.1
+  done
+fi
 
 END=142
 LOAD=$(cut -d" " -f1-3 /proc/loadavg)
 onair_publish() {
   echo "[\"ip\",\"netns\",\"exec\",\"$TAG-$1\",\"$ONAIR\",\"publish\",\"rtmp://$2.2:1935/live/$1$QUERY\",\"--video\",\"$BENCH_WORK/clip.y4m\",\"--audio\",\"test\",
     \"--size\",\"1280x720\",\"--fps\",\"30\",\"--bitrate\",\"2500k\",\"--audio-bitrate\",\"128k\",\"--headless\",\"--duration\",\"$((END + 5))\",\"--abr\",\"$1\"]"
+}
+second_publish() {
+  if [ "$SECOND" = off ]; then onair_publish off 10.213.2; return; fi
+  echo "[\"ip\",\"netns\",\"exec\",\"$TAG-rtmps\",\"$ONAIR\",\"publish\",\"rtmps://10.213.2.2:1936/live/rtmps$QUERY\",\"--ca-file\",\"$TLS/ca.pem\",
+    \"--video\",\"$BENCH_WORK/clip.y4m\",\"--audio\",\"test\",\"--size\",\"1280x720\",\"--fps\",\"30\",\"--bitrate\",\"2500k\",\"--audio-bitrate\",\"128k\",
+    \"--headless\",\"--duration\",\"$((END + 5))\",\"--abr\",\"throughput\"]"
 }
 subscribe() {
   echo "[\"ip\",\"netns\",\"exec\",\"$SERVER_NS\",\"$ONAIR\",\"subscribe\",\"rtmp://127.0.0.1:1935/live/$1\",\"--headless\",\"--stall-timeout\",\"60\",\"--duration\",\"$END\"]"
@@ -132,15 +171,15 @@ cat > "$BENCH_WORK/config.json" <<JSON
           "down": "rate 8bit burst 2kb limit $TBF_LIMIT"},
   "publishers": {
     "throughput": $(onair_publish throughput 10.213.1),
-    "off": $(onair_publish off 10.213.2),
+    "$SECOND": $(second_publish),
     "ffmpeg": ["ip", "netns", "exec", "$TAG-ffmpeg", "ffmpeg", "-v", "error", "-nostdin", "-re", "-stream_loop", "-1",
       "-i", "$BENCH_WORK/clip.y4m", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "$((END + 5))",
       "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-b:v", "2500k", "-maxrate", "2500k", "-minrate", "2500k",
       "-bufsize", "2500k", "-g", "60", "-bf", "0", "-c:a", "aac", "-b:a", "128k", "-ac", "2", "-f", "flv",
       "rtmp://10.213.3.2:1935/live/ffmpeg$QUERY"]
   },
-  "subscribers": {"throughput": $(subscribe throughput), "off": $(subscribe off), "ffmpeg": $(subscribe ffmpeg)},
-  "probes": {"throughput": $(probe throughput), "off": $(probe off), "ffmpeg": $(probe ffmpeg)}
+  "subscribers": {"throughput": $(subscribe throughput), "$SECOND": $(subscribe "$SECOND"), "ffmpeg": $(subscribe ffmpeg)},
+  "probes": {"throughput": $(probe throughput), "$SECOND": $(probe "$SECOND"), "ffmpeg": $(probe ffmpeg)}
 }
 JSON
 mkdir -p bench-results

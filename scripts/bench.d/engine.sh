@@ -18,9 +18,10 @@
 # 2 cores; zerolatency makes both sliced threads); both are printed. Every other x264 option is the same
 # on both sides (both use libavcodec's libx264 wrapper with the same context settings; compared through
 # the options string x264 writes into its first keyframe). Results: stdout and bench-results/engine.txt.
-# The link stage's cost (issue 16): every rtmp:// publisher goes through OnAir's in-process loopback link
-# stage unless `--direct`, so a third side, `onair publish --direct`, runs interleaved with the other two
-# (onair, direct, ffmpeg, onair, …) and the stage's CPU per stream-second and RSS are the difference.
+# The link stage's cost (issues 16, 23): `onair publish` connects straight to the server unless `--link-*`
+# asks for an impairment, so `onair` is the default (direct) path, and a third side, `onair publish
+# --link-delay 0` (through the unimpaired stage), runs interleaved with the other two (onair, stage, ffmpeg,
+# onair, …); the stage's CPU per stream-second and RSS are the difference.
 # Exit 1 only if a side failed to run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -83,7 +84,7 @@ PY
 }
 
 # OnAir without the link stage: the client connects straight to nginx.
-run_direct() { run_onair "$1" --direct; }
+run_stage() { run_onair "$1" --link-delay 0; }
 
 # ffmpeg: the same clip and settings, paced by -re, audio from lavfi's sine. Sets FRAMES.
 run_ffmpeg() {
@@ -103,7 +104,7 @@ run_ffmpeg() {
 declare -A per rss cpu wall frames received
 p50s=(); p99s=(); ap50s=(); ap99s=()
 for i in $(seq 1 "$RUNS"); do
-  for side in onair direct ffmpeg; do
+  for side in onair stage ffmpeg; do
     "run_$side" "$side$i"
     [ "$FRAMES" -gt 0 ] || bench_fail "$side$i encoded no frames"
     t="$BENCH_WORK/$side$i.time"
@@ -119,10 +120,10 @@ med() { bench_median $1; }
 joined() { echo "$1" | xargs | tr ' ' /; }
 onair_per=$(med "${per[onair]}"); ffmpeg_per=$(med "${per[ffmpeg]}")
 onair_rss=$(med "${rss[onair]}"); ffmpeg_rss=$(med "${rss[ffmpeg]}")
-direct_per=$(med "${per[direct]}"); direct_rss=$(med "${rss[direct]}")
-stage_cpu=$(awk -v a="$onair_per" -v b="$direct_per" 'BEGIN {printf "%+.3f", a - b}')
-stage_cpu_pct=$(awk -v a="$onair_per" -v b="$direct_per" 'BEGIN {printf "%+.1f", (a - b) / b * 100}')
-stage_rss=$(awk -v a="$onair_rss" -v b="$direct_rss" 'BEGIN {printf "%+.1f", a - b}')
+staged_per=$(med "${per[stage]}"); staged_rss=$(med "${rss[stage]}")
+stage_cpu=$(awk -v a="$staged_per" -v b="$onair_per" 'BEGIN {printf "%+.3f", a - b}')
+stage_cpu_pct=$(awk -v a="$staged_per" -v b="$onair_per" 'BEGIN {printf "%+.1f", (a - b) / b * 100}')
+stage_rss=$(awk -v a="$staged_rss" -v b="$onair_rss" 'BEGIN {printf "%+.1f", a - b}')
 cpu_ratio=$(awk -v a="$onair_per" -v b="$ffmpeg_per" 'BEGIN {printf "%.2f", a / b}')
 rss_ratio=$(awk -v a="$onair_rss" -v b="$ffmpeg_rss" 'BEGIN {printf "%.2f", a / b}')
 p50=$(bench_median "${p50s[@]}"); p99=$(bench_median "${p99s[@]}")
@@ -136,14 +137,14 @@ mkdir -p bench-results
   echo "engine: publish 1280x720 30 fps Y4M clip + 440 Hz tone -> nginx-rtmp (loopback), x264 ultrafast/zerolatency"
   echo "2500k CBR, GOP 60, no B-frames, AAC 128k; $RUNS runs per side of ${SECONDS_EACH} s, interleaved; $cores cores, load average $LOAD"
   row side frames wall_s cpu_s "cpu_s/stream_s (median)" "peak_rss_MiB (med)" "bytes nginx received"
-  for side in onair direct ffmpeg; do
+  for side in onair stage ffmpeg; do
     row "$side" "$(joined "${frames[$side]}")" "$(joined "${wall[$side]}")" "$(joined "${cpu[$side]}")" \
       "$(joined "${per[$side]}") ($(med "${per[$side]}"))" "$(joined "${rss[$side]}") ($(med "${rss[$side]}"))" "$(joined "${received[$side]}")"
   done
   echo "CPU per stream-second onair/ffmpeg: $cpu_ratio  target <= 1.0: $(bench_verdict "$(is "$cpu_ratio <= 1.0")"), aim <= 0.85: $(bench_verdict "$(is "$cpu_ratio <= 0.85")")"
   echo "peak RSS onair/ffmpeg: $rss_ratio  target <= 1.0: $(bench_verdict "$(is "$rss_ratio <= 1.0")")"
-  echo "link stage (onair = through it, direct = --direct): CPU per stream-second $onair_per vs $direct_per (stage $stage_cpu, $stage_cpu_pct %),"
-  echo "  peak RSS $onair_rss vs $direct_rss MiB (stage $stage_rss MiB); medians of $RUNS interleaved runs each"
+  echo "link stage (stage = --link-delay 0, onair = the default direct path): CPU per stream-second $staged_per vs $onair_per (stage $stage_cpu, $stage_cpu_pct %),"
+  echo "  peak RSS $staged_rss vs $onair_rss MiB (stage $stage_rss MiB); medians of $RUNS interleaved runs each"
   echo "onair capture -> socket latency, video (last stats line of each run): p50 $(IFS=/; echo "${p50s[*]}") ms, p99 $(IFS=/; echo "${p99s[*]}") ms;"
   echo "  median p50 $p50 ms, p99 $p99 ms  aim p99 <= 33 ms: $(bench_verdict "$(is "\"$p99\" != \"nan\" && $p99 <= 33")")"
   echo "  audio (waits up to --audio-merge-ms 40 for a video frame): median p50 $ap50 ms, p99 $ap99 ms"

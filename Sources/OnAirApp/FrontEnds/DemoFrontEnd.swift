@@ -171,7 +171,7 @@ public enum DemoFrontEnd {
         // The demo's publisher goes through the link stage in front of the relay (or --server); the
         // subscriber connects straight, so the link keys show what the publisher's network does to it.
         let (publishURL, network) = try PublishNetwork.start(
-            options.publisher.network, url: url, engine: engine, clock: clock, command: "demo", events: events)
+            options.publisher.network, url: url, engine: engine, clock: clock, command: "demo", withStage: true, events: events)
         let publisher = PublisherController(
             session: PublisherSession(configuration: try options.publisher.sessionConfiguration(url: url, command: "demo")),
             engine: engine, url: publishURL, clock: clock, rtmp: PublishNetwork.clientConfiguration(rtmp, through: network),

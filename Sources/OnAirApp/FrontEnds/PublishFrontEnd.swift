@@ -18,7 +18,7 @@ public enum PublishFrontEnd {
         try await run(options, on: .headless(writer: writer, duration: options.duration))
     }
 
-    /// The publisher and its link stage, the same for both presentations, then the one loop.
+    /// The publisher and its network (the wire's measure, ABR, a stage only to impair), the same for both presentations, then the one loop.
     private static func run(_ options: PublishOptions, on presentation: FrontEndPresentation) async throws {
         let clock = presentation.clock
         let url = try FrontEndSetup.streamURL(options.url, command: "publish")
@@ -27,7 +27,7 @@ public enum PublishFrontEnd {
         let engine = try FrontEndSetup.engine(presentation.engineSettings(options.engine), command: "publish", notice: notice)
         let (publishURL, network) = try PublishNetwork.start(
             options.network, url: url, engine: engine, clock: clock, command: "publish", events: presentation.events)
-        defer { network?.stop() }
+        defer { network.stop() }
         let controller = PublisherController(
             session: PublisherSession(configuration: try options.sessionConfiguration(url: url, command: "publish")),
             engine: engine, url: publishURL, clock: clock, rtmp: PublishNetwork.clientConfiguration(rtmp, through: network),

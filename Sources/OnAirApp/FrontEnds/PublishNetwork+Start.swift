@@ -6,41 +6,48 @@ import OnAirLink
 import OnAirLink
 
 extension PublishNetwork {
-    /// Starts the stage toward `url`'s server (rtmp:// only), and ABR when asked; returns the URL the
-    /// publisher connects to (the stage's loopback port, or `url` unchanged for rtmps://) and what to stop
-    /// at the end. Asking for `--abr` or `--link-*` with rtmps:// is a usage error.
+    /// Starts what the publisher's network needs: always the measure of the wire (TCP_INFO of the
+    /// publisher's connection) and ABR when asked; the link stage only when an impairment is asked for
+    /// (`--link-cap`, `--link-delay`) or `withStage` (the demo keeps its stages, so its link keys work), and
+    /// only toward rtmp://. Returns the URL the publisher connects to (the stage's loopback port, or `url`).
+    /// `--link-*` with rtmps:// or with `--direct` is a usage error.
     static func start(
-        _ options: NetworkOptions, url: StreamURL, engine: MediaEngine, clock: SessionClock, command: String,
+        _ options: NetworkOptions, url: StreamURL, engine: MediaEngine, clock: SessionClock, command: String, withStage: Bool = false,
         events: @escaping @Sendable (HeadlessEvent) -> Void
-    ) throws -> (url: StreamURL, network: PublishNetwork?) {
-        if options.direct {
-            guard !options.asksForLinkStage else {
-                throw FrontEndExit(code: 2, message: "onair \(command): --abr and --link-* need the link stage; drop them or --direct")
-            }
-            return (url, nil)
+    ) throws -> (url: StreamURL, network: PublishNetwork) {
+        if options.direct, options.asksForLinkStage {
+            throw FrontEndExit(code: 2, message: "onair \(command): --link-* needs the link stage, which --direct leaves out; drop one of them")
         }
-        guard url.scheme == .rtmp else {
-            guard !options.asksForLinkStage else {
-                throw FrontEndExit(code: 2, message: "onair \(command): --abr and --link-* work with rtmp:// URLs for now; drop them or publish without TLS")
-            }
-            return (url, nil)
+        if url.scheme != .rtmp, options.asksForLinkStage {
+            throw FrontEndExit(code: 2, message: "onair \(command): --link-* works with rtmp:// URLs (the stage cannot see inside TLS); drop it or publish without TLS")
+        }
+        var configuration = options.abr == .off ? nil : AdaptiveBitrateConfiguration(
+            mode: options.abr, ceiling: engine.configuration.videoBitrate,
+            audioBitrate: engine.configuration.audio == nil ? 0 : engine.configuration.audioBitrate,
+            framesPerSecond: engine.configuration.framesPerSecond, requireVideo: options.abrRequireVideo)
+        guard url.scheme == .rtmp, !options.direct, options.asksForLinkStage || withStage else {
+            // No `link` event: there is no link stage to describe (the `abr` events say `link: direct`).
+            return (url, PublishNetwork(stage: nil, configuration: configuration, engine: engine, clock: clock, events: events))
         }
         let stage: LinkImpairment
         do {
-            stage = try LinkImpairment(targetHost: url.host, targetPort: url.port, state: options.initialLinkState)
+            stage = try LinkImpairment(
+                targetHost: url.host, targetPort: url.port, state: options.initialLinkState,
+                clientReceiveBufferBytes: LinkImpairment.publisherReceiveBuffer)
         } catch {
             throw FrontEndExit(code: 1, message: "onair \(command): cannot start the link stage: \(error)")
         }
+        // The stage's cap holds bytes it has already acknowledged on loopback: the path's round trip never
+        // grows behind it, and keyframes fit its burst and window (measured under an 800k stage cap at 80 %
+        // of it: under 1 ms of queueing for 8 s in a row). A quiet path proves nothing here, so the lifted
+        // cap is found by the backed-off probes, as before.
+        configuration?.quietPathQueueing = .zero
         var local = url
         local.host = "127.0.0.1"
         local.port = stage.port
         events(HeadlessEvent(time: clock.now, side: .publisher, kind: "link", details: [
             "state": .string(stage.state.description), "abr": .string(options.abr.rawValue),
         ]))
-        let configuration = options.abr == .off ? nil : AdaptiveBitrateConfiguration(
-            mode: options.abr, ceiling: engine.configuration.videoBitrate,
-            audioBitrate: engine.configuration.audio == nil ? 0 : engine.configuration.audioBitrate,
-            framesPerSecond: engine.configuration.framesPerSecond, requireVideo: options.abrRequireVideo)
         return (local, PublishNetwork(stage: stage, configuration: configuration, engine: engine, clock: clock, events: events))
     }
 
@@ -49,8 +56,8 @@ extension PublishNetwork {
     /// What it holds is the one part of the send queue the stage cannot count; at the default 64 KiB that
     /// was 0.64 s at 800 kbit/s that ABR never saw (the subscriber's glass-to-glass grew to 466 ms while
     /// ABR's queue delay read under 150 ms).
-    static func clientConfiguration(_ rtmp: RTMPClient.Configuration, through network: PublishNetwork?) -> RTMPClient.Configuration {
-        guard network != nil else { return rtmp }
+    static func clientConfiguration(_ rtmp: RTMPClient.Configuration, through network: PublishNetwork) -> RTMPClient.Configuration {
+        guard network.stage != nil else { return rtmp }
         var configuration = rtmp
         configuration.unsentBytesLimit = LinkImpairment.clientUnsentLimit
         return configuration

@@ -10,8 +10,8 @@ public struct NetworkOptions: Sendable, Equatable {
     public var linkCap: Int?
     /// `--link-delay MS`: added each way from the start.
     public var linkDelay: Duration?
-    /// `--direct`: connect straight to the server, with no link stage on the path (link keys and `--abr`
-    /// are then refused with the reason). For a production broadcast that wants no extra hop.
+    /// `--direct`: never put the link stage on the path (the default for `publish` unless `--link-*` asks
+    /// for an impairment; the demo's publisher then connects straight too, and its link keys are refused).
     public var direct: Bool
 
     public init(
@@ -25,9 +25,9 @@ public struct NetworkOptions: Sendable, Equatable {
         self.direct = direct
     }
 
-    /// True when the options only make sense through the stage (rtmp:// only). ABR measures its
-    /// throughput where the bytes leave the stage, so it needs one too.
-    var asksForLinkStage: Bool { abr != .off || linkCap != nil || linkDelay != nil }
+    /// True when an impairment is asked for from the start: only the stage (rtmp:// only) makes one. ABR
+    /// needs no stage: it reads the kernel's counters on the publisher's own connection.
+    var asksForLinkStage: Bool { linkCap != nil || linkDelay != nil }
 
     /// The stage's state at the start.
     var initialLinkState: LinkImpairmentState {

@@ -1,11 +1,12 @@
 /// The rule for link commands, shared by the console's keys, headless stdin and scenario presses: a link
 /// command acts on the impairment stage, so it is always accepted while one stands between the side and
-/// its server, and refused with the reason when there is none (rtmps://, `onair subscribe`).
+/// its server, and refused with the reason when there is none (`onair publish` without `--link-*`, which
+/// connects straight to the server; rtmps://; `onair subscribe`).
 extension LinkCommand {
     /// Why `self` would do nothing, given the stage's state (nil: no stage); nil when it acts.
     public func refusal(stage: LinkImpairmentState?) -> String? {
         guard stage == nil else { return nil }
-        return "\(word): no link stage here (rtmp:// publishers without --direct and the demo's subscriber have one)"
+        return "\(word): no link stage here (publish to rtmp:// with --link-cap or --link-delay, e.g. --link-delay 0, to rehearse the link; the demo has one)"
     }
 
     /// The command's first word as typed: `link-down`, `handoff`, …

@@ -30,13 +30,20 @@ public struct AdaptiveBitrate: Sendable, Equatable {
         /// bit/s the encoders produced over the last second (0: not known). More offered than carried is a
         /// queue growing now, a second before it stands.
         public var offered: Int
+        /// The most the path's own queues held a packet during the window (the kernel's smoothed round trip
+        /// above its least, or time waiting for the receiver's window); nil: not known. A path that queues
+        /// nothing even while keyframes pass has room far past the stream: a lifted cap.
+        public var pathQueueing: Duration?
 
-        public init(time: SessionTime, queueDelay: Duration, throughput: Int, droppedPackets: Int, offered: Int = 0) {
+        public init(
+            time: SessionTime, queueDelay: Duration, throughput: Int, droppedPackets: Int, offered: Int = 0, pathQueueing: Duration? = nil
+        ) {
             self.time = time
             self.queueDelay = queueDelay
             self.throughput = throughput
             self.droppedPackets = droppedPackets
             self.offered = offered
+            self.pathQueueing = pathQueueing
         }
     }
 
@@ -86,6 +93,9 @@ public struct AdaptiveBitrate: Sendable, Equatable {
         var bitsPerSecond: Int
     }
     private var congested: [Carried] = []
+    /// The first of the samples in a row whose path queued nothing (`quietPathQueueing`) and whose send
+    /// queue stood empty; nil when the newest did not.
+    private var quietPathSince: SessionTime?
     /// How far back congested samples count towards the link's rate.
     static let rateSpan = Duration.seconds(3)
     /// Past this share of the target the source is filling it.
@@ -116,6 +126,11 @@ public struct AdaptiveBitrate: Sendable, Equatable {
         case let .sample(sample):
             defer { previousQueueDelay = sample.queueDelay }
             latestQueueDelay = sample.queueDelay
+            if let queueing = sample.pathQueueing, queueing < configuration.quietPathQueueing, sample.queueDelay == .zero {
+                quietPathSince = quietPathSince ?? sample.time
+            } else {
+                quietPathSince = nil
+            }
             carriedSinceChange = max(carriedSinceChange ?? 0, sample.throughput)
             let newDrops = max(0, sample.droppedPackets - droppedSoFar)
             droppedSoFar = max(droppedSoFar, sample.droppedPackets)
@@ -209,18 +224,20 @@ public struct AdaptiveBitrate: Sendable, Equatable {
             // no capacity known, what the probe asked), after an interval without a standing queue. Until then
             // it has tested nothing (an encoder takes a second or more to reach a new target, a simple picture
             // never does), and nothing climbs past it; a standing queue fails it.
-            guard time.since(probe.started) >= configuration.recoveryInterval, held(probe) else { return [] }
+            // A path that stayed quiet with the probe out carried it without queueing: it held too.
+            guard time.since(probe.started) >= configuration.recoveryInterval, held(probe) || isPathQuiet(at: time) else { return [] }
             self.probe = nil
             backoff = 1
         }
         guard target != top else { return [] }
-        let next = higher()
+        let quiet = isPathQuiet(at: time)
+        let next = higher(boosted: quiet)
         guard next != target, isFilled || next.videoBitrate == target.videoBitrate else { return [] }
         let isProbe = configuration.mode == .ladder || isPastCapacity(next)
         if isProbe, configuration.mode == .throughput, latestQueueDelay * 3 > configuration.probeQueueLimit { return [] }
         let quietSince = max(lastChange ?? time, lastCongestion ?? time)
         let base = configuration.mode == .ladder ? configuration.quietInterval : configuration.recoveryInterval
-        guard time.since(quietSince) >= (isProbe ? base * backoff : base) else { return [] }
+        guard time.since(quietSince) >= (isProbe && !quiet ? base * backoff : base) else { return [] }
         if configuration.mode == .ladder, probe != nil { backoff = 1 }
         let old = target
         let actions = change(to: next, at: time, reason: configuration.mode == .ladder ? .quietInterval : .recovery)
@@ -236,6 +253,12 @@ public struct AdaptiveBitrate: Sendable, Equatable {
         probe = nil
         carriedSinceChange = nil
         return [.retarget(AdaptiveBitrateChange(old: old, new: new, reason: reason))]
+    }
+
+    /// Throughput: the path has queued nothing for `quietPathSpan` (a lifted cap; see the configuration).
+    private func isPathQuiet(at time: SessionTime) -> Bool {
+        guard configuration.mode == .throughput, let since = quietPathSince else { return false }
+        return time.since(since) >= configuration.quietPathSpan
     }
 
     /// The wire carries what the target asks for (or nothing was measured since the last change).
@@ -292,8 +315,9 @@ public struct AdaptiveBitrate: Sendable, Equatable {
         return next
     }
 
-    /// One step up from the current target, never past the ceiling.
-    private func higher() -> AdaptiveBitrateTarget {
+    /// One step up from the current target, never past the ceiling; `boosted` (a quiet path) probes by
+    /// `probeGrowth` squared.
+    private func higher(boosted: Bool = false) -> AdaptiveBitrateTarget {
         var next = target
         if target.audioOnly {
             next.audioOnly = false
@@ -316,7 +340,8 @@ public struct AdaptiveBitrate: Sendable, Equatable {
             } else {
                 // A probe: the whole stream times `probeGrowth`, at least one step.
                 let stream = Double(target.videoBitrate + configuration.audioBitrate)
-                let grown = stream * configuration.probeGrowth - Double(configuration.audioBitrate)
+                let growth = boosted ? configuration.probeGrowth * configuration.probeGrowth : configuration.probeGrowth
+                let grown = stream * growth - Double(configuration.audioBitrate)
                 next.videoBitrate = Self.wholeKilobits(max(grown, Double(target.videoBitrate) + step))
             }
         }

@@ -51,6 +51,15 @@ public struct AdaptiveBitrateConfiguration: Sendable, Equatable {
     public var recoveryFraction: Double
     /// …every this long without congestion.
     public var recoveryInterval: Duration
+    /// Throughput: a path whose queues held no packet longer than this (the kernel's smoothed round trip
+    /// above its least) for `quietPathSpan`, keyframes and all, has room far past the stream — a cap was
+    /// lifted: the next probe goes at once (no backoff) and grows by `probeGrowth` squared, and a probe out
+    /// is held. 3 s: under an 800k tbf cap a small picture's keyframes at ~430k fit the bucket's burst, and
+    /// 2 s of quiet happened once a minute there (make bench, abr). Under a cap a
+    /// keyframe's burst queues tens of milliseconds at the bottleneck every GOP (a 16 KB keyframe through an
+    /// 800 kbit/s tbf: 43 ms), so a capped path never looks quiet this long.
+    public var quietPathQueueing: Duration
+    public var quietPathSpan: Duration
 
     public init(
         mode: Mode = .off,
@@ -68,7 +77,9 @@ public struct AdaptiveBitrateConfiguration: Sendable, Equatable {
         probeGrowth: Double = 1.5,
         probeQueueLimit: Duration = .milliseconds(150),
         recoveryFraction: Double = 0.1,
-        recoveryInterval: Duration = .seconds(3)
+        recoveryInterval: Duration = .seconds(3),
+        quietPathQueueing: Duration = .milliseconds(2),
+        quietPathSpan: Duration = .seconds(3)
     ) {
         self.mode = mode
         self.ceiling = max(1, ceiling)
@@ -87,5 +98,7 @@ public struct AdaptiveBitrateConfiguration: Sendable, Equatable {
         self.probeQueueLimit = probeQueueLimit
         self.recoveryFraction = min(1, max(0.01, recoveryFraction))
         self.recoveryInterval = recoveryInterval
+        self.quietPathQueueing = quietPathQueueing
+        self.quietPathSpan = quietPathSpan
     }
 }

@@ -22,13 +22,22 @@ public struct SendPathMeter: Sendable, Equatable {
         public var droppedPackets: Int
         /// bit/s the encoders produced over the last second, as the engine measured it (0: not known).
         public var offered: Int
+        /// How long the path's queues hold a packet now (`TCPInfoSample.pathQueueing`); nil: not known.
+        public var pathQueueing: Duration?
+        /// Time sending waited for the receiver's window since the start (a counter).
+        public var receiveWindowLimited: Duration
 
-        public init(time: SessionTime, sentBytes: Int, queuedBytes: Int, droppedPackets: Int, offered: Int = 0) {
+        public init(
+            time: SessionTime, sentBytes: Int, queuedBytes: Int, droppedPackets: Int, offered: Int = 0, pathQueueing: Duration? = nil,
+            receiveWindowLimited: Duration = .zero
+        ) {
             self.time = time
             self.sentBytes = sentBytes
             self.queuedBytes = queuedBytes
             self.droppedPackets = droppedPackets
             self.offered = offered
+            self.pathQueueing = pathQueueing
+            self.receiveWindowLimited = receiveWindowLimited
         }
     }
 
@@ -43,6 +52,8 @@ public struct SendPathMeter: Sendable, Equatable {
     private var windowStart: Reading?
     /// The least queued bytes read since `windowStart`.
     private var leastQueued: Int?
+    /// The most path queueing read since `windowStart` (nil: none known).
+    private var mostPathQueueing: Duration?
     private var previous: Reading?
     /// When the queue last drained completely or bytes last left: a stalled link's delay counts from here.
     private var lastProgress: SessionTime?
@@ -65,12 +76,18 @@ public struct SendPathMeter: Sendable, Equatable {
         self.previous = reading
         if reading.sentBytes > previous.sentBytes || reading.queuedBytes == 0 { lastProgress = reading.time }
         let least = min(leastQueued ?? reading.queuedBytes, reading.queuedBytes)
+        let most = [mostPathQueueing, reading.pathQueueing].compactMap { $0 }.max()
         guard reading.time.since(start.time) >= window else {
             leastQueued = least
+            mostPathQueueing = most
             return nil
         }
         windowStart = reading
         leastQueued = nil
+        mostPathQueueing = nil
+        // Time the receiver's window held the sender back is queueing too, of a reader's making (a stage).
+        let windowLimited = reading.receiveWindowLimited - start.receiveWindowLimited
+        let pathQueueing = most.map { max($0, windowLimited) } ?? (windowLimited > .zero ? windowLimited : nil)
         let elapsed = reading.time.milliseconds - start.time.milliseconds
         let sent = max(0, reading.sentBytes - start.sentBytes)
         let throughput = Int(min(Double(Int32.max), Double(sent) * 8000 / Double(elapsed)))
@@ -83,6 +100,7 @@ public struct SendPathMeter: Sendable, Equatable {
             delay = min(Self.maximumQueueDelay, reading.time.since(lastProgress ?? start.time))
         }
         return AdaptiveBitrate.Sample(
-            time: reading.time, queueDelay: delay, throughput: throughput, droppedPackets: reading.droppedPackets, offered: reading.offered)
+            time: reading.time, queueDelay: delay, throughput: throughput, droppedPackets: reading.droppedPackets, offered: reading.offered,
+            pathQueueing: pathQueueing)
     }
 }
