@@ -86,9 +86,11 @@ public final class PeerProcess: Sendable {
     public var terminationStatus: Int32? { reap(blocking: false) }
 
     /// Sends `signal` (SIGINT by default: ffmpeg and rtmpdump then finish their files) and waits up to
-    /// `grace` before killing. Returns the exit status.
+    /// `grace` before killing. Returns the exit status. A process that handles the signal ends as soon as it
+    /// has finished, so the grace is only a safety net: it was 5 s, which a loaded machine could use up while
+    /// onair wrote its `stopped` summary (the counters tests read) or ffmpeg its file's index (issue 24).
     @discardableResult
-    public func stop(signal: Int32 = SIGINT, grace: Duration = .seconds(5)) -> Int32 {
+    public func stop(signal: Int32 = SIGINT, grace: Duration = .seconds(30)) -> Int32 {
         if let status = reap(blocking: false) { return status }
         kill(processIdentifier, signal)
         let deadline = ContinuousClock.now + grace

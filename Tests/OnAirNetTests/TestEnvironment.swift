@@ -18,7 +18,8 @@ enum TestEnvironment {
     static func freePort() throws -> Int { try FreePort.loopback() }
 
     /// True once something accepts TCP connections on 127.0.0.1:`port`.
-    static func waitUntilListening(port: Int, within duration: Duration = .seconds(10)) async -> Bool {
+    /// `duration` is a safety net (was 10 s; 60 s for a loaded machine, issue 24).
+    static func waitUntilListening(port: Int, within duration: Duration = .seconds(60)) async -> Bool {
         let deadline = ContinuousClock.now + duration
         while ContinuousClock.now < deadline {
             if FreePort.isAccepting(port) { return true }

@@ -64,7 +64,7 @@ final class RelayTestLog<Element: Sendable>: Sendable {
     var all: [Element] { items.withLock { $0 } }
 
     /// The first item matching `predicate`, waiting up to `timeout` (a safety net, not a measurement).
-    func first(timeout: Duration = .seconds(30), where predicate: (Element) -> Bool) async throws -> Element {
+    func first(timeout: Duration = .seconds(60), where predicate: (Element) -> Bool) async throws -> Element {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let found = all.first(where: predicate) { return found }
@@ -76,7 +76,7 @@ final class RelayTestLog<Element: Sendable>: Sendable {
     }
 
     /// Waits until `predicate` holds for the whole log.
-    func wait(timeout: Duration = .seconds(30), until predicate: ([Element]) -> Bool) async throws {
+    func wait(timeout: Duration = .seconds(60), until predicate: ([Element]) -> Bool) async throws {
         let deadline = ContinuousClock.now + timeout
         while !predicate(all) {
             guard ContinuousClock.now < deadline else {
