@@ -6,6 +6,7 @@ import Testing
 /// decoded, from the first keyframe to the last (issue 18 items 1 and 4).
 @Suite("subscriber decoding behind stock peers")
 struct SubscriberDecodeTests {
+    // The subscribers run until the test stops them; --duration (was 40 s) is only a backstop (issue 24).
     /// The `stopped` event's counters of a finished headless subscriber.
     struct Counts {
         var packets: Int
@@ -28,7 +29,7 @@ struct SubscriberDecodeTests {
         let nginx = try NginxRTMPServer()
         let directory = try TemporaryDirectory()
         let url = nginx.url(stream: "bframes")
-        let subscriber = try HeadlessRun(["subscribe", url, "--headless", "--duration", "40"], in: directory)
+        let subscriber = try HeadlessRun(["subscribe", url, "--headless", "--duration", "300"], in: directory)
         #expect(await subscriber.waitFor { $0.kind == "status" && $0.text == "NetStream.Play.Start" } != nil)
 
         // nginx sends "onMetaData, V header, V key, V …, A header, A …": the audio header arrives after the
@@ -61,7 +62,7 @@ struct SubscriberDecodeTests {
         let nginx = try NginxRTMPServer()
         let directory = try TemporaryDirectory()
         let url = nginx.url(stream: "huge")
-        let subscriber = try HeadlessRun(["subscribe", url, "--headless", "--duration", "40"], in: directory)
+        let subscriber = try HeadlessRun(["subscribe", url, "--headless", "--duration", "300"], in: directory)
         #expect(await subscriber.waitFor { $0.kind == "status" && $0.text == "NetStream.Play.Start" } != nil)
         let ffmpeg = try PeerProcess("ffmpeg", [
             "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-t", "3", "-i", "color=c=blue:size=4112x2320:rate=5",

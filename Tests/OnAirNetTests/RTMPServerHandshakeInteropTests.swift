@@ -8,7 +8,7 @@ import Testing
 
 /// RTMPHandshake's server role (which the embedded relay will use) against real clients: ffmpeg and
 /// rtmpdump complete the handshake with it and then send a `connect` that our chunk decoder reads.
-@Suite("RTMP server handshake with real clients", .serialized, .timeLimit(.minutes(1)))
+@Suite("RTMP server handshake with real clients", .serialized, .timeLimit(.minutes(5)))
 struct RTMPServerHandshakeInteropTests {
     /// Server side under test: handshake (server role) then chunk decoding until the first command.
     final class HandshakeThenConnect: ChannelInboundHandler {
