@@ -62,7 +62,11 @@ struct RTMPServerHandshakeInteropTests {
             .bind(host: "127.0.0.1", port: 0).get()
         let port = try #require(server.localAddress?.port)
         let peer = try PeerProcess(client, arguments("rtmp://127.0.0.1:\(port)/live/handshake"), in: directory)
-        _ = await peer.waitForExit(within: .seconds(15))
+        // Until the command arrives or the client gives up; 60 s is a safety net (was 15 s for the exit; issue 24).
+        let deadline = ContinuousClock.now + .seconds(60)
+        while received.withLock({ $0.isEmpty }) && peer.isRunning && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         peer.stop()
         try await server.close()
         return received.withLock { $0.first ?? nil }
