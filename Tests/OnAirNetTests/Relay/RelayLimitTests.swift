@@ -31,7 +31,7 @@ struct RelayLimitTests {
         if case .connectionRejected(_, _, let reason) = event { reason.code == code } else { false }
     }
 
-    private static func count(_ events: [RelayEvent], _ matches: (RelayEvent) -> Bool) -> Int {
+    private static func count<Event>(_ events: [Event], _ matches: (Event) -> Bool) -> Int {
         events.filter(matches).count
     }
 
