@@ -4,6 +4,10 @@ import Synchronization
 import Glibc
 #endif
 
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which the Glibc module does not export.
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func spawnActionsCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
+
 /// A real peer (nginx, ffmpeg, rtmpdump, gst-launch, the `onair` binary) run by a test.
 ///
 /// Started with `posix_spawn`, not Foundation's `Process`, for two reasons measured here: a test thread
@@ -46,6 +50,10 @@ public final class PeerProcess: Sendable {
         }
         posix_spawn_file_actions_addopen(&actions, 1, standardOutputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, standardErrorURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // Nothing else of the test process: NIO accepts sockets without FD_CLOEXEC, so a peer started while an
+        // in-process relay held a connection kept a copy of that socket, and the relay's close sent no FIN until
+        // the peer exited (seen as a silent client "not closed" for the 90 s of an ffmpeg run; issue 24).
+        _ = spawnActionsCloseFrom(&actions, 3)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

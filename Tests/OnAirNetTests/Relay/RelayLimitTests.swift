@@ -55,7 +55,7 @@ struct RelayLimitTests {
             $0.limitsLoopback = true                 // the test's clients are all 127.0.0.1
             $0.handshakeTimeout = .seconds(60)       // idle sockets must be closed by the limit, not the timeout
         }
-        let publisher = try harness.ffmpegPublisher(stream: "limited", seconds: 40)
+        let publisher = try harness.ffmpegPublisher(stream: "limited", seconds: 120)   // stopped by the test (was 40 s; issue 24)
         var idle: [any Channel] = []
         do {
             _ = try await harness.events.first { if case .publishStarted(stream: "limited", _, _, _) = $0 { true } else { false } }
