@@ -69,11 +69,35 @@ public enum FreePort {
         return fd
     }
 
-    /// Waits until 127.0.0.1:`port` accepts connections, or throws after `timeout`.
-    public static func waitUntilAccepting(_ port: Int, timeout: Duration = .seconds(10), what: String) throws {
+    /// Waits until 127.0.0.1:`port` accepts connections, or throws after `timeout` (a safety net: a process
+    /// starts in well under a second idle; it was 10 s, now 60 s for a loaded machine, issue 24).
+    public static func waitUntilAccepting(_ port: Int, timeout: Duration = .seconds(60), what: String) throws {
         let deadline = ContinuousClock.now + timeout
         while !isAccepting(port) {
             if ContinuousClock.now > deadline { throw PeerError.timedOut("\(what) did not accept connections on port \(port)") }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+
+    /// Whether a socket listens on `port` (any address), read from the kernel's table without connecting:
+    /// for a peer that takes only one connection (`ffmpeg -listen 1`), which a probe would use up.
+    public static func isListening(_ port: Int) -> Bool {
+        let hexPort = String(format: ":%04X ", port)
+        return ["/proc/net/tcp", "/proc/net/tcp6"].contains { table in
+            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { return false }
+            // Columns: sl local_address rem_address st …; state 0A is LISTEN.
+            return text.split(separator: "\n").dropFirst().contains { line in
+                let columns = line.split(separator: " ")
+                return columns.count > 3 && columns[1].hasSuffix(hexPort.dropLast()) && columns[3] == "0A"
+            }
+        }
+    }
+
+    /// Waits until something listens on `port` (``isListening(_:)``), or throws after `timeout` (a safety net).
+    public static func waitUntilListening(_ port: Int, timeout: Duration = .seconds(60), what: String) throws {
+        let deadline = ContinuousClock.now + timeout
+        while !isListening(port) {
+            if ContinuousClock.now > deadline { throw PeerError.timedOut("\(what) did not listen on port \(port)") }
             Thread.sleep(forTimeInterval: 0.01)
         }
     }

@@ -4,6 +4,10 @@ import Synchronization
 import Glibc
 #endif
 
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which the Glibc module does not export.
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func spawnActionsCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
+
 /// A real peer (nginx, ffmpeg, rtmpdump, gst-launch, the `onair` binary) run by a test.
 ///
 /// Started with `posix_spawn`, not Foundation's `Process`, for two reasons measured here: a test thread
@@ -46,6 +50,10 @@ public final class PeerProcess: Sendable {
         }
         posix_spawn_file_actions_addopen(&actions, 1, standardOutputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, standardErrorURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // Nothing else of the test process: NIO accepts sockets without FD_CLOEXEC, so a peer started while an
+        // in-process relay held a connection kept a copy of that socket, and the relay's close sent no FIN until
+        // the peer exited (seen as a silent client "not closed" for the 90 s of an ffmpeg run; issue 24).
+        _ = spawnActionsCloseFrom(&actions, 3)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -86,9 +94,11 @@ public final class PeerProcess: Sendable {
     public var terminationStatus: Int32? { reap(blocking: false) }
 
     /// Sends `signal` (SIGINT by default: ffmpeg and rtmpdump then finish their files) and waits up to
-    /// `grace` before killing. Returns the exit status.
+    /// `grace` before killing. Returns the exit status. A process that handles the signal ends as soon as it
+    /// has finished, so the grace is only a safety net: it was 5 s, which a loaded machine could use up while
+    /// onair wrote its `stopped` summary (the counters tests read) or ffmpeg its file's index (issue 24).
     @discardableResult
-    public func stop(signal: Int32 = SIGINT, grace: Duration = .seconds(5)) -> Int32 {
+    public func stop(signal: Int32 = SIGINT, grace: Duration = .seconds(30)) -> Int32 {
         if let status = reap(blocking: false) { return status }
         kill(processIdentifier, signal)
         let deadline = ContinuousClock.now + grace

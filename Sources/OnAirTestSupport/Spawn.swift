@@ -2,7 +2,7 @@ import Foundation
 
 /// Runs a short command whose output does not matter (tmux's client commands) to completion.
 enum Spawn {
-    static func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(10)) throws -> Int32 {
+    static func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(30)) throws -> Int32 {
         let peer = try PeerProcess(executable, arguments, in: FileManager.default.temporaryDirectory)
         defer {
             try? FileManager.default.removeItem(at: peer.standardOutputURL)

@@ -46,9 +46,10 @@ public final class TmuxSession: Sendable {
     /// The tmux server socket name (`-L`), for tools that read the pane themselves (tmux2png).
     public var socketName: String { socket }
 
-    /// Waits until the screen satisfies `predicate`; returns the last screen either way.
+    /// Waits until the screen satisfies `predicate`; returns the last screen either way. `timeout` is a safety
+    /// net (a screen shows in well under a second idle; it was 15 s, now 60 s for a loaded machine, issue 24).
     @discardableResult
-    public func waitForScreen(timeout: Duration = .seconds(15), _ predicate: (String) -> Bool) throws -> (matched: Bool, screen: String) {
+    public func waitForScreen(timeout: Duration = .seconds(60), _ predicate: (String) -> Bool) throws -> (matched: Bool, screen: String) {
         let deadline = ContinuousClock.now + timeout
         var screen = ""
         while ContinuousClock.now < deadline {
@@ -61,7 +62,7 @@ public final class TmuxSession: Sendable {
 
     /// ``waitForScreen(timeout:_:)`` for async tests: polls without holding one of the test pool's threads.
     @discardableResult
-    public func waitForScreen(timeout: Duration = .seconds(15), _ predicate: (String) -> Bool) async throws -> (matched: Bool, screen: String) {
+    public func waitForScreen(timeout: Duration = .seconds(60), _ predicate: (String) -> Bool) async throws -> (matched: Bool, screen: String) {
         let deadline = ContinuousClock.now + timeout
         var screen = ""
         while ContinuousClock.now < deadline {

@@ -57,13 +57,15 @@ struct CommandLineNumberTests {
         return (serve, directory)
     }
 
-    @Test("durations take units as scenario files write them: --duration 1500ms ends the run")
+    /// Each run here must publish before its --duration ends it, as the checks read Publish.Start: 10 s, which is
+    /// 20× an idle start (they were 1.5 s and 2 s, which a loaded machine's start-up could use up; issue 24).
+    @Test("durations take units as scenario files write them: --duration 10000ms ends the run")
     func durationWithUnit() throws {
         let port = try FreePort.loopback()
         let (serve, workDirectory) = try Self.serve(port: port, ["--idle-timeout", "2m", "--headless"])
         defer { _ = serve.stop(); withExtendedLifetime(workDirectory) {} }
         let result = try OnAirBinary.run(
-            ["publish", "rtmp://127.0.0.1:\(port)/live/unit", "--headless", "--size", "320x180", "--duration", "1500ms"], timeout: .seconds(30))
+            ["publish", "rtmp://127.0.0.1:\(port)/live/unit", "--headless", "--size", "320x180", "--duration", "10000ms"], timeout: .seconds(120))
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("NetStream.Publish.Start"))
     }
@@ -76,7 +78,7 @@ struct CommandLineNumberTests {
         defer { _ = serve.stop() }
         let name = "live_123456789_AbCdEfGh"
         let fromEnvironment = try OnAirBinary.run(
-            ["publish", "rtmp://127.0.0.1:\(port)/live/\(name)", "--headless", "--size", "320x180", "--duration", "2s"],
+            ["publish", "rtmp://127.0.0.1:\(port)/live/\(name)", "--headless", "--size", "320x180", "--duration", "10s"],
             environment: ["ONAIR_STREAM_KEY": key])
         #expect(fromEnvironment.status == 0, "\(fromEnvironment.standardError)")
         #expect(fromEnvironment.standardOutput.contains("NetStream.Publish.Start"), "\(fromEnvironment.standardOutput)")
@@ -88,7 +90,7 @@ struct CommandLineNumberTests {
         let file = directory.url.appendingPathComponent("key")
         try (key + "\n").write(to: file, atomically: true, encoding: .utf8)
         let fromFile = try OnAirBinary.run(
-            ["publish", "rtmp://127.0.0.1:\(port)/live/fromfile", "--headless", "--size", "320x180", "--duration", "2s",
+            ["publish", "rtmp://127.0.0.1:\(port)/live/fromfile", "--headless", "--size", "320x180", "--duration", "10s",
              "--stream-key-file", file.path])
         #expect(fromFile.status == 0, "\(fromFile.standardError)")
         #expect(fromFile.standardOutput.contains("NetStream.Publish.Start"))
@@ -102,7 +104,7 @@ struct CommandLineNumberTests {
         let (serve, workDirectory) = try Self.serve(port: port, ["--publish-key", key, "--headless"])
         defer { _ = serve.stop(); withExtendedLifetime(workDirectory) {} }
         let result = try OnAirBinary.run(
-            ["publish", "rtmp://127.0.0.1:\(port)/live?key=\(key)/appform", "--headless", "--size", "320x180", "--duration", "2s"])
+            ["publish", "rtmp://127.0.0.1:\(port)/live?key=\(key)/appform", "--headless", "--size", "320x180", "--duration", "10s"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("NetStream.Publish.Start"), "\(result.standardOutput)")
         #expect(!(result.standardOutput + result.standardError).contains(key))

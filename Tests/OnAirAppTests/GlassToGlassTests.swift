@@ -4,14 +4,17 @@ import Testing
 
 /// The frame marker end to end through the real binary: the demo's subscriber reads the publisher's
 /// markers, and `onair pattern` writes a Y4M that ffprobe accepts and whose markers a subscriber reads.
+/// Latency under 1 s and no skipped frame measure the machine as much as OnAir: the suite runs in `make test`'s
+/// serial phase (issue 24).
 @Suite("glass to glass through the real binary")
 struct GlassToGlassTests {
     @Test("the demo subscriber reports glass-to-glass latency, frame numbers and the A/V offset read from the picture and the tone")
     func demoSubscriberReadsMarkers() async throws {
         let directory = try TemporaryDirectory()
         let demo = try HeadlessRun(
-            ["demo", "--headless", "--size", "640x360", "--record-dir", directory.file("rec").path, "--duration", "8"], in: directory)
-        let stats = await demo.waitFor(.seconds(30)) { event in
+            ["demo", "--headless", "--size", "640x360", "--record-dir", directory.file("rec").path, "--duration", "120"], in: directory)
+        defer { demo.peer.stop() }
+        let stats = await demo.waitFor(.seconds(90)) { event in
             event.side == "subscriber" && event.kind == "stats" && event.details["avOffsetMs"] != nil
                 && (event.details["lastFrameNumber"] as? Int ?? 0) > 60
         }

@@ -9,8 +9,9 @@ struct HeadlessDemoTests {
     func testbedFlowAndSubscriberBackground() async throws {
         let directory = try TemporaryDirectory()
         let pipe = Pipe()
+        // The run ends on `quit`; --duration only in case it does not (was 60 s for a ~15 s flow; issue 24).
         let demo = try HeadlessRun(
-            ["demo", "--headless", "--size", "320x180", "--record-dir", directory.file("rec").path, "--duration", "60"],
+            ["demo", "--headless", "--size", "320x180", "--record-dir", directory.file("rec").path, "--duration", "300"],
             in: directory, standardInput: pipe.fileHandleForReading
         )
         func send(_ line: String) { pipe.fileHandleForWriting.write(Data((line + "\n").utf8)) }
@@ -47,7 +48,7 @@ struct HeadlessDemoTests {
         send("sub return")
         #expect(await state("subscriber", "renderActive", 1, after: hidden?.time ?? 0) != nil)
         send("quit")
-        #expect(await demo.peer.exitStatus(within: .seconds(20)) == 0, "\(demo.peer.standardError)")
+        #expect(await demo.peer.exitStatus(within: .seconds(60)) == 0, "\(demo.peer.standardError)")
         #expect(demo.events.malformed.isEmpty)
     }
 }

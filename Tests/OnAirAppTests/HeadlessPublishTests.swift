@@ -11,16 +11,18 @@ struct HeadlessPublishTests {
         let directory = try TemporaryDirectory()
         let url = nginx.url(stream: "headless")
         let publisher = try HeadlessRun(
-            ["publish", url, "--headless", "--video", "test", "--audio", "test", "--size", "640x360", "--fps", "25", "--duration", "12"],
+            ["publish", url, "--headless", "--video", "test", "--audio", "test", "--size", "640x360", "--fps", "25", "--duration", "120"],
             in: directory
         )
         let live = await publisher.waitFor { $0.kind == "state" && $0.details["status"] as? String == "PUBLISHING" }
         #expect(live != nil, "never PUBLISHING: \(publisher.peer.standardOutput) \(publisher.peer.standardError)")
 
-        let subscriber = try HeadlessRun(["subscribe", url, "--headless", "--duration", "6"], in: directory)
+        // Both runs last until the test has seen what it needs (were --duration 12 and 6, the publisher's run
+        // a window ffprobe and the subscriber had to fit in on a loaded machine; issue 24).
+        let subscriber = try HeadlessRun(["subscribe", url, "--headless", "--duration", "120"], in: directory)
         let probe = try PeerProcess.run(
             "ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height,r_frame_rate,sample_rate", "-of", "json", url],
-            in: directory.url, timeout: .seconds(20)
+            in: directory.url, timeout: .seconds(60)
         )
         #expect(probe.status == 0, "ffprobe failed: \(probe.error)")
         let streams = try #require(
@@ -33,7 +35,8 @@ struct HeadlessPublishTests {
         #expect(video?["r_frame_rate"] as? String == "25/1")
         #expect(audio?["sample_rate"] as? String == "48000")
 
-        await subscriber.peer.exitStatus(within: .seconds(20))
+        _ = await subscriber.waitFor(.seconds(60)) { $0.kind == "stats" && $0.details["framesDecoded"] as? Int ?? 0 >= 25 }
+        subscriber.peer.stop()
         let (events, malformed) = subscriber.events
         #expect(malformed.isEmpty, "lines outside the schema: \(malformed)")
         #expect(events.contains { $0.kind == "status" && $0.text == "NetStream.Play.Start" })
@@ -43,7 +46,6 @@ struct HeadlessPublishTests {
         #expect(decoded >= 25, "subscriber decoded only \(decoded) frames: \(subscriber.peer.standardOutput)")
         #expect(events.map(\.time) == events.map(\.time).sorted(), "event times go backwards")
 
-        await publisher.peer.exitStatus(within: .seconds(30))
         #expect(publisher.peer.stop() == 0, "publisher exit: \(publisher.peer.standardError)")
         #expect(publisher.events.malformed.isEmpty)
     }
@@ -54,7 +56,7 @@ struct HeadlessPublishTests {
         let directory = try TemporaryDirectory()
         let pipe = Pipe()
         let publisher = try HeadlessRun(
-            ["publish", nginx.url(stream: "keys"), "--headless", "--size", "320x180", "--policy", "tap-republish", "--duration", "20"],
+            ["publish", nginx.url(stream: "keys"), "--headless", "--size", "320x180", "--policy", "tap-republish", "--duration", "180"],
             in: directory, standardInput: pipe.fileHandleForReading
         )
         #expect(await publisher.waitFor { $0.kind == "state" && $0.details["status"] as? String == "PUBLISHING" } != nil)
@@ -82,7 +84,8 @@ struct PublisherReconnectTests {
         let nginx = try NginxRTMPServer()
         let directory = try TemporaryDirectory()
         let url = nginx.url(stream: "comeback")
-        let publisher = try HeadlessRun(["publish", url, "--headless", "--size", "320x180", "--duration", "40"], in: directory)
+        // --duration only ends a run the test did not (was 40 s for a server restart and a backoff; issue 24).
+        let publisher = try HeadlessRun(["publish", url, "--headless", "--size", "320x180", "--duration", "180"], in: directory)
         let first = await publisher.waitFor { $0.kind == "state" && $0.details["status"] as? String == "PUBLISHING" }
         #expect(first != nil, "never published: \(publisher.peer.standardError)")
 
@@ -91,13 +94,13 @@ struct PublisherReconnectTests {
         #expect(reconnecting != nil, "no reconnect after the server died: \(publisher.peer.standardOutput)")
         try nginx.restart()
 
-        let again = await publisher.waitFor(.seconds(30)) { event in
+        let again = await publisher.waitFor(.seconds(90)) { event in
             event.kind == "state" && event.details["status"] as? String == "PUBLISHING" && event.time > (reconnecting?.time ?? .max)
         }
         #expect(again != nil, "did not publish again after the restart: \(publisher.peer.standardOutput)")
         let probe = try PeerProcess.run(
             "ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", url],
-            in: directory.url, timeout: .seconds(20)
+            in: directory.url, timeout: .seconds(60)
         )
         #expect(probe.output.contains("h264") && probe.output.contains("aac"), "after the restart ffprobe saw: \(probe.output) \(probe.error)")
         publisher.peer.stop()

@@ -46,8 +46,9 @@ struct HeadlessRun {
         return (events, malformed)
     }
 
-    /// Waits until an event matching `predicate` has been printed, or `timeout` passes.
-    func waitFor(_ timeout: Duration = .seconds(20), _ predicate: (Event) -> Bool) -> Event? {
+    /// Waits until an event matching `predicate` has been printed, or `timeout` passes (a safety net: was 20 s,
+    /// now 60 s for a loaded machine, issue 24).
+    func waitFor(_ timeout: Duration = .seconds(60), _ predicate: (Event) -> Bool) -> Event? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let match = events.events.first(where: predicate) { return match }
@@ -58,7 +59,7 @@ struct HeadlessRun {
     }
 
     /// ``waitFor(_:_:)`` for async tests: polls without holding a pool thread.
-    func waitFor(_ timeout: Duration = .seconds(20), _ predicate: (Event) -> Bool) async -> Event? {
+    func waitFor(_ timeout: Duration = .seconds(60), _ predicate: (Event) -> Bool) async -> Event? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let match = events.events.first(where: predicate) { return match }

@@ -9,8 +9,9 @@ struct HeadlessWireFiguresTests {
     func figuresFallAfterStop() async throws {
         let directory = try TemporaryDirectory()
         let pipe = Pipe()
+        // The test quits the run; --duration only in case it does not (was 40 s; issue 24).
         let demo = try HeadlessRun(
-            ["demo", "--headless", "--size", "320x180", "--record-dir", directory.file("rec").path, "--duration", "40"],
+            ["demo", "--headless", "--size", "320x180", "--record-dir", directory.file("rec").path, "--duration", "300"],
             in: directory, standardInput: pipe.fileHandleForReading
         )
         func stats(after time: Int64, _ predicate: @escaping ([String: Any]) -> Bool) async -> HeadlessRun.Event? {

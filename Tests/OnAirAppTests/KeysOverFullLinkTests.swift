@@ -10,8 +10,10 @@ import Testing
 @Suite("keys over a link that accepts nothing", .serialized)
 struct KeysOverFullLinkTests {
     /// How soon a key's state change must be printed. The loop turns on every input, so this is only the
-    /// process's scheduling under load; a loop that waits for the socket never prints it.
-    static let answerBound: Duration = .seconds(3)
+    /// process's scheduling under load; a loop that waits for the socket never prints it, as the socket stays
+    /// full for the whole --send-timeout (60 s, more than three answers at this bound). Was 3 s; 10 s and the
+    /// serial phase of `make test`, since it and the quit's bound measure the process's scheduling (issue 24).
+    static let answerBound: Duration = .seconds(10)
 
     @Test("link down until the socket takes nothing: home, return and pause-video are answered at once")
     func keysWhileTheSocketIsFull() async throws {
@@ -23,13 +25,13 @@ struct KeysOverFullLinkTests {
         // socket stays full the whole time.
         let publisher = try HeadlessRun(
             ["publish", "rtmp://127.0.0.1:\(server.port)/live/full", "--headless", "--video", "test", "--audio", "test",
-             "--size", "640x360", "--bitrate", "4M", "--send-timeout", "60", "--link-delay", "0", "--duration", "90"],
+             "--size", "640x360", "--bitrate", "4M", "--send-timeout", "60", "--link-delay", "0", "--duration", "300"],
             in: directory, standardInput: stdin.fileHandleForReading)
         defer { _ = publisher.peer.stop(signal: SIGKILL) }
-        let live = await publisher.waitFor(.seconds(30)) { $0.kind == "state" && $0.details["status"] as? String == "PUBLISHING" }
+        let live = await publisher.waitFor(.seconds(60)) { $0.kind == "state" && $0.details["status"] as? String == "PUBLISHING" }
         #expect(live != nil, "never published: \(publisher.peer.standardError)")
         stdin.fileHandleForWriting.write(Data("link-down\n".utf8))
-        #expect(await publisher.waitFor(.seconds(5)) { $0.kind == "link" && $0.details["state"] as? String == "down" } != nil)
+        #expect(await publisher.waitFor(.seconds(60)) { $0.kind == "link" && $0.details["state"] as? String == "down" } != nil)
         // Full: the socket took no byte over three one-second `stats` in a row.
         let full = await waitUntilSocketTakesNothing(publisher, within: .seconds(40))
         #expect(full, "the socket kept taking bytes with the link down:\n\(publisher.peer.standardOutput)")

@@ -72,13 +72,15 @@ struct RelayCheckTests {
     @Test("a server that accepted the player and then went away: the reason says so, not \"is the RTMP server running\"")
     func serverGoneAfterPlayer() throws {
         let directory = try TemporaryDirectory()
-        let url = "rtmp://127.0.0.1:\(try FreePort.loopback())/live/gone"
+        let port = try FreePort.loopback()
+        let url = "rtmp://127.0.0.1:\(port)/live/gone"
         // `ffmpeg -listen 1 -i` takes one connection and waits for a publisher; the check's player comes
         // first, so ffmpeg fails on its `play`, exits and takes its listening socket with it.
         let ffmpeg = try PeerProcess("ffmpeg", ["-nostdin", "-v", "error", "-listen", "1", "-i", url, "-c", "copy", "-y", directory.file("x.flv").path], in: directory.url)
         defer { ffmpeg.stop() }
-        // Not probed with a connection: that would be the one ffmpeg takes.
-        Thread.sleep(forTimeInterval: 1.5)
+        // Not probed with a connection: that would be the one ffmpeg takes. The kernel's socket table says when
+        // it listens (was a 1.5 s sleep, which ffmpeg's start-up on a loaded machine could outlast; issue 24).
+        try FreePort.waitUntilListening(port, what: "ffmpeg -listen 1")
         let result = try OnAirBinary.run(["publish", url, "--check"])
         #expect(result.status == 1)
         let lines = result.standardError.split(separator: "\n")

@@ -13,8 +13,9 @@ struct SessionOutputTests {
         defer { _ = serve.stop() }
         try FreePort.waitUntilAccepting(port, timeout: .seconds(30), what: "onair serve")
         let log = directory.url.appendingPathComponent("events.jsonl")
+        // The run must publish before --duration ends it: 10 s, 20× an idle start (was 2 s; issue 24).
         let result = try OnAirBinary.run(
-            ["publish", "rtmp://127.0.0.1:\(port)/live/logged", "--headless", "--size", "320x180", "--duration", "2s", "--log", log.path])
+            ["publish", "rtmp://127.0.0.1:\(port)/live/logged", "--headless", "--size", "320x180", "--duration", "10s", "--log", log.path])
         #expect(result.status == 0, "\(result.standardError)")
         let written = try String(contentsOf: log, encoding: .utf8)
         #expect(written == result.standardOutput)
@@ -38,13 +39,20 @@ struct SessionOutputTests {
         let tmux = try TmuxSession(command: command, width: 120, height: 30, directory: directory.url)
         let started = try await tmux.waitForScreen { $0.contains(" PUBLISHING ") && $0.contains(" PLAYING ") }
         #expect(started.matched, "\(started.screen)")
-        try await Task.sleep(for: .seconds(2))
+        // Quit once the log holds a subscriber's stats line (was a 2 s sleep; issue 24).
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline,
+              (try? String(contentsOf: log, encoding: .utf8))?.contains(#""side":"subscriber","kind":"stats""#) != true {
+            try await Task.sleep(for: .milliseconds(100))
+        }
         try tmux.send("q")
         try tmux.send("y")
         let exited = try await tmux.waitForScreen { $0.contains("ONAIR-EXIT=") }
         #expect(exited.screen.contains("ONAIR-EXIT=0"), "\(exited.screen)")
         #expect(exited.screen.contains("onair: session"), "\(exited.screen)")
-        #expect(exited.screen.contains("on air 00:00:0"), "\(exited.screen)")
+        // On air for a few seconds, below 10 minutes: the figure is there and is the session's (was "below 10 s",
+        // which a loaded machine's slow quit could pass; issue 24).
+        #expect(exited.screen.contains("on air 00:0"), "\(exited.screen)")
         #expect(exited.screen.contains(" sent"), "\(exited.screen)")
         // The shell wraps the summary at the pane's width: read it as one text.
         let unwrapped = exited.screen.replacingOccurrences(of: "\n", with: "")
@@ -85,7 +93,7 @@ struct SessionOutputTests {
         let directory = try TemporaryDirectory()
         let command = "\(OnAirBinary.url.path) publish rtmp://127.0.0.1:1/live/x --size 320x180 --duration 2s; echo ONAIR-EXIT=$?; sleep 60"
         let tmux = try TmuxSession(command: command, width: 120, height: 30, directory: directory.url)
-        let exited = try await tmux.waitForScreen(timeout: .seconds(30)) { $0.contains("ONAIR-EXIT=") }
+        let exited = try await tmux.waitForScreen(timeout: .seconds(60)) { $0.contains("ONAIR-EXIT=") }
         #expect(exited.matched, "the console did not stop by itself:\n\(exited.screen)")
         #expect(exited.screen.contains("onair: session 00:00:0"), "\(exited.screen)")
     }

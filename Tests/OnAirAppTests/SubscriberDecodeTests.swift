@@ -6,6 +6,7 @@ import Testing
 /// decoded, from the first keyframe to the last (issue 18 items 1 and 4).
 @Suite("subscriber decoding behind stock peers")
 struct SubscriberDecodeTests {
+    // The subscribers run until the test stops them; --duration (was 40 s) is only a backstop (issue 24).
     /// The `stopped` event's counters of a finished headless subscriber.
     struct Counts {
         var packets: Int
@@ -28,7 +29,7 @@ struct SubscriberDecodeTests {
         let nginx = try NginxRTMPServer()
         let directory = try TemporaryDirectory()
         let url = nginx.url(stream: "bframes")
-        let subscriber = try HeadlessRun(["subscribe", url, "--headless", "--duration", "40"], in: directory)
+        let subscriber = try HeadlessRun(["subscribe", url, "--headless", "--duration", "300"], in: directory)
         #expect(await subscriber.waitFor { $0.kind == "status" && $0.text == "NetStream.Play.Start" } != nil)
 
         // nginx sends "onMetaData, V header, V key, V …, A header, A …": the audio header arrives after the
@@ -40,7 +41,12 @@ struct SubscriberDecodeTests {
         #expect(await ffmpeg.exitStatus(within: .seconds(60)) == 0, "ffmpeg: \(ffmpeg.standardError)")
         let unpublished = await subscriber.waitFor { $0.kind == "status" && $0.text == "NetStream.Play.UnpublishNotify" }
         #expect(unpublished != nil, "no UnpublishNotify: \(subscriber.peer.standardOutput.suffix(2000))")
-        try await Task.sleep(for: .seconds(1))
+        // The decoder thread drains after the unpublish on its own time: wait for a `stats` event that shows it
+        // done (was a 1 s sleep, which a loaded machine can outlast; issue 24). Not met, the counts below fail.
+        _ = await subscriber.waitFor(.seconds(60)) { event in
+            guard event.kind == "stats", let packets = event.details["videoPackets"] as? Int, packets == 240 else { return false }
+            return event.details["framesDecoded"] as? Int == packets - (event.details["skippedAwaitingKeyframe"] as? Int ?? 0)
+        }
         subscriber.peer.stop()
 
         let counts = Counts(subscriber)
@@ -56,7 +62,7 @@ struct SubscriberDecodeTests {
         let nginx = try NginxRTMPServer()
         let directory = try TemporaryDirectory()
         let url = nginx.url(stream: "huge")
-        let subscriber = try HeadlessRun(["subscribe", url, "--headless", "--duration", "40"], in: directory)
+        let subscriber = try HeadlessRun(["subscribe", url, "--headless", "--duration", "300"], in: directory)
         #expect(await subscriber.waitFor { $0.kind == "status" && $0.text == "NetStream.Play.Start" } != nil)
         let ffmpeg = try PeerProcess("ffmpeg", [
             "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-t", "3", "-i", "color=c=blue:size=4112x2320:rate=5",
@@ -69,7 +75,9 @@ struct SubscriberDecodeTests {
         }
         #expect(ffmpeg.terminationStatus == 0, "ffmpeg: \(ffmpeg.standardError)")
         _ = await subscriber.waitFor { $0.kind == "status" && $0.text == "NetStream.Play.UnpublishNotify" }
-        try await Task.sleep(for: .milliseconds(1500))
+        // Audio decoding catches up on its own time: wait for the `stats` event that shows it (was a 1.5 s sleep;
+        // issue 24). Not met, the `stopped` check below fails.
+        _ = await subscriber.waitFor(.seconds(60)) { $0.kind == "stats" && $0.details["audioFramesDecoded"] as? Int ?? 0 > 100 }
         subscriber.peer.stop()
 
         let notices = subscriber.events.events.filter { $0.kind == "notice" }.map(\.text)

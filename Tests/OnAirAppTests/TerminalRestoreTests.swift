@@ -38,7 +38,7 @@ struct TerminalRestoreTests {
         /// The onair process's pid, once the script has written it.
         func pid() throws -> pid_t {
             let file = directory.file("pid")
-            let deadline = ContinuousClock.now + .seconds(15)
+            let deadline = ContinuousClock.now + .seconds(60)
             while ContinuousClock.now < deadline {
                 if let text = try? String(contentsOf: file, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
                     return pid
@@ -132,7 +132,7 @@ struct TerminalRestoreTests {
           arguments: Program.allCases, Stop.allCases)
     func stopRestoresTerminal(program: Program, stop: Stop) async throws {
         let run = try start(program)
-        let shown = try await run.tmux.waitForScreen(timeout: .seconds(30)) { Self.dashboardShown($0, program) }
+        let shown = try await run.tmux.waitForScreen(timeout: .seconds(60)) { Self.dashboardShown($0, program) }
         try #require(shown.matched, "the dashboard never came up:\n\(shown.screen)")
         // While the console runs, the tty is raw-ish (cbreak, no echo): otherwise the checks below prove nothing.
         let during = try run.flags(Self.termiosNames)
@@ -144,7 +144,7 @@ struct TerminalRestoreTests {
             let pid = try run.pid()
             #expect(kill(pid, SIGTERM) == 0)
         }
-        let ended = try await run.tmux.waitForScreen(timeout: .seconds(30)) { Self.printedFlags($0) != nil }
+        let ended = try await run.tmux.waitForScreen(timeout: .seconds(60)) { Self.printedFlags($0) != nil }
         try #require(ended.matched, "onair did not exit after \(stop.testDescription):\n\(ended.screen)")
         #expect(Self.exitStatus(ended.screen) == 0, "exit status:\n\(ended.screen)")
         // The shell's own screen: its output, nothing of the dashboard (ncurses left the alternate screen).
@@ -160,13 +160,13 @@ struct TerminalRestoreTests {
     @Test("a resize to 100×30 lays the demo out again: stacked panes spanning exactly 100 columns, badges and footer shown")
     func resizeRelaysOut() async throws {
         let run = try start(.demo, width: 160, height: 48)
-        let wide = try await run.tmux.waitForScreen(timeout: .seconds(30)) { Self.dashboardShown($0, .demo) }
+        let wide = try await run.tmux.waitForScreen(timeout: .seconds(60)) { Self.dashboardShown($0, .demo) }
         try #require(wide.matched, "the dashboard never came up:\n\(wide.screen)")
         // Side by side at 160 columns: both badges on one row.
         #expect(wide.screen.split(separator: "\n").contains { $0.contains(" PUBLISHING ") && $0.contains(" PLAYING ") }, "\(wide.screen)")
 
         try run.tmux.resize(width: 100, height: 30)
-        let narrow = try await run.tmux.waitForScreen(timeout: .seconds(15)) { screen in
+        let narrow = try await run.tmux.waitForScreen(timeout: .seconds(60)) { screen in
             let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             return Self.stackedLayout(lines, width: 100, height: 30) == nil
         }
@@ -175,14 +175,14 @@ struct TerminalRestoreTests {
 
         try run.tmux.send("q")
         try run.tmux.send("y")
-        let ended = try await run.tmux.waitForScreen(timeout: .seconds(30)) { Self.printedFlags($0) != nil }
+        let ended = try await run.tmux.waitForScreen(timeout: .seconds(60)) { Self.printedFlags($0) != nil }
         #expect(ended.matched && Self.exitStatus(ended.screen) == 0, "\(ended.screen)")
     }
 
     @Test("at 80×24 the demo is usable: stacked panes, both badges, the footer, and q/y quits")
     func smallTerminal() async throws {
         let run = try start(.demo, width: 80, height: 24)
-        let shown = try await run.tmux.waitForScreen(timeout: .seconds(30)) { screen in
+        let shown = try await run.tmux.waitForScreen(timeout: .seconds(60)) { screen in
             let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             return Self.dashboardShown(screen, .demo) && Self.stackedLayout(lines, width: 80, height: 24) == nil
         }
@@ -191,16 +191,16 @@ struct TerminalRestoreTests {
 
         // Keys still work at this size: Tab moves the focus (the heavy frame) to the subscriber pane.
         try run.tmux.send("Tab")
-        let focused = try await run.tmux.waitForScreen(timeout: .seconds(10)) { screen in
+        let focused = try await run.tmux.waitForScreen(timeout: .seconds(60)) { screen in
             screen.split(separator: "\n").contains { $0.hasPrefix("┏") && $0.contains("Subscriber") }
         }
         #expect(focused.matched, "Tab did not move the focus to the subscriber:\n\(focused.screen)")
 
         try run.tmux.send("q")
-        let asked = try await run.tmux.waitForScreen(timeout: .seconds(10)) { $0.contains("Stop broadcasting and quit? y/n") }
+        let asked = try await run.tmux.waitForScreen(timeout: .seconds(60)) { $0.contains("Stop broadcasting and quit? y/n") }
         #expect(asked.matched, "q while live did not ask first:\n\(asked.screen)")
         try run.tmux.send("y")
-        let ended = try await run.tmux.waitForScreen(timeout: .seconds(30)) { Self.printedFlags($0) != nil }
+        let ended = try await run.tmux.waitForScreen(timeout: .seconds(60)) { Self.printedFlags($0) != nil }
         #expect(ended.matched && Self.exitStatus(ended.screen) == 0, "\(ended.screen)")
         #expect(Self.printedFlags(ended.screen) == ["icanon", "echo", "isig"], "\(ended.screen)")
     }
@@ -230,12 +230,12 @@ struct TerminalRestoreTests {
           arguments: [SIGSEGV, SIGABRT, SIGILL])
     func crashRestoresTerminal(signal: Int32) async throws {
         let run = try start(.demo)
-        let shown = try await run.tmux.waitForScreen(timeout: .seconds(30)) { Self.dashboardShown($0, .demo) }
+        let shown = try await run.tmux.waitForScreen(timeout: .seconds(60)) { Self.dashboardShown($0, .demo) }
         try #require(shown.matched, "the dashboard never came up:\n\(shown.screen)")
         #expect(try run.flags(Self.termiosNames).contains("-icanon"), "the console did not take the terminal")
 
         #expect(kill(try run.pid(), signal) == 0)
-        let crashed = try await run.tmux.waitForScreen(timeout: .seconds(20)) { $0.contains("onair: crashed (fatal signal); the terminal was restored") }
+        let crashed = try await run.tmux.waitForScreen(timeout: .seconds(60)) { $0.contains("onair: crashed (fatal signal); the terminal was restored") }
         #expect(crashed.matched, "no crash notice:\n\(crashed.screen)")
         // Restored at once, before Swift's backtracer (which may wait for a key) or the shell gets to run.
         #expect(try run.flags(Self.termiosNames) == ["icanon", "echo", "isig"], "the tty is still raw after the crash")
@@ -262,7 +262,7 @@ struct TerminalRestoreTests {
             arguments = ["demo", "--size", "12x"]
         }
         let run = try start(arguments: arguments, in: directory, environment: environment)
-        let ended = try await run.tmux.waitForScreen(timeout: .seconds(30)) { Self.printedFlags($0) != nil }
+        let ended = try await run.tmux.waitForScreen(timeout: .seconds(60)) { Self.printedFlags($0) != nil }
         try #require(ended.matched, "onair did not stop:\n\(ended.screen)")
         #expect(Self.exitStatus(ended.screen) == 2, "a usage error is status 2:\n\(ended.screen)")
         #expect(Self.printedFlags(ended.screen) == ["icanon", "echo", "isig"])

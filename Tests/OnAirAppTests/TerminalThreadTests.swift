@@ -11,9 +11,9 @@ struct TerminalThreadTests {
     final class Events: Sendable {
         let received = Mutex<[TerminalEvent]>([])
 
-        /// Waits (up to 10 s, for a loaded machine) until `count` events arrived.
+        /// Waits (up to 60 s, a safety net for a loaded machine; was 10 s, issue 24) until `count` events arrived.
         func wait(for count: Int) -> [TerminalEvent] {
-            for _ in 0..<1_000 where received.withLock({ $0.count }) < count { usleep(10_000) }
+            for _ in 0..<6_000 where received.withLock({ $0.count }) < count { usleep(10_000) }
             return received.withLock { $0 }
         }
     }
@@ -25,7 +25,7 @@ struct TerminalThreadTests {
     }
 
     static func waitForFrame(_ terminal: InMemoryTerminal, where condition: (CellBuffer) -> Bool) -> CellBuffer? {
-        for _ in 0..<1_000 {
+        for _ in 0..<6_000 {
             if let frame = terminal.lastFrame, condition(frame) { return frame }
             usleep(10_000)
         }

@@ -6,7 +6,7 @@ import OnAirRTMP
 import Testing
 
 /// Failures read well and carry the right case, against real conditions (no fake servers).
-@Suite("RTMP client errors", .serialized, .timeLimit(.minutes(1)))
+@Suite("RTMP client errors", .serialized, .timeLimit(.minutes(5)))
 struct RTMPClientErrorTests {
     @Test("nothing listening: connection refused")
     func refused() async throws {

@@ -8,13 +8,15 @@ import Testing
 /// Bulk publish into a real nginx-rtmp on loopback. It asserts only correctness (every packet accepted,
 /// the server never drops the connection); the rate it prints is a figure for the report, never a pass/fail
 /// threshold (docs/design.md §5: performance is measured by `make bench`, not by timed unit tests).
-@Suite("RTMP publisher bulk throughput", .serialized, .timeLimit(.minutes(2)))
+@Suite("RTMP publisher bulk throughput", .serialized, .timeLimit(.minutes(5)))
 struct RTMPPublisherThroughputTests {
     @Test("a bulk publish of 512 KiB frames into nginx-rtmp is accepted in full", arguments: [4096, 65_536])
     func bulk(chunkSize: Int) async throws {
         let directory = try TestEnvironment.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let nginx = try NginxRTMPServer()
+        // nginx's usual 5 s idle-publisher drop measured the machine, not the publisher: beside two busy loops a
+        // 4096-byte-chunk run (8 s on a loaded machine, 1 s idle) lost its connection mid-publish (issue 24).
+        let nginx = try NginxRTMPServer(dropIdlePublisherSeconds: 600)
         defer { nginx.stop() }
         var configuration = RTMPClient.Configuration()
         configuration.chunkSize = chunkSize

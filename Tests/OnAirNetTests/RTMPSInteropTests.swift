@@ -7,7 +7,7 @@ import Testing
 
 /// `rtmps://` against a real TLS server: a stock nginx `stream` proxy with a certificate from a CA the
 /// test makes with `openssl`, in front of a stock nginx-rtmp; and the refusals an operator must see.
-@Suite("rtmps:// through an nginx TLS proxy", .serialized, .timeLimit(.minutes(2)))
+@Suite("rtmps:// through an nginx TLS proxy", .serialized, .timeLimit(.minutes(5)))
 struct RTMPSInteropTests {
     /// nginx-rtmp, a TLS proxy in front of it, and the CA that signed the proxy's certificate.
     struct Servers {

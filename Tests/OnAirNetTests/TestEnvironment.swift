@@ -18,7 +18,8 @@ enum TestEnvironment {
     static func freePort() throws -> Int { try FreePort.loopback() }
 
     /// True once something accepts TCP connections on 127.0.0.1:`port`.
-    static func waitUntilListening(port: Int, within duration: Duration = .seconds(10)) async -> Bool {
+    /// `duration` is a safety net (was 10 s; 60 s for a loaded machine, issue 24).
+    static func waitUntilListening(port: Int, within duration: Duration = .seconds(60)) async -> Bool {
         let deadline = ContinuousClock.now + duration
         while ContinuousClock.now < deadline {
             if FreePort.isAccepting(port) { return true }
@@ -98,10 +99,10 @@ struct FLVSource {
 extension TestEnvironment {
     /// Plays with `player` (already started) while ffmpeg publishes 3 s of a 320x240 test pattern and a
     /// 44.1 kHz tone to `publishURL` once the player reports its first status; returns every event up to
-    /// UnpublishNotify (or 40 s), with the player stopped.
+    /// UnpublishNotify (or 120 s, a safety net: was 40 s, issue 24), with the player stopped.
     static func playWhileFFmpegPublishes(_ player: RTMPPlayer, to publishURL: String, in directory: URL) async throws -> [RTMPPlayer.Event] {
         let watchdog = Task {
-            try await Task.sleep(for: .seconds(40))
+            try await Task.sleep(for: .seconds(120))
             await player.stop()
         }
         defer { watchdog.cancel() }

@@ -26,8 +26,9 @@ struct RelayStockEncoderTests {
     func applicationsApart() async throws {
         let harness = try await RelayTestHarness()
         let base = "rtmp://127.0.0.1:\(harness.port)"
-        let one = try Self.ffmpeg("\(base)/app1/x", seconds: 20, in: harness.directory.url)
-        let two = try Self.ffmpeg("\(base)/app2/x", seconds: 20, in: harness.directory.url)
+        // Stopped by the test: 120 s so that ffprobe's play never races their end (was 20 s; issue 24).
+        let one = try Self.ffmpeg("\(base)/app1/x", seconds: 120, in: harness.directory.url)
+        let two = try Self.ffmpeg("\(base)/app2/x", seconds: 120, in: harness.directory.url)
         defer { one.stop(); two.stop() }
         try await Self.published(harness, "app1/x")
         try await Self.published(harness, "app2/x")

@@ -22,6 +22,8 @@ final class PseudoTerminal: Sendable {
     let master: Int32
     let slave: Int32
     private let received = Mutex<[UInt8]>([])
+    /// Bytes the drain thread has read from the master in all (grows while the screen's output comes in).
+    private let receivedCount = Atomic<Int>(0)
     private let stopped = Atomic<Bool>(false)
 
     init(width: Int, height: Int) throws {
@@ -49,16 +51,35 @@ final class PseudoTerminal: Sendable {
             let count = chunk.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
             if count <= 0 { break }
             received.withLock { $0 += chunk.prefix(count) }
+            receivedCount.add(count, ordering: .relaxed)
         }
     }
 
-    /// Everything written to the terminal so far, and forgets it.
+    /// Everything written to the terminal so far, and forgets it: once the master has nothing left to read and
+    /// no byte has come in for `settle`. It was a fixed 100 ms sleep, which a loaded machine could outlast
+    /// before the drain thread ran, splitting a frame's output between two takes (issue 24).
     func take(settle: Duration = .milliseconds(100)) -> [UInt8] {
-        Thread.sleep(forTimeInterval: Double(settle.components.seconds) + Double(settle.components.attoseconds) / 1e18)
+        let step = 0.01
+        let quietSteps = max(1, Int((Double(settle.components.seconds) + Double(settle.components.attoseconds) / 1e18) / step))
+        let deadline = ContinuousClock.now + .seconds(10)      // a safety net for output that never settles
+        var last = receivedCount.load(ordering: .relaxed)
+        var quiet = 0
+        while quiet < quietSteps && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: step)
+            let now = receivedCount.load(ordering: .relaxed)
+            quiet = now == last && pendingBytes() == 0 ? quiet + 1 : 0
+            last = now
+        }
         return received.withLock { bytes in
             defer { bytes.removeAll() }
             return bytes
         }
+    }
+
+    /// Bytes waiting on the master, not yet read by the drain thread.
+    private func pendingBytes() -> Int32 {
+        var count: Int32 = 0
+        return ioctl(master, UInt(FIONREAD), &count) == 0 ? count : 0
     }
 
     /// Types into the terminal, as a user would.

@@ -192,7 +192,8 @@ struct TerminalScreenTests {
             // Process-directed: the test's own thread may block signals (Swift's thread pools do).
             _ = kill(getpid(), SIGWINCH)
             var event: TerminalScreen.Event?
-            for _ in 0..<10 where event == nil { event = screen.nextEvent(timeoutMilliseconds: 100) }
+            // Up to 10 s for the SIGWINCH to come through (a safety net; was 1 s, issue 24).
+            for _ in 0..<100 where event == nil { event = screen.nextEvent(timeoutMilliseconds: 100) }
             #expect(event == .resize(width: 50, height: 10))
             let bigger = Self.frame(width: 50, height: 10)
             screen.draw(bigger)
@@ -206,7 +207,8 @@ struct TerminalScreenTests {
         try withScreen { screen, _ in
             TerminalSignals.reset()
             _ = kill(getpid(), SIGINT)
-            for _ in 0..<50 where !TerminalSignals.stopRequested { usleep(2000) }
+            // Waits for the handler's flag (up to 10 s, a safety net; was 100 ms, issue 24).
+            for _ in 0..<5_000 where !TerminalSignals.stopRequested { usleep(2000) }
             #expect(TerminalSignals.stopRequested)
             #expect(screen.nextEvent(timeoutMilliseconds: 10) == .stopRequested)
             TerminalSignals.reset()

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs `make test`'s phases one after another, each to its end even when an earlier one failed, so that one
+# red phase does not hide the others (GitHub issue 24). Each argument is one phase, `NAME|COMMAND`; COMMAND
+# runs in bash. As each phase ends its name, result and wall time are printed; a table of all of them comes
+# last, and the exit status is non-zero if any phase failed.
+#
+#   scripts/test-phases.sh "unit|swift test --skip-build --filter Unit" "fuzz|make fuzz-smoke"
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+names=() results=() times=()
+failed=0
+
+# 754 s -> "12m34s".
+minutes() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+
+for phase in "$@"; do
+  name=${phase%%|*}
+  command=${phase#*|}
+  printf '\n=== phase %s: %s\n' "$name" "$command"
+  start=$(date +%s)
+  if bash -c "$command"; then result=pass; else result=FAIL; failed=1; fi
+  elapsed=$(($(date +%s) - start))
+  printf '=== phase %s: %s in %s\n' "$name" "$result" "$(minutes "$elapsed")"
+  names+=("$name") results+=("$result") times+=("$elapsed")
+done
+
+total=0
+printf '\n%-28s %-6s %s\n' phase result time
+for i in "${!names[@]}"; do
+  printf '%-28s %-6s %s\n' "${names[$i]}" "${results[$i]}" "$(minutes "${times[$i]}")"
+  total=$((total + times[i]))
+done
+printf '%-28s %-6s %s\n' total "$([ $failed = 0 ] && echo pass || echo FAIL)" "$(minutes "$total")"
+exit $failed
