@@ -39,6 +39,10 @@ public final class CommandRouter {
             subscriber?.apply(link)
         case .link, .subscriberLink, .quit:
             break
+        case .device(let device) where refusal == nil:
+            publisher?.apply(device)
+        case .device:
+            break
         }
         return refusal
     }

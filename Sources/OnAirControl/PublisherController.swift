@@ -23,6 +23,8 @@ public final class PublisherController {
     public let wire = PublisherWireMeter()
     /// The dashboard's and `stats` events' publisher figures, from `wire`.
     public private(set) var wireRate = WireRateMeter()
+    /// The devices as the last `device` events reported them (PublisherController+Devices.swift).
+    var deviceWatch = DeviceEventWatch()
     /// The link impairment stage (and ABR) the publisher connects through; nil for rtmps://.
     public var network: PublishNetwork?
 
@@ -119,7 +121,7 @@ public final class PublisherController {
             encoderFramesPerSecond: broadcasting ? stats.encodedFramesPerSecond : nil,
             link: link,
             abrTarget: network?.abrTarget
-        )
+        ).withDeviceAlert(engine.devices)
     }
 
     /// The stage's state now, nil without a stage.

@@ -82,6 +82,7 @@ final class ConsolePresenter: FrontEndPresenter {
         case .key(let key):
             ui.link = sides.publisher?.link
             ui.subscriberLink = sides.subscriber?.link?.state
+            ui.devicesTaken = sides.publisher?.engine.devicesTaken ?? []
             return ui.handle(key, publisher: sides.publisher?.state, subscriber: sides.subscriber?.state, now: clock.now)
         case .resize(_, let height):
             ui.screenHeight = height
@@ -125,6 +126,7 @@ final class ConsolePresenter: FrontEndPresenter {
     private func screen(_ sides: FrontEndSides) -> ConsoleScreen {
         ui.link = sides.publisher?.link
         ui.subscriberLink = sides.subscriber?.link?.state
+        ui.devicesTaken = sides.publisher?.engine.devicesTaken ?? []
         return ConsoleScreen(
             publisher: sides.publisher?.state,
             publisherTelemetry: sides.publisher.map { $0.telemetry(preview: ui.showPreview ? $0.engine.preview : nil) } ?? .none,

@@ -27,6 +27,8 @@ public struct KeyMap: Sendable {
         KeyBinding(keys: [.character("w")], intent: .toggleLink, label: "link down", help: "link down (elevator: nothing passes, sockets stay open) / up"),
         KeyBinding(keys: [.character("W")], intent: .command(.link(.handoff(capBitsPerSecond: nil, delay: nil))), label: "handoff", help: "Wi-Fi → cellular handoff: connections reset, a new path"),
         KeyBinding(keys: [.character("k")], intent: .cycleLinkCap, label: "cap", help: "cap the link: none → 2.5M → 800k → 300k → none (weak signal)"),
+        KeyBinding(keys: [.character("C")], intent: .toggleDevice(.camera), label: "camera lost", help: "the camera is lost (slate, freeze or black is sent) / back"),
+        KeyBinding(keys: [.character("M")], intent: .toggleDevice(.microphone), label: "mic lost", help: "the microphone is lost (silence is sent) / back"),
         KeyBinding(keys: [.character("o")], intent: .togglePreview, label: "preview", help: "show or hide the colour preview"),
         KeyBinding(keys: [.tab, .backTab], intent: .switchPane, label: "pane", help: "give the keys to the other pane"),
         KeyBinding(keys: [.character("l")], intent: .toggleLog, label: "log", help: "the event log on the whole screen, or back"),
@@ -55,6 +57,8 @@ public struct KeyMap: Sendable {
                 if context.publisherStatus?.isBroadcasting == true { labelled.label = "reconnect" }
             case .toggleLink:
                 labelled.label = context.link?.isUp == false ? "link up" : "link down"
+            case .toggleDevice(let device):
+                labelled.label = String(context.deviceCommand(for: device).rawValue.map { $0 == "-" ? " " : $0 })
             case .cycleLinkCap:
                 if case let .cap(rate)? = context.linkCommand(for: .cycleLinkCap) {
                     labelled.label = "cap " + LinkCommand.rateText(rate)

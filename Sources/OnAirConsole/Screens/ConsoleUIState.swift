@@ -30,6 +30,8 @@ public struct ConsoleUIState: Sendable, Equatable {
     /// one: the link keys' legality and what `w` and `k` do next, for the focused pane.
     public var link: LinkImpairmentState?
     public var subscriberLink: LinkImpairmentState?
+    /// The devices the operator has taken away, as last read by the owner: what `C` and `M` do next.
+    public var devicesTaken: Set<CaptureDevice> = []
     /// The terminal's height as last reported: a PgUp/PgDn moves about a page of the log on screen.
     public var screenHeight = 24
 
@@ -58,6 +60,7 @@ public struct ConsoleUIState: Sendable, Equatable {
         let limit = max(0, logLines - visibleLogRows)
         var context = KeyContext(mode: mode, focus: focused, paneCount: paneCount, targets: CommandTargets(
             publisher: publisher, subscriber: subscriber, publisherLink: link, subscriberLink: subscriberLink))
+        context.devicesTaken = devicesTaken
         context.logScroll = min(logScroll, limit)
         context.logScrollLimit = limit
         return context
@@ -94,7 +97,7 @@ public struct ConsoleUIState: Sendable, Equatable {
         }
         notice = nil
         switch intent {
-        case .command, .toggleLink, .cycleLinkCap: return context.command(for: intent)
+        case .command, .toggleLink, .cycleLinkCap, .toggleDevice: return context.command(for: intent)
         case .togglePreview: showPreview.toggle()
         case .toggleHelp: showHelp.toggle()
         case .toggleLog: showFullLog.toggle()

@@ -39,6 +39,7 @@ extension OperatorCommand {
         case .publisher, .link: .publisher
         case .subscriber, .subscriberPhone, .subscriberLink: .subscriber
         case .quit: .frontEnd
+        case .device: .publisher
         }
     }
 
@@ -49,7 +50,7 @@ extension OperatorCommand {
         case .phone(let action), .subscriberPhone(let action): .subscriberPhone(action)
         case .link(let command), .subscriberLink(let command): .subscriberLink(command)
         case .subscriber, .quit: self
-        case .publisher: nil
+        case .publisher, .device: nil
         }
     }
 
@@ -60,7 +61,7 @@ extension OperatorCommand {
         // Every start is refused or accepted alike, whatever its type: the rule keys it as `start`.
         case .publisher(.start): .control(.start(nil))
         case .publisher(let control): .control(control)
-        case .subscriber, .subscriberPhone, .subscriberLink, .link, .quit: nil
+        case .subscriber, .subscriberPhone, .subscriberLink, .link, .quit, .device: nil
         }
     }
 

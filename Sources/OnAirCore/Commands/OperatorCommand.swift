@@ -18,11 +18,14 @@ public enum OperatorCommand: Sendable, Hashable {
     case link(LinkCommand)
     /// `quit`: end cleanly.
     case quit
+    /// A capture device lost or back: `camera-lost`, `camera-back`, `mic-lost`, `mic-back` (docs/devices.md).
+    case device(DeviceCommand)
 
     /// Every command name, for help texts and error messages.
     public static let names: [String] =
         OperatorAction.allCases.map(\.rawValue) + ["pause-video", "pause-audio", "next-policy", "stop", "start", "play", "stop-play", "sub <gesture>",
            "link-down", "link-up", "handoff [RATE [MS]]", "link-cap RATE", "link-uncap", "link-delay MS", "sub <link command>", "quit"]
+        + DeviceCommand.allCases.map(\.rawValue)
 
     /// The command as typed (`call`, `pause-video`, `sub home`), for messages.
     public var name: String {
@@ -39,6 +42,7 @@ public enum OperatorCommand: Sendable, Hashable {
         case .link(let command): command.text
         case .subscriberLink(let command): "sub \(command.text)"
         case .quit: "quit"
+        case .device(let command): command.rawValue
         }
     }
 
@@ -73,7 +77,9 @@ public enum OperatorCommand: Sendable, Hashable {
         case "play": self = .subscriber(.play)
         case "stop-play": self = .subscriber(.stop)
         case "quit", "q": self = .quit
-        default: return nil
+        default:
+            guard let device = DeviceCommand(rawValue: word) else { return nil }
+            self = .device(device)
         }
     }
 }

@@ -48,6 +48,24 @@ struct EnginePipeline: Sendable {
         }
     }
 
+    /// The source wrapped so that a lost device (or an operator's `camera-lost`) becomes a substitute
+    /// picture and a reopen, never a gap (docs/devices.md).
+    func makeResilientVideoSource(_ spec: VideoSourceSpec) throws -> any VideoSource {
+        var isDevice = false
+        if case .camera = spec { isDevice = true }
+        return try ResilientVideoSource(
+            open: { try makeVideoSource(spec) }, isDevice: isDevice, fill: configuration.cameraLoss, control: control,
+            width: configuration.width, height: configuration.height, framesPerSecond: configuration.framesPerSecond,
+            pacing: configuration.pacing)
+    }
+
+    /// The source wrapped so that a lost microphone (or `mic-lost`) becomes silence and a reopen.
+    func makeResilientAudioSource(_ spec: AudioSourceSpec) throws -> any AudioSource {
+        var isDevice = false
+        if case .alsa = spec { isDevice = true }
+        return try ResilientAudioSource(open: { try makeAudioSource(spec) }, isDevice: isDevice, control: control, pacing: configuration.pacing)
+    }
+
     func makeAudioSource(_ spec: AudioSourceSpec) throws -> any AudioSource {
         switch spec {
         case let .tone(frequency):
@@ -93,7 +111,7 @@ struct EnginePipeline: Sendable {
 
     /// Camera capture thread: read (paced by the driver), hand off to the encoder, refresh the preview.
     func runVideoCapture(_ ready: (Result<VideoOpened, any Error>) -> Void) {
-        guard let spec = configuration.video, let source = open(ready, { try makeVideoSource(spec) }) else { return }
+        guard let spec = configuration.video, let source = open(ready, { try makeResilientVideoSource(spec) }) else { return }
         ready(.success(VideoOpened(requested: source.requested, granted: source.granted)))
         var preview = PreviewRefresher(configuration: configuration, control: control)
         var lastSkipped = 0
@@ -137,7 +155,7 @@ struct EnginePipeline: Sendable {
     /// thread wake-up per frame and moves no 1.4 MB picture between cores: the benchmark's cost is lower.
     func runVideoInline(_ ready: (Result<VideoStarted, any Error>) -> Void) {
         guard let spec = configuration.video,
-            let (source, encoder) = open(ready, { (try makeVideoSource(spec), try makeVideoEncoder()) })
+            let (source, encoder) = open(ready, { (try makeResilientVideoSource(spec), try makeVideoEncoder()) })
         else { return }
         var stage = VideoEncodeStage(encoder: encoder, control: control, queue: queue)
         ready(.success(VideoStarted(
@@ -161,7 +179,7 @@ struct EnginePipeline: Sendable {
     func runAudio(_ ready: (Result<AudioOpened, any Error>) -> Void) {
         guard let spec = configuration.audio,
             let (source, encoder) = open(ready, { () throws -> (any AudioSource, AudioEncoder) in
-                let source = try makeAudioSource(spec)
+                let source = try makeResilientAudioSource(spec)
                 let encoder = try AudioEncoder(
                     sampleRate: source.format.sampleRate, channels: source.format.channels,
                     bitrate: configuration.audioBitrate, originNanoseconds: control.originNanoseconds)
