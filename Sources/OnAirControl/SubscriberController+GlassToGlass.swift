@@ -17,6 +17,7 @@ extension SubscriberController {
             "frozenMs": .integer(reading.frozenMilliseconds),
             "skippedFrames": .integer(Int64(reading.skippedFrames)),
             "markersUnreadable": .integer(Int64(reading.markersUnreadable)),
+            "slate": .bool(reading.showsSlate),
         ]
         if let number = reading.lastFrameNumber { details["lastFrameNumber"] = .integer(Int64(number)) }
         if let p50 = reading.p50Milliseconds { details["glassToGlassP50Ms"] = milliseconds(p50) }

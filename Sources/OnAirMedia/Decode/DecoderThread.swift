@@ -203,7 +203,8 @@ public final class DecoderThread: Sendable {
                 snapshot.preview = picture.preview
                 snapshot.previewTimestamp = picture.decodeTimestamp
                 snapshot.glassToGlass.record(
-                    picture.marker, decodedAt: picture.decodedAtWallMicroseconds, streamMilliseconds: picture.decodeTimestamp)
+                    picture.marker, decodedAt: picture.decodedAtWallMicroseconds, streamMilliseconds: picture.decodeTimestamp,
+                    isSlate: picture.isSlate)
             case let .success(.audio(level)):
                 snapshot.audioLevel = level
                 if let mark = level.toneMarkMilliseconds { snapshot.glassToGlass.recordToneMark(atStreamMilliseconds: mark) }

@@ -23,6 +23,8 @@ public struct GlassToGlassMeter: Sendable, Equatable {
         /// Audio's stream timestamp minus video's for the same capture instant (positive: audio plays late),
         /// from the tone's once-a-second gap and the newest picture's marker; nil until both were seen.
         public var avOffsetMilliseconds: Double?
+        /// The newest picture with a marker was the publisher's camera-loss slate (docs/devices.md).
+        public var showsSlate = false
     }
 
     /// A picture counts as frozen once it is this much older than the median latency: three frames at 30 fps.
@@ -39,17 +41,19 @@ public struct GlassToGlassMeter: Sendable, Equatable {
     private var lastVideo: VideoInstant?
     private var avOffset: Double?
     private var unreadable = 0
+    private var slate = false
 
     public init(streamEpochMicroseconds: UInt64? = nil) {
         self.streamEpochMicroseconds = streamEpochMicroseconds
     }
 
     /// One decoded picture, with its marker (nil: none readable) and the wall instant it was decoded.
-    public mutating func record(_ marker: FrameMarker?, decodedAt now: UInt64, streamMilliseconds: Int64 = 0) {
+    public mutating func record(_ marker: FrameMarker?, decodedAt now: UInt64, streamMilliseconds: Int64 = 0, isSlate: Bool = false) {
         guard let marker else {
             unreadable += 1
             return
         }
+        slate = isSlate
         read += 1
         if let last = lastFrameNumber {
             let step = (marker.frameNumber &- last) % FrameMarker.frameNumberModulus
@@ -83,7 +87,7 @@ public struct GlassToGlassMeter: Sendable, Equatable {
             p50Milliseconds: latency.percentile(0.5), p99Milliseconds: latency.percentile(0.99),
             frozenMilliseconds: Int64(copy.frozen / 1000), skippedFrames: skipped,
             lastFrameNumber: lastFrameNumber.map(Int.init), lastCaptureWallMicroseconds: shown?.capture,
-            markersRead: read, markersUnreadable: unreadable, avOffsetMilliseconds: avOffset)
+            markersRead: read, markersUnreadable: unreadable, avOffsetMilliseconds: avOffset, showsSlate: slate)
     }
 
     /// The capture instant of a marker, on the wall clock.

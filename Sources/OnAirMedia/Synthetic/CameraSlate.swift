@@ -14,6 +14,25 @@ public struct CameraSlate: Sendable {
         pattern = TestPattern(width: width, height: height, framesPerSecond: framesPerSecond)
     }
 
+    /// Whether a decoded picture (8-bit luma, `stride` bytes a row) is the slate rather than the pattern or
+    /// a camera: the middle of the first bar, below the message, is the card's grey. The subscriber's
+    /// `slate` field, so a scenario can tell the camera's picture is back, not just a live one.
+    public static func isSlate(luma: UnsafeBufferPointer<UInt8>, stride: Int, width: Int, height: Int) -> Bool {
+        guard width >= 16, height >= 16, stride >= width else { return false }
+        let pattern = TestPattern(width: width, height: height, framesPerSecond: 30)
+        let clock = pattern.clockGeometry
+        let top = max(0, Int(clock.y - clock.pixelHeight / TestPattern.clockPixel.gridRows)) + 2
+        let bottom = pattern.bandTop - 2
+        let left = width / 28, right = max(left + 1, width / 14)
+        guard top < bottom, luma.count >= (bottom - 1) * stride + right else { return false }
+        var sum = 0
+        for y in top..<bottom {
+            for x in left..<right { sum += Int(luma[y * stride + x]) }
+        }
+        let mean = sum / ((bottom - top) * (right - left))
+        return abs(mean - Int(cardLuma)) <= 15
+    }
+
     /// The slate for frame `index`, stamped like the pattern's frame would be.
     public func render(frameIndex index: Int, captureNanoseconds: UInt64, wallMicroseconds: UInt64?) -> VideoFrame {
         var frame = pattern.render(frameIndex: index, captureNanoseconds: captureNanoseconds, wallMicroseconds: wallMicroseconds)
