@@ -148,6 +148,10 @@ public final class PublisherController {
 
     private func perform(_ action: PublisherAction) {
         switch action {
+        case .pauseVideo(let paused) where engine.configuration.backgroundVideo == .slate && (!paused || state.lifecycle != .active):
+            // Vonage: away from the foreground the camera is unavailable; the slate says so (docs/devices.md).
+            engine.backgroundCamera(paused)
+            engine.pauseVideo(false)
         case .pauseVideo(let paused):
             engine.pauseVideo(paused)
         case .pauseAudio(let paused):

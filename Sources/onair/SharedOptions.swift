@@ -12,6 +12,8 @@ extension ColorChoice: ExpressibleByArgument {}
 
 extension CameraLossFill: ExpressibleByArgument {}
 
+extension BackgroundVideo: ExpressibleByArgument {}
+
 /// Options every front end shares: how it presents itself.
 struct PresentationOptions: ParsableArguments {
     @Flag(help: "No terminal UI: print every event as one JSON object per line on stdout and read commands from stdin.")
@@ -65,11 +67,16 @@ struct EngineOptions: ParsableArguments {
         discussion: "Video keeps flowing with live timestamps: slate is a card with the live clock and frame marker, freeze the last picture, black black frames (docs/devices.md)."))
     var onCameraLoss: CameraLossFill = .slate
 
+    @Option(name: .customLong("background-video"), help: ArgumentHelp(
+        "While the app is away (background-audio's Home, a call): pause video, or slate (the camera is unavailable: the --on-camera-loss fill is sent).",
+        discussion: "Vonage's background rule: an app cannot use the camera in the background (docs/devices.md)."))
+    var backgroundVideo: BackgroundVideo = .pause
+
     func settings(previewFramesPerSecond: Double) -> EngineSettings {
         EngineSettings(
             video: video, audio: audio, size: size, framesPerSecond: fps,
             bitrate: bitrate, audioBitrate: audioBitrate, previewFramesPerSecond: previewFramesPerSecond,
-            audioMergeMilliseconds: audioMergeMilliseconds, cameraLoss: onCameraLoss
+            audioMergeMilliseconds: audioMergeMilliseconds, cameraLoss: onCameraLoss, backgroundVideo: backgroundVideo
         )
     }
 }

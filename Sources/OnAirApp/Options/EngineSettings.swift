@@ -14,6 +14,8 @@ public struct EngineSettings: Sendable, Equatable {
     public var audioMergeMilliseconds: Int
     /// `--on-camera-loss`: see `MediaEngineConfiguration.cameraLoss`.
     public var cameraLoss: CameraLossFill
+    /// `--background-video`: see `MediaEngineConfiguration.backgroundVideo`.
+    public var backgroundVideo: BackgroundVideo
 
     public init(
         video: String? = nil,
@@ -24,8 +26,10 @@ public struct EngineSettings: Sendable, Equatable {
         audioBitrate: String = "128k",
         previewFramesPerSecond: Double = 8,
         audioMergeMilliseconds: Int = 40,
-        cameraLoss: CameraLossFill = .slate
+        cameraLoss: CameraLossFill = .slate,
+        backgroundVideo: BackgroundVideo = .pause
     ) {
+        self.backgroundVideo = backgroundVideo
         self.cameraLoss = cameraLoss
         self.video = video
         self.audio = audio
@@ -45,6 +49,7 @@ public struct EngineSettings: Sendable, Equatable {
         )
         configuration.previewFramesPerSecond = max(0, previewFramesPerSecond)
         configuration.cameraLoss = cameraLoss
+        configuration.backgroundVideo = backgroundVideo
         return (configuration, notices)
     }
 

@@ -51,7 +51,7 @@ final class ResilientVideoSource: VideoSource {
     }
 
     func read() throws -> VideoFrame {
-        let taken = control.cameraTaken.load(ordering: .relaxed)
+        let taken = control.cameraTaken.load(ordering: .relaxed) || control.cameraBackgrounded.load(ordering: .relaxed)
         if taken, inner != nil, !parked { lose(reason: "operator", retry: false) }
         if !taken, inner == nil || parked, retryAt.map({ MonotonicClock.now() >= $0 }) ?? true { reopen() }
         if let source = inner, !parked {

@@ -32,6 +32,8 @@ final class EngineControl: Sendable {
     /// `camera-lost` / `mic-lost` from the operator, until `camera-back` / `mic-back` (docs/devices.md).
     let cameraTaken = Atomic(false)
     let microphoneTaken = Atomic(false)
+    /// The app is away and `--background-video slate`: the camera is unavailable, as if taken.
+    let cameraBackgrounded = Atomic(false)
     /// How each device stands, written by its capture thread, read by `MediaEngine.devices`.
     let camera = Mutex(DeviceCell(status: DeviceStatus(device: .camera)))
     let microphone = Mutex(DeviceCell(status: DeviceStatus(device: .microphone)))

@@ -96,6 +96,11 @@ public final class MediaEngine: Sendable {
         control.cameraTaken.store(taken, ordering: .relaxed)
     }
 
+    /// `--background-video slate`: the app went away (true) or came back (false); the camera is lost meanwhile.
+    public func backgroundCamera(_ away: Bool) {
+        control.cameraBackgrounded.store(away, ordering: .relaxed)
+    }
+
     /// `mic-lost` (true) / `mic-back` (false): the microphone is closed and audio carries silence until then.
     public func takeMicrophone(_ taken: Bool) {
         control.microphoneTaken.store(taken, ordering: .relaxed)

@@ -43,6 +43,8 @@ public struct MediaEngineConfiguration: Sendable, Equatable {
     public var alsaConfiguration: String?
     /// `--on-camera-loss`: what video carries while the camera is lost (docs/devices.md).
     public var cameraLoss: CameraLossFill = .slate
+    /// `--background-video`: a paused app's video is paused, or the camera is treated as lost (the slate).
+    public var backgroundVideo: BackgroundVideo = .pause
 
     public init(
         video: VideoSourceSpec? = .testPattern,
