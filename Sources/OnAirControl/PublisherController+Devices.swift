@@ -60,7 +60,8 @@ struct DeviceEventWatch {
                 "device": .string(status.device.rawValue), "state": .string(state),
                 "losses": .integer(Int64(status.losses)), "failedReopens": .integer(Int64(status.failedReopens)),
             ]
-            if let reason = status.reason { details["reason"] = .string(reason) }
+            if let reason = status.reason, state != "back" { details["reason"] = .string(reason) }
+            if let format = status.format, state == "back" { details["format"] = .string(format) }
             if let substitute = status.substitute { details["substitute"] = .string(substitute) }
             if let retry = status.retryInMilliseconds { details["retryInMs"] = .integer(retry) }
             if let text = status.dashboardText { details["text"] = .string(text) }

@@ -12,6 +12,9 @@ public struct DeviceStatus: Sendable, Equatable {
     /// Losses since the start, and reopen attempts that failed.
     public var losses: Int
     public var failedReopens: Int
+    /// What the device granted when it was last opened (`640x360@30 YU12`): a camera that comes back as
+    /// another camera says so, and its pictures are scaled into the same stream.
+    public var format: String? = nil
 
     public init(
         device: CaptureDevice, available: Bool = true, reason: String? = nil, substitute: String? = nil,

@@ -48,6 +48,8 @@ final class ResilientVideoSource: VideoSource {
         granted = source.granted
         slate = CameraSlate(width: width, height: height, framesPerSecond: framesPerSecond)
         inner = source
+        let format = source.granted.description
+        control.camera.withLock { $0.status.format = format }
     }
 
     func read() throws -> VideoFrame {
@@ -110,7 +112,9 @@ final class ResilientVideoSource: VideoSource {
         backoff.reset()
         retryAt = nil
         control.keyframeRequested.store(true, ordering: .relaxed)
+        let format = granted.description
         control.camera.withLock { cell in
+            cell.status.format = format
             cell.status.available = true
             cell.status.substitute = nil
             cell.retryAtNanoseconds = nil

@@ -15,6 +15,8 @@ final class EngineControl: Sendable {
         var audioPacketsEncoded = 0
         var sourceLate = 0
         var audioOverruns = 0
+        /// Camera pictures repeated because the device delivered none in time (the gap filler).
+        var framesFilled = 0
         var lastError: String?
     }
 

@@ -130,13 +130,32 @@ struct EnginePipeline: Sendable {
         }
     }
 
-    /// Camera encode thread: takes the capture thread's frames and encodes them.
+    /// Camera encode thread: takes the capture thread's frames and encodes them. When the camera delivers
+    /// nothing for a frame interval and a bit (it stopped, or its driver is stuck in a poll that will time
+    /// out), the last picture is encoded again with the time now — Moblin's gap filler — so the subscriber
+    /// never waits on a gap while the capture thread finds out whether the device is gone.
     func runVideoEncode(_ ready: (Result<VideoTrackDescription, any Error>) -> Void) {
         guard var stage = open(ready, { VideoEncodeStage(encoder: try makeVideoEncoder(), control: control, queue: queue) }) else {
             return
         }
         ready(.success(stage.encoder.track))
-        while let frame = handoff.take() {
+        let fillAfter = EnginePipeline.gapFillNanoseconds(framesPerSecond: configuration.framesPerSecond)
+        var last: VideoFrame?
+        while true {
+            var frame: VideoFrame
+            switch configuration.pacing == .realTime && last != nil ? handoff.take(within: fillAfter) : handoff.take().map(FrameHandoff.Taken.frame) ?? .closed {
+            case .frame(let taken):
+                frame = taken
+                last = taken
+            case .late:
+                guard var filler = last else { continue }
+                filler.captureNanoseconds = MonotonicClock.now()
+                control.counters.withLock { $0.framesFilled += 1 }
+                frame = filler
+                last = filler
+            case .closed:
+                return
+            }
             do {
                 try stage.process(frame)
             } catch {
@@ -145,6 +164,12 @@ struct EnginePipeline: Sendable {
                 return
             }
         }
+    }
+
+    /// How long the encode thread waits for a camera frame before filling: a frame interval and 15 ms, at
+    /// least 50 ms (Moblin's gap filler), so a camera's own jitter never triggers it.
+    static func gapFillNanoseconds(framesPerSecond: Double) -> UInt64 {
+        UInt64(max(50_000_000, 1e9 / max(framesPerSecond, 1) + 15_000_000))
     }
 
     /// File and pattern thread: waits for the source's clock, then encodes the picture on the same thread.
