@@ -27,8 +27,6 @@ public struct KeyMap: Sendable {
         KeyBinding(keys: [.character("w")], intent: .toggleLink, label: "link down", help: "link down (elevator: nothing passes, sockets stay open) / up"),
         KeyBinding(keys: [.character("W")], intent: .command(.link(.handoff(capBitsPerSecond: nil, delay: nil))), label: "handoff", help: "Wi-Fi → cellular handoff: connections reset, a new path"),
         KeyBinding(keys: [.character("k")], intent: .cycleLinkCap, label: "cap", help: "cap the link: none → 2.5M → 800k → 300k → none (weak signal)"),
-        KeyBinding(keys: [.character("C")], intent: .toggleDevice(.camera), label: "camera lost", help: "the camera is lost (slate, freeze or black is sent) / back"),
-        KeyBinding(keys: [.character("M")], intent: .toggleDevice(.microphone), label: "mic lost", help: "the microphone is lost (silence is sent) / back"),
         KeyBinding(keys: [.character("o")], intent: .togglePreview, label: "preview", help: "show or hide the colour preview"),
         KeyBinding(keys: [.tab, .backTab], intent: .switchPane, label: "pane", help: "give the keys to the other pane"),
         KeyBinding(keys: [.character("l")], intent: .toggleLog, label: "log", help: "the event log on the whole screen, or back"),
@@ -38,6 +36,9 @@ public struct KeyMap: Sendable {
         KeyBinding(keys: [.character("q")], intent: .quit, label: "quit", help: "quit (asks first while broadcasting)"),
         KeyBinding(keys: [.character("y")], intent: .confirm, label: "yes", help: "confirm"),
         KeyBinding(keys: [.character("n"), .escape], intent: .cancel, label: "no", help: "cancel"),
+        // Last: the footer keeps the keys of the seed flows when 80 columns cannot hold them all.
+        KeyBinding(keys: [.character("C")], intent: .toggleDevice(.camera), label: "camera lost", help: "the camera is lost (slate, freeze or black is sent) / back"),
+        KeyBinding(keys: [.character("M")], intent: .toggleDevice(.microphone), label: "mic lost", help: "the microphone is lost (silence is sent) / back"),
     ])
 
     /// The intent of a key in `mode`, if the table has one there (whether it is allowed now is separate).
