@@ -22,7 +22,8 @@ final class ResilientVideoSource: VideoSource {
     private let framesPerSecond: Double
     private let pacing: Pacing
     private var inner: (any VideoSource)?
-    /// A pattern or file kept open (not read) while the operator has the camera "taken".
+    /// A pattern or file kept open and read while the operator has the camera "taken": its clock and numbers
+    /// go on, its pictures are replaced.
     private var parked = false
     private var substitutePacer: RealTimePacer?
     private var lastFrame: VideoFrame?
@@ -56,13 +57,13 @@ final class ResilientVideoSource: VideoSource {
         let taken = control.cameraTaken.load(ordering: .relaxed) || control.cameraBackgrounded.load(ordering: .relaxed)
         if taken, inner != nil, !parked { lose(reason: "operator", retry: false) }
         if !taken, inner == nil || parked, retryAt.map({ MonotonicClock.now() >= $0 }) ?? true { reopen() }
-        if let source = inner, !parked {
+        if let source = inner {
             do {
                 let frame = try source.read()
-                // A parked pattern's pacer skips the ticks the slate filled: those are not late frames.
-                let skipped = source.skippedFrames
-                if substitutePacer != nil { innerSkippedSeen = skipped } else { innerSkipped += skipped - innerSkippedSeen }
-                innerSkippedSeen = skipped
+                innerSkipped += source.skippedFrames - innerSkippedSeen
+                innerSkippedSeen = source.skippedFrames
+                // A parked pattern or file keeps its own clock and numbers; only its picture is replaced.
+                if parked { return substitute(index: frame.sequenceNumber, capture: frame.captureNanoseconds) }
                 substitutePacer = nil
                 lastFrame = frame
                 nextIndex = frame.sequenceNumber + 1
@@ -71,7 +72,7 @@ final class ResilientVideoSource: VideoSource {
                 lose(reason: "\(error)", retry: true)
             }
         }
-        return try substitute()
+        return try substituteOnOwnClock()
     }
 
     /// The track goes on without the device: close it (a pattern or file is parked instead, so its counter
@@ -121,26 +122,30 @@ final class ResilientVideoSource: VideoSource {
         }
     }
 
-    /// One substitute picture on the source's own clock: the slate, the last picture, or black.
-    private func substitute() throws -> VideoFrame {
+    /// One substitute picture while the device is closed, on the source's own clock at the configured rate.
+    private func substituteOnOwnClock() throws -> VideoFrame {
         if substitutePacer == nil { substitutePacer = RealTimePacer(pacing: pacing, intervalNanoseconds: 1e9 / framesPerSecond) }
         let tick = try substitutePacer!.next()
         substituteSkipped += tick.skipped
         nextIndex += tick.skipped
         defer { nextIndex += 1 }
+        return substitute(index: nextIndex, capture: tick.time)
+    }
+
+    /// The slate, the last picture, or black, numbered `index` and stamped `capture`.
+    private func substitute(index: Int, capture: UInt64) -> VideoFrame {
         switch fill {
         case .slate:
-            return slate.render(
-                frameIndex: nextIndex, captureNanoseconds: tick.time, wallMicroseconds: WallClock.microseconds(ofMonotonic: tick.time))
+            return slate.render(frameIndex: index, captureNanoseconds: capture, wallMicroseconds: WallClock.microseconds(ofMonotonic: capture))
         case .freeze:
             if var frame = lastFrame {
-                frame.captureNanoseconds = tick.time
-                frame.sequenceNumber = nextIndex
+                frame.captureNanoseconds = capture
+                frame.sequenceNumber = index
                 return frame
             }
             fallthrough
         case .black:
-            return VideoFrame(width: slate.pattern.width, height: slate.pattern.height, captureNanoseconds: tick.time, sequenceNumber: nextIndex)
+            return VideoFrame(width: slate.pattern.width, height: slate.pattern.height, captureNanoseconds: capture, sequenceNumber: index)
         }
     }
 }
