@@ -174,6 +174,7 @@ public final class MediaEngine: Sendable {
         stats.framesEncoded = counters.framesEncoded
         stats.keyframesEncoded = counters.keyframesEncoded
         stats.framesSkippedWhilePaused = counters.framesSkippedWhilePaused
+        stats.framesFilled = counters.framesFilled
         stats.audioPacketsEncoded = counters.audioPacketsEncoded
         stats.lastError = counters.lastError
         let output = queue.snapshot
