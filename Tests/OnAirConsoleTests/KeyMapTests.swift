@@ -219,7 +219,7 @@ struct KeyMapTests {
 
 @Suite("device keys")
 struct DeviceKeyTests {
-    @Test("C and M take the camera and the microphone away, then give them back; the footer says which")
+    @Test("C and A take the camera and the microphone away, then give them back; the footer says which")
     func toggles() {
         var context = KeyContext(focus: .publisher, paneCount: 1, publisher: PublisherAppState(policy: .tapRepublish, streamName: "s", redactedURL: "rtmp://h/live/s"), subscriber: nil)
         let map = KeyMap.standard

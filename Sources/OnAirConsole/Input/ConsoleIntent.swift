@@ -28,7 +28,7 @@ public enum ConsoleIntent: Sendable, Hashable {
     case confirm
     /// `n` / Esc in a confirmation or the help overlay.
     case cancel
-    /// `C` / `M`: the camera / microphone is lost, or given back: `camera-lost` or `camera-back` by how it
+    /// `C` / `A`: the camera / microphone (audio input) is lost, or given back: `camera-lost` or `camera-back` by how it
     /// stands (docs/devices.md).
     case toggleDevice(CaptureDevice)
 

@@ -17,7 +17,7 @@ public struct KeyContext: Sendable, Equatable {
     /// most how many can be (the entries that do not fit on screen).
     public var logScroll: Int = 0
     public var logScrollLimit: Int = 0
-    /// The devices the operator has taken away (`C`, `M`): what those keys give back next.
+    /// The devices the operator has taken away (`C`, `A`): what those keys give back next.
     public var devicesTaken: Set<CaptureDevice> = []
 
     /// The key context of a pane; `link` is the focused pane's link impairment stage (nil: none).
@@ -58,7 +58,7 @@ public struct KeyContext: Sendable, Equatable {
         return focus == .publisher ? command : command.onSubscriber
     }
 
-    /// The device command `C` or `M` gives now: lost while the device is there, back once taken.
+    /// The device command `C` or `A` gives now: lost while the device is there, back once taken.
     public func deviceCommand(for device: CaptureDevice) -> DeviceCommand {
         let taken = devicesTaken.contains(device)
         switch device {

@@ -38,7 +38,7 @@ public struct KeyMap: Sendable {
         KeyBinding(keys: [.character("n"), .escape], intent: .cancel, label: "no", help: "cancel"),
         // Last: the footer keeps the keys of the seed flows when 80 columns cannot hold them all.
         KeyBinding(keys: [.character("C")], intent: .toggleDevice(.camera), label: "camera lost", help: "the camera is lost (slate, freeze or black is sent) / back"),
-        KeyBinding(keys: [.character("M")], intent: .toggleDevice(.microphone), label: "mic lost", help: "the microphone is lost (silence is sent) / back"),
+        KeyBinding(keys: [.character("A")], intent: .toggleDevice(.microphone), label: "mic lost", help: "the microphone is lost (silence is sent) / back"),
     ])
 
     /// The intent of a key in `mode`, if the table has one there (whether it is allowed now is separate).

@@ -30,7 +30,7 @@ public struct ConsoleUIState: Sendable, Equatable {
     /// one: the link keys' legality and what `w` and `k` do next, for the focused pane.
     public var link: LinkImpairmentState?
     public var subscriberLink: LinkImpairmentState?
-    /// The devices the operator has taken away, as last read by the owner: what `C` and `M` do next.
+    /// The devices the operator has taken away, as last read by the owner: what `C` and `A` do next.
     public var devicesTaken: Set<CaptureDevice> = []
     /// The terminal's height as last reported: a PgUp/PgDn moves about a page of the log on screen.
     public var screenHeight = 24
