@@ -34,6 +34,7 @@ test_packages=(
   "iproute2|ss, to find free loopback ports and watch sockets"
   "python3-jsonschema|an independent JSON Schema validator for the headless output (docs/headless-events.schema.json)"
   "python3-venv|the virtual environment that holds pyrtmp, a stock RTMP server of the peer matrix"
+  "gcc|builds the tests' fault-injecting ALSA plugin and emulated V4L2 camera (Tests/Devices, docs/devices.md)"
 )
 bench_packages=(
   "hyperfine|times whole commands over repeated runs"

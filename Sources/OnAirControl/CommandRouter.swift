@@ -45,6 +45,10 @@ public final class CommandRouter {
             break
         case .server(let command):
             if refusal == nil { server?(command) }
+        case .device(let device) where refusal == nil:
+            publisher?.apply(device)
+        case .device:
+            break
         }
         return refusal
     }

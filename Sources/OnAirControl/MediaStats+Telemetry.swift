@@ -25,6 +25,7 @@ extension MediaStats {
             "queueDepth": .integer(Int64(output?.depth ?? 0)),
             "pauseVideo": .bool(videoPaused),
             "pauseAudio": .bool(audioPaused),
+            "framesFilled": .integer(Int64(framesFilled)),
         ]
         if let p50 = latencyP50Milliseconds { details["latencyP50Ms"] = .number((p50 * 10).rounded() / 10) }
         if let p99 = latencyP99Milliseconds { details["latencyP99Ms"] = .number((p99 * 10).rounded() / 10) }

@@ -29,6 +29,8 @@ public final class PublisherController {
     public private(set) var wireRate = WireRateMeter()
     /// When the kernel reading last sampled into `wireRate`.
     private var lastAcknowledgedAt: SessionTime?
+    /// The devices as the last `device` events reported them (PublisherController+Devices.swift).
+    var deviceWatch = DeviceEventWatch()
     /// The wire's measure (TCP_INFO of the publisher's connection), ABR, and the link stage when an
     /// impairment was asked for; nil only where a test builds a bare controller.
     public var network: PublishNetwork?
@@ -141,7 +143,7 @@ public final class PublisherController {
             encoderFramesPerSecond: broadcasting ? stats.encodedFramesPerSecond : nil,
             link: link,
             abrTarget: network?.abrTarget
-        )
+        ).withDeviceAlert(engine.devices)
     }
 
     /// The stage's state now, nil without a stage.
@@ -170,6 +172,10 @@ public final class PublisherController {
 
     private func perform(_ action: PublisherAction) {
         switch action {
+        case .pauseVideo(let paused) where engine.configuration.backgroundVideo == .slate && (!paused || state.lifecycle != .active):
+            // Vonage: away from the foreground the camera is unavailable; the slate says so (docs/devices.md).
+            engine.backgroundCamera(paused)
+            engine.pauseVideo(false)
         case .pauseVideo(let paused):
             engine.pauseVideo(paused)
         case .pauseAudio(let paused):

@@ -18,6 +18,7 @@ extension SubscriberController {
             "skippedFrames": .integer(Int64(reading.skippedFrames)),
             "markersUnreadable": .integer(Int64(reading.markersUnreadable)),
             "replayedFrames": .integer(Int64(reading.replayedFrames)),
+            "slate": .bool(reading.showsSlate),
         ]
         if let number = reading.lastFrameNumber { details["lastFrameNumber"] = .integer(Int64(number)) }
         if let p50 = reading.p50Milliseconds { details["glassToGlassP50Ms"] = milliseconds(p50) }

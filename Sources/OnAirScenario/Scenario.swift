@@ -32,6 +32,8 @@ public struct Scenario: Sendable, Equatable {
 /// The settings lines at the top of a scenario file. Each one the file leaves out keeps the command
 /// line's value.
 public struct ScenarioSettings: Sendable, Equatable {
+    /// `background-video pause|slate`, as `--background-video`.
+    public var backgroundVideo: BackgroundVideo?
     public var policy: PublisherPolicyKind?
     /// The publish type of the broadcast the demo starts with (`type record` for the blog's recordings).
     public var publishType: PublishType?

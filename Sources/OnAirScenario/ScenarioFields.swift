@@ -8,7 +8,7 @@ public enum ScenarioFields {
         "encoderAudioBitrate", "encoderBitrate", "encoderFps", "encoderVideoBitrate", "fps", "framesEncoded",
         "framesSent", "keyframes", "latencyP50Ms", "latencyP99Ms", "lifecycle", "link", "onAirMs", "pauseAudio",
         "pauseVideo", "policy", "publishType", "queueDepth", "sendStalledMs", "status", "stream", "tapArmed",
-        "tearDownInMs",
+        "tearDownInMs", "camera", "microphone", "framesFilled",
     ]
 
     public static let subscriber: Set<String> = [
@@ -17,7 +17,7 @@ public enum ScenarioFields {
         "lastFrameCapturedAtMs", "lastFrameNumber", "lifecycle", "link", "longestVideoGapMs", "markersUnreadable",
         "publisherIsDisconnected", "publisherIsInBackground", "reconnectAttempts", "renderActive", "renderPaused",
         "replayedFrames", "skippedAwaitingKeyframe", "skippedFrames", "skippedWhilePaused", "stream", "videoGapMs",
-        "videoPackets",
+        "videoPackets", "slate",
     ]
 
     public static func names(of side: ScenarioExpectation.Side) -> Set<String> {

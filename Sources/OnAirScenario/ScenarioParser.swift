@@ -76,6 +76,7 @@ public enum ScenarioParser {
         case reconnectDelay = "reconnect-delay"
         case stallTimeout = "stall-timeout"
         case abr, bitrate, size, fps, video
+        case backgroundVideo = "background-video"
     }
 
     /// The highest `fps` a scenario may ask for.
@@ -143,6 +144,11 @@ public enum ScenarioParser {
                 throw Failure(message: "unknown video '\(word)'; scenarios use \(ScenarioVideo.allCases.map(\.rawValue).joined(separator: " or "))")
             }
             scenario.settings.video = video
+        case .backgroundVideo:
+            guard let mode = BackgroundVideo(rawValue: word.lowercased()) else {
+                throw Failure(message: "unknown background video '\(word)'; write \(BackgroundVideo.allCases.map(\.rawValue).joined(separator: " or "))")
+            }
+            scenario.settings.backgroundVideo = mode
         }
     }
 

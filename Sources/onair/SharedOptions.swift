@@ -10,6 +10,10 @@ extension PublishType: ExpressibleByArgument {}
 
 extension ColorChoice: ExpressibleByArgument {}
 
+extension CameraLossFill: ExpressibleByArgument {}
+
+extension BackgroundVideo: ExpressibleByArgument {}
+
 /// Options every front end shares: how it presents itself.
 struct PresentationOptions: ParsableArguments {
     @Flag(help: "No terminal UI: print every event as one JSON object per line on stdout and read commands from stdin.")
@@ -59,11 +63,21 @@ struct EngineOptions: ParsableArguments {
         discussion: "Fewer wake-ups and socket writes, like a muxer's interleaving; video never waits."))
     var audioMergeMilliseconds = 40
 
+    @Option(name: .customLong("on-camera-loss"), help: ArgumentHelp(
+        "While the camera is lost (camera-lost, or the device fails): slate, freeze or black.",
+        discussion: "Video keeps flowing with live timestamps: slate is a card with the live clock and frame marker, freeze the last picture, black black frames (docs/devices.md)."))
+    var onCameraLoss: CameraLossFill = .slate
+
+    @Option(name: .customLong("background-video"), help: ArgumentHelp(
+        "While the app is away (background-audio's Home, a call): pause video, or slate (the camera is unavailable: the --on-camera-loss fill is sent).",
+        discussion: "Vonage's background rule: an app cannot use the camera in the background (docs/devices.md)."))
+    var backgroundVideo: BackgroundVideo = .pause
+
     func settings(previewFramesPerSecond: Double) -> EngineSettings {
         EngineSettings(
             video: video, audio: audio, size: size, framesPerSecond: fps,
             bitrate: bitrate, audioBitrate: audioBitrate, previewFramesPerSecond: previewFramesPerSecond,
-            audioMergeMilliseconds: audioMergeMilliseconds
+            audioMergeMilliseconds: audioMergeMilliseconds, cameraLoss: onCameraLoss, backgroundVideo: backgroundVideo
         )
     }
 }

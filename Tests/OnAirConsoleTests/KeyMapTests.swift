@@ -222,3 +222,22 @@ struct KeyMapTests {
         #expect(!footer.contains("c call") && !footer.contains("Tab"))
     }
 }
+
+@Suite("device keys")
+struct DeviceKeyTests {
+    @Test("C and A take the camera and the microphone away, then give them back; the footer says which")
+    func toggles() {
+        var context = KeyContext(focus: .publisher, paneCount: 1, publisher: PublisherAppState(policy: .tapRepublish, streamName: "s", redactedURL: "rtmp://h/live/s"), subscriber: nil)
+        let map = KeyMap.standard
+        #expect(map.intent(for: .character("C")) == .toggleDevice(.camera))
+        #expect(context.command(for: .toggleDevice(.camera)) == .device(.cameraLost))
+        #expect(context.command(for: .toggleDevice(.microphone)) == .device(.micLost))
+        #expect(map.available(in: context).contains { $0.label == "camera lost" })
+        context.devicesTaken = [.camera, .microphone]
+        #expect(context.command(for: .toggleDevice(.camera)) == .device(.cameraBack))
+        #expect(context.command(for: .toggleDevice(.microphone)) == .device(.micBack))
+        #expect(map.available(in: context).contains { $0.label == "mic back" })
+        let subscriberPane = KeyContext(focus: .subscriber, paneCount: 2, publisher: PublisherAppState(policy: .tapRepublish, streamName: "s", redactedURL: "rtmp://h/live/s"), subscriber: SubscriberAppState(streamName: "s", redactedURL: "rtmp://h/live/s"))
+        #expect(subscriberPane.command(for: .toggleDevice(.camera)) == nil, "a publisher key")
+    }
+}

@@ -33,7 +33,7 @@ struct EncoderTests {
         #expect(keyIndices == [0, 60, 120])
     }
 
-    @Test("AAC: the first packet is stamped at the first sample (priming removed), then every 1024 samples")
+    @Test("AAC: the first packet (the priming) is stamped 1024 samples before the first sample, then every 1024 samples")
     func aacTimestamps() throws {
         let origin: UInt64 = 1_000_000_000
         let encoder = try AudioEncoder(sampleRate: 48_000, channels: 2, bitrate: 128_000, originNanoseconds: origin)
@@ -48,9 +48,11 @@ struct EncoderTests {
             packets += try encoder.encode(chunk, muted: false)
         }
         packets += try encoder.flush()
-        #expect(packets.first?.decodeTimestamp == 250)
+        // 250 ms − 21.33 ms: the priming belongs before the first sample.
+        #expect(packets.first?.decodeTimestamp == 228)
         for (index, packet) in packets.enumerated() {
-            #expect(packet.decodeTimestamp == 250 + Int64(index) * 1024 * 1000 / 48_000)
+            let nanoseconds = 250_000_000 + (Int64(index) - 1) * 1024 * 1_000_000_000 / 48_000
+            #expect(packet.decodeTimestamp == nanoseconds / 1_000_000)
         }
         #expect(packets.count >= 47)
     }

@@ -136,6 +136,7 @@ extension DemoOptions {
         if let size = settings.size { options.publisher.engine.size = size.text }
         if let rate = settings.framesPerSecond { options.publisher.engine.framesPerSecond = Double(rate) }
         if let video = settings.video { options.publisher.engine.video = video.rawValue }
+        if let mode = settings.backgroundVideo { options.publisher.engine.backgroundVideo = mode }
         return options
     }
 }

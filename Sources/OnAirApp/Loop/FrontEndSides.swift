@@ -44,6 +44,7 @@ final class FrontEndSides {
         var events: [HeadlessEvent] = []
         if let state = publisher?.state {
             events += publisherReporter.report(log: state.log, toasts: state.toasts, summary: state.headlessSummary, at: now)
+            events += publisher?.takeDeviceEvents(at: now) ?? []
         }
         if let subscriber {
             events += subscriber.takeNotices().map { HeadlessEvent(time: now, side: .subscriber, kind: $0.kind, details: $0.details) }

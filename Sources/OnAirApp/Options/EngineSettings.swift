@@ -1,4 +1,5 @@
 import OnAirMedia
+import OnAirCore
 
 /// The engine options every publishing front end shares, as typed on the command line.
 public struct EngineSettings: Sendable, Equatable {
@@ -11,6 +12,10 @@ public struct EngineSettings: Sendable, Equatable {
     public var previewFramesPerSecond: Double
     /// `--audio-merge-ms`: see `MediaEngineConfiguration.audioMergeMilliseconds`.
     public var audioMergeMilliseconds: Int
+    /// `--on-camera-loss`: see `MediaEngineConfiguration.cameraLoss`.
+    public var cameraLoss: CameraLossFill
+    /// `--background-video`: see `MediaEngineConfiguration.backgroundVideo`.
+    public var backgroundVideo: BackgroundVideo
 
     public init(
         video: String? = nil,
@@ -20,8 +25,12 @@ public struct EngineSettings: Sendable, Equatable {
         bitrate: String = "2500k",
         audioBitrate: String = "128k",
         previewFramesPerSecond: Double = 8,
-        audioMergeMilliseconds: Int = 40
+        audioMergeMilliseconds: Int = 40,
+        cameraLoss: CameraLossFill = .slate,
+        backgroundVideo: BackgroundVideo = .pause
     ) {
+        self.backgroundVideo = backgroundVideo
+        self.cameraLoss = cameraLoss
         self.video = video
         self.audio = audio
         self.size = size
@@ -39,6 +48,8 @@ public struct EngineSettings: Sendable, Equatable {
             bitrate: bitrate, audioBitrate: audioBitrate, audioMergeMilliseconds: audioMergeMilliseconds, resolver: resolver
         )
         configuration.previewFramesPerSecond = max(0, previewFramesPerSecond)
+        configuration.cameraLoss = cameraLoss
+        configuration.backgroundVideo = backgroundVideo
         return (configuration, notices)
     }
 

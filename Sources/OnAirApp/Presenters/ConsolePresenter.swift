@@ -83,6 +83,7 @@ final class ConsolePresenter: FrontEndPresenter {
             ui.link = sides.publisher?.link
             ui.subscriberLink = sides.subscriber?.link?.state
             ui.hasRelay = sides.commands.server != nil
+            ui.devicesTaken = sides.publisher?.engine.devicesTaken ?? []
             return ui.handle(key, publisher: sides.publisher?.state, subscriber: sides.subscriber?.state, now: clock.now)
         case .resize(_, let height):
             ui.screenHeight = height
@@ -140,6 +141,7 @@ final class ConsolePresenter: FrontEndPresenter {
         ui.link = sides.publisher?.link
         ui.subscriberLink = sides.subscriber?.link?.state
         ui.hasRelay = sides.commands.server != nil
+        ui.devicesTaken = sides.publisher?.engine.devicesTaken ?? []
         return ConsoleScreen(
             publisher: sides.publisher?.state,
             publisherTelemetry: sides.publisher.map { $0.telemetry(preview: ui.showPreview ? $0.engine.preview : nil) } ?? .none,

@@ -28,6 +28,9 @@ public enum ConsoleIntent: Sendable, Hashable {
     case confirm
     /// `n` / Esc in a confirmation or the help overlay.
     case cancel
+    /// `C` / `A`: the camera / microphone (audio input) is lost, or given back: `camera-lost` or `camera-back` by how it
+    /// stands (docs/devices.md).
+    case toggleDevice(CaptureDevice)
 
     /// `r`: start a broadcast — after `x`, or after an error, retry it; while one is under way, reconnect now.
     public static let startBroadcast = ConsoleIntent.command(.publisher(.start(nil)))
@@ -35,7 +38,7 @@ public enum ConsoleIntent: Sendable, Hashable {
     /// True for keys whose legality is the core's rule, not the console's.
     var reachesCore: Bool {
         switch self {
-        case .command, .toggleLink, .cycleLinkCap: true
+        case .command, .toggleLink, .cycleLinkCap, .toggleDevice: true
         case .togglePreview, .toggleHelp, .quit, .switchPane, .confirm, .cancel, .toggleLog, .scrollLog: false
         }
     }

@@ -17,6 +17,8 @@ public struct KeyContext: Sendable, Equatable {
     /// most how many can be (the entries that do not fit on screen).
     public var logScroll: Int = 0
     public var logScrollLimit: Int = 0
+    /// The devices the operator has taken away (`C`, `A`): what those keys give back next.
+    public var devicesTaken: Set<CaptureDevice> = []
 
     /// The key context of a pane; `link` is the focused pane's link impairment stage (nil: none).
     public init(
@@ -50,9 +52,19 @@ public struct KeyContext: Sendable, Equatable {
         switch intent {
         case .command(let given): command = given
         case .toggleLink, .cycleLinkCap: command = .link(linkCommand(for: intent) ?? .down)
+        case .toggleDevice(let device): command = .device(deviceCommand(for: device))
         default: return nil
         }
         return focus == .publisher ? command : command.onSubscriber
+    }
+
+    /// The device command `C` or `A` gives now: lost while the device is there, back once taken.
+    public func deviceCommand(for device: CaptureDevice) -> DeviceCommand {
+        let taken = devicesTaken.contains(device)
+        switch device {
+        case .camera: return taken ? .cameraBack : .cameraLost
+        case .microphone: return taken ? .micBack : .micLost
+        }
     }
 
     /// The link command a link key gives now.

@@ -44,6 +44,9 @@ public struct KeyMap: Sendable {
                    help: "the server stops reading from the publisher for 3 s"),
         KeyBinding(keys: [.character("M")], intent: .command(.server(.move)), label: "srv move",
                    help: "the server asks its clients to reconnect elsewhere (ReconnectRequest)"),
+        // Last: the footer keeps the keys of the seed flows when 80 columns cannot hold them all.
+        KeyBinding(keys: [.character("C")], intent: .toggleDevice(.camera), label: "camera lost", help: "the camera is lost (slate, freeze or black is sent) / back"),
+        KeyBinding(keys: [.character("A")], intent: .toggleDevice(.microphone), label: "mic lost", help: "the microphone is lost (silence is sent) / back"),
     ])
 
     /// The intent of a key in `mode`, if the table has one there (whether it is allowed now is separate).
@@ -69,6 +72,8 @@ public struct KeyMap: Sendable {
                 if refusal == LifecycleSimulator.siriIsUpRefusal { labelled.label = "dismiss" }
             case .toggleLink:
                 labelled.label = context.link?.isUp == false ? "link up" : "link down"
+            case .toggleDevice(let device):
+                labelled.label = String(context.deviceCommand(for: device).rawValue.map { $0 == "-" ? " " : $0 })
             case .cycleLinkCap:
                 if case let .cap(rate)? = context.linkCommand(for: .cycleLinkCap) {
                     labelled.label = "cap " + LinkCommand.rateText(rate)

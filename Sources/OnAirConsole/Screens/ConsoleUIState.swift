@@ -32,6 +32,8 @@ public struct ConsoleUIState: Sendable, Equatable {
     public var subscriberLink: LinkImpairmentState?
     /// Whether the demo's embedded relay takes the server keys (`ServerCommand`).
     public var hasRelay = false
+    /// The devices the operator has taken away, as last read by the owner: what `C` and `A` do next.
+    public var devicesTaken: Set<CaptureDevice> = []
     /// The terminal's height as last reported: a PgUp/PgDn moves about a page of the log on screen.
     public var screenHeight = 24
 
@@ -60,6 +62,7 @@ public struct ConsoleUIState: Sendable, Equatable {
         let limit = max(0, logLines - visibleLogRows)
         var context = KeyContext(mode: mode, focus: focused, paneCount: paneCount, targets: CommandTargets(
             publisher: publisher, subscriber: subscriber, publisherLink: link, subscriberLink: subscriberLink, hasRelay: hasRelay))
+        context.devicesTaken = devicesTaken
         context.logScroll = min(logScroll, limit)
         context.logScrollLimit = limit
         return context
@@ -96,7 +99,7 @@ public struct ConsoleUIState: Sendable, Equatable {
         }
         notice = nil
         switch intent {
-        case .command, .toggleLink, .cycleLinkCap: return context.command(for: intent)
+        case .command, .toggleLink, .cycleLinkCap, .toggleDevice: return context.command(for: intent)
         case .togglePreview: showPreview.toggle()
         case .toggleHelp: showHelp.toggle()
         case .toggleLog:

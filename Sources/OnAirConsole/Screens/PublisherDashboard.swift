@@ -110,8 +110,10 @@ public struct PublisherDashboard: Widget {
         buffer.write(appText, in: parts[1], style: theme[isError ? .logError : .value])
         buffer.write(timer, in: parts[2], style: theme[.value])
 
-        // Row 1: the flags of the seeds.
-        if errorRows < 1 {
+        // Row 1: the flags of the seeds, or a lost device, which matters more while it lasts.
+        if errorRows < 1, let alert = telemetry.deviceAlert {
+            buffer.write(alert, in: info.row(1), style: theme[.logError])
+        } else if errorRows < 1 {
             FlagRow([
                 FlagIndicator("pauseVideo", isOn: state.pauseVideo), FlagIndicator("pauseAudio", isOn: state.pauseAudio),
                 FlagIndicator("tapArmed", isOn: state.tapArmed),

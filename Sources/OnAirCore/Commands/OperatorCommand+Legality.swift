@@ -42,6 +42,7 @@ extension OperatorCommand {
         case .publisher, .link: .publisher
         case .subscriber, .subscriberPhone, .subscriberLink: .subscriber
         case .quit, .server: .frontEnd
+        case .device: .publisher
         }
     }
 
@@ -52,7 +53,7 @@ extension OperatorCommand {
         case .phone(let action), .subscriberPhone(let action): .subscriberPhone(action)
         case .link(let command), .subscriberLink(let command): .subscriberLink(command)
         case .subscriber, .quit, .server: self
-        case .publisher: nil
+        case .publisher, .device: nil
         }
     }
 
@@ -63,7 +64,7 @@ extension OperatorCommand {
         // Every start is refused or accepted alike, whatever its type: the rule keys it as `start`.
         case .publisher(.start): .control(.start(nil))
         case .publisher(let control): .control(control)
-        case .subscriber, .subscriberPhone, .subscriberLink, .link, .quit, .server: nil
+        case .subscriber, .subscriberPhone, .subscriberLink, .link, .quit, .server, .device: nil
         }
     }
 

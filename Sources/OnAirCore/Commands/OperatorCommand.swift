@@ -21,12 +21,15 @@ public enum OperatorCommand: Sendable, Hashable {
     /// An interruption from the server's side, on the demo's embedded relay: `server-restart [D]`,
     /// `server-busy [D]`, `server-stall [D]`, `server-move` (`ServerCommand.parse`).
     case server(ServerCommand)
+    /// A capture device lost or back: `camera-lost`, `camera-back`, `mic-lost`, `mic-back` (docs/devices.md).
+    case device(DeviceCommand)
 
     /// Every command name, for help texts and error messages.
     public static let names: [String] =
         OperatorAction.allCases.map(\.rawValue) + ["pause-video", "pause-audio", "next-policy", "stop", "start", "play", "stop-play", "sub <gesture>",
            "link-down", "link-up", "handoff [RATE [MS]]", "link-cap RATE", "link-uncap", "link-delay MS", "sub <link command>", "quit",
            "server-restart [D]", "server-busy [D]", "server-stall [D]", "server-move"]
+        + DeviceCommand.allCases.map(\.rawValue)
 
     /// The command as typed (`call`, `pause-video`, `sub home`), for messages.
     public var name: String {
@@ -44,6 +47,7 @@ public enum OperatorCommand: Sendable, Hashable {
         case .subscriberLink(let command): "sub \(command.text)"
         case .quit: "quit"
         case .server(let command): command.text
+        case .device(let command): command.rawValue
         }
     }
 
@@ -82,7 +86,9 @@ public enum OperatorCommand: Sendable, Hashable {
         case "play": self = .subscriber(.play)
         case "stop-play": self = .subscriber(.stop)
         case "quit", "q": self = .quit
-        default: return nil
+        default:
+            guard let device = DeviceCommand(rawValue: word) else { return nil }
+            self = .device(device)
         }
     }
 }

@@ -41,6 +41,9 @@ public struct StreamTelemetry: Sendable, Equatable {
     public var link: LinkImpairmentState?
     /// Publisher only: what adaptive bitrate asks of the encoder now, nil with `--abr off`.
     public var abrTarget: AdaptiveBitrateTarget?
+    /// Publisher only: the lost devices in the dashboard's words (`CAMERA LOST — slate, retry in 2 s`),
+    /// nil while both are there (docs/devices.md).
+    public var deviceAlert: String? = nil
 
     public init(
         bitrate: Int = 0,

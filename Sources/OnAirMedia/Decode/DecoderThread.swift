@@ -203,7 +203,8 @@ public final class DecoderThread: Sendable {
                 // A replayed picture (its marker older than the one on show) is counted, never shown: the
                 // preview does not go backwards.
                 if snapshot.glassToGlass.record(
-                    picture.marker, decodedAt: picture.decodedAtWallMicroseconds, streamMilliseconds: picture.decodeTimestamp) {
+                    picture.marker, decodedAt: picture.decodedAtWallMicroseconds, streamMilliseconds: picture.decodeTimestamp,
+                    isSlate: picture.isSlate) {
                     snapshot.preview = picture.preview
                     snapshot.previewTimestamp = picture.decodeTimestamp
                 }

@@ -28,11 +28,13 @@ public struct GlassToGlassMeter: Sendable, Equatable {
         /// Audio's stream timestamp minus video's for the same capture instant (positive: audio plays late),
         /// from the tone's once-a-second gap and the newest picture's marker; nil until both were seen.
         public var avOffsetMilliseconds: Double?
+        /// The newest picture with a marker was the publisher's camera-loss slate (docs/devices.md).
+        public var showsSlate = false
 
         public init(
             p50Milliseconds: Double?, p99Milliseconds: Double?, frozenMilliseconds: Int64, skippedFrames: Int,
             lastFrameNumber: Int?, lastCaptureWallMicroseconds: UInt64?, markersRead: Int, markersUnreadable: Int,
-            avOffsetMilliseconds: Double?, replayed: Int = 0
+            avOffsetMilliseconds: Double?, replayed: Int = 0, showsSlate: Bool = false
         ) {
             self.p50Milliseconds = p50Milliseconds
             self.p99Milliseconds = p99Milliseconds
@@ -44,6 +46,7 @@ public struct GlassToGlassMeter: Sendable, Equatable {
             self.markersUnreadable = markersUnreadable
             self.avOffsetMilliseconds = avOffsetMilliseconds
             self.replayedFrames = replayed
+            self.showsSlate = showsSlate
         }
     }
 
@@ -66,6 +69,7 @@ public struct GlassToGlassMeter: Sendable, Equatable {
     /// Pictures found replayed so far, and whether the newest decoded picture was one.
     public var replayedCount: Int { replayed }
     public private(set) var lastPictureWasReplayed = false
+    private var slate = false
 
     public init(streamEpochMicroseconds: UInt64? = nil) {
         self.streamEpochMicroseconds = streamEpochMicroseconds
@@ -74,11 +78,12 @@ public struct GlassToGlassMeter: Sendable, Equatable {
     /// One decoded picture, with its marker (nil: none readable) and the wall instant it was decoded. False
     /// when the marker says the picture is a replay (captured before the newest one shown): not to be shown.
     @discardableResult
-    public mutating func record(_ marker: FrameMarker?, decodedAt now: UInt64, streamMilliseconds: Int64 = 0) -> Bool {
+    public mutating func record(_ marker: FrameMarker?, decodedAt now: UInt64, streamMilliseconds: Int64 = 0, isSlate: Bool = false) -> Bool {
         guard let marker else {
             unreadable += 1
             return true
         }
+        slate = isSlate
         read += 1
         let capture = captureInstant(of: marker, near: now)
         if let capture, freshness.judge(captureMicroseconds: capture) == .replayed {
@@ -120,7 +125,7 @@ public struct GlassToGlassMeter: Sendable, Equatable {
             p50Milliseconds: latency.percentile(0.5), p99Milliseconds: latency.percentile(0.99),
             frozenMilliseconds: Int64(copy.frozen / 1000), skippedFrames: skipped,
             lastFrameNumber: lastFrameNumber.map(Int.init), lastCaptureWallMicroseconds: shown?.capture,
-            markersRead: read, markersUnreadable: unreadable, avOffsetMilliseconds: avOffset, replayed: replayed)
+            markersRead: read, markersUnreadable: unreadable, avOffsetMilliseconds: avOffset, replayed: replayed, showsSlate: slate)
     }
 
     /// The capture instant of a marker, on the wall clock.

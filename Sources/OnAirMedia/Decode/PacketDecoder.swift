@@ -30,6 +30,8 @@ public final class PacketDecoder {
         /// The frame number and capture instant the picture carries (the test pattern's), and when it was decoded.
         public var marker: FrameMarker? = nil
         public var decodedAtWallMicroseconds: UInt64 = 0
+        /// The publisher's camera-loss slate (`CameraSlate.isSlate`), read only from pictures with a marker.
+        public var isSlate = false
     }
 
     /// Loudness of one decoded audio frame, in dB relative to full scale (0 dBFS = full-scale square wave).
@@ -259,7 +261,8 @@ public final class PacketDecoder {
         let full = keepsFullFrames ? PacketDecoder.copyI420(frame, timestamp: frame.pointee.pts) : nil
         return .picture(DecodedPicture(
             decodeTimestamp: timestamp, preview: PreviewImage(width: previewWidth, height: previewHeight, rgb: rgb), frame: full,
-            marker: marker, decodedAtWallMicroseconds: WallClock.nowMicroseconds()))
+            marker: marker, decodedAtWallMicroseconds: WallClock.nowMicroseconds(),
+            isSlate: marker != nil && PacketDecoder.isSlate(frame)))
     }
 
     private func decodeAudio(_ packet: EncodedPacket) throws -> Output {
@@ -281,6 +284,12 @@ public final class PacketDecoder {
         let samples = UnsafeBufferPointer(
             start: UnsafeRawPointer(plane).assumingMemoryBound(to: Float.self), count: Int(frame.pointee.nb_samples))
         return toneGaps.feed(samples, firstMilliseconds: Double(timestamp), sampleRate: Double(frame.pointee.sample_rate))
+    }
+
+    private static func isSlate(_ frame: UnsafeMutablePointer<AVFrame>) -> Bool {
+        guard let luma = frame.pointee.data.0, frame.pointee.linesize.0 > 0 else { return false }
+        let width = Int(frame.pointee.width), height = Int(frame.pointee.height), stride = Int(frame.pointee.linesize.0)
+        return CameraSlate.isSlate(luma: UnsafeBufferPointer(start: luma, count: height * stride), stride: stride, width: width, height: height)
     }
 
     /// The `FrameMarker` in the top rows of a decoded 8-bit YUV picture, if it carries one.

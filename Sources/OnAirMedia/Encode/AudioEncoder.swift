@@ -7,15 +7,17 @@ import OnAirCore
 /// Why sample counts: a capture clock and an audio device clock drift apart by parts per million; stamping
 /// each packet with "time of the first sample + samples so far / rate" keeps audio continuous and drift-free,
 /// and anchoring the first sample on the monotonic clock keeps it in sync with video.
-/// The encoder's priming (its first packet has pts −`initial_padding`, 1024 samples) is added back so the
-/// first packet's timestamp is the first captured sample's time, not 21 ms before it.
+/// The encoder's priming stays before the first sample: its first packet has pts −`initial_padding` (1024
+/// samples), and a decoder's output for packet k is the input from k − 1 frames on, so stamping each packet
+/// at its own pts puts decoded audio at the instant it was captured. (Until issue 26 the priming was added
+/// back, and every decoded sample played 21.3 ms later than its timestamp said: `avOffsetMs` read +21.)
+/// A packet that would fall before the stream's zero is dropped: RTMP timestamps do not go below 0.
 final class AudioEncoder {
     let track: AudioTrackDescription
     let frameSize: Int
     private let sampleRate: Int
     private let channels: Int
     private let originNanoseconds: UInt64
-    private let priming: Int64
     private let codec: CodecContext
     /// Interleaved samples waiting for a whole encoder frame.
     private var fifo: [Int16] = []
@@ -43,7 +45,6 @@ final class AudioEncoder {
             throw MediaError.formatUnsupported("the AAC encoder refuses \(sampleRate) Hz × \(channels) ch at \(bitrate) bit/s (\(error)); use 44100 or 48000 Hz")
         }
         frameSize = Int(context.pointee.frame_size)
-        priming = Int64(context.pointee.initial_padding)
         frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
         frame.pointee.nb_samples = Int32(frameSize)
         frame.pointee.sample_rate = Int32(sampleRate)
@@ -107,9 +108,10 @@ final class AudioEncoder {
             if received == onair_AVERROR_EAGAIN() || received == onair_AVERROR_EOF() { break }
             try check(received, "avcodec_receive_packet(aac)")
             defer { av_packet_unref(packet) }
-            let sampleIndex = max(0, packet.pointee.pts + priming)
-            let offset = UInt64(sampleIndex) * 1_000_000_000 / UInt64(sampleRate)
-            let capture = base + offset
+            let offset = packet.pointee.pts * 1_000_000_000 / Int64(sampleRate)
+            let signedCapture = Int64(base) + offset
+            guard signedCapture >= Int64(originNanoseconds) else { continue }
+            let capture = UInt64(signedCapture)
             packets.append(EncodedPacket(
                 kind: .audio, decodeTimestamp: Int64((capture - originNanoseconds) / 1_000_000), isKeyframe: true,
                 payload: Array(UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))),

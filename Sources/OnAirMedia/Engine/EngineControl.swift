@@ -1,4 +1,5 @@
 import OnAirCore
+import OnAirCore
 import Synchronization
 
 /// The state the engine's threads share: flags they read every frame, counters they bump, the preview.
@@ -14,6 +15,8 @@ final class EngineControl: Sendable {
         var audioPacketsEncoded = 0
         var sourceLate = 0
         var audioOverruns = 0
+        /// Camera pictures repeated because the device delivered none in time (the gap filler).
+        var framesFilled = 0
         var lastError: String?
     }
 
@@ -28,6 +31,14 @@ final class EngineControl: Sendable {
     let pendingVideoRate = Mutex<VideoRate?>(nil)
     /// The video rate the encode thread applies now; nil until the first change.
     let appliedVideoRate = Mutex<VideoRate?>(nil)
+    /// `camera-lost` / `mic-lost` from the operator, until `camera-back` / `mic-back` (docs/devices.md).
+    let cameraTaken = Atomic(false)
+    let microphoneTaken = Atomic(false)
+    /// The app is away and `--background-video slate`: the camera is unavailable, as if taken.
+    let cameraBackgrounded = Atomic(false)
+    /// How each device stands, written by its capture thread, read by `MediaEngine.devices`.
+    let camera = Mutex(DeviceCell(status: DeviceStatus(device: .camera)))
+    let microphone = Mutex(DeviceCell(status: DeviceStatus(device: .microphone)))
     /// The stream's zero on the monotonic clock: both tracks' timestamps count from here.
     let originNanoseconds: UInt64
 
@@ -41,5 +52,20 @@ final class EngineControl: Sendable {
     /// Milliseconds on the stream clock for a capture time (never negative).
     func milliseconds(_ capture: UInt64) -> Int64 {
         capture > originNanoseconds ? Int64((capture - originNanoseconds) / 1_000_000) : 0
+    }
+}
+
+/// A device's status and when its next reopen is due (monotonic nanoseconds), as its capture thread keeps them.
+struct DeviceCell: Sendable {
+    var status: DeviceStatus
+    var retryAtNanoseconds: UInt64?
+
+    /// The status with the time left before the next reopen, as of `now`.
+    func snapshot(now: UInt64) -> DeviceStatus {
+        var status = status
+        if let retry = retryAtNanoseconds, !status.available {
+            status.retryInMilliseconds = retry > now ? Int64((retry - now) / 1_000_000) : 0
+        }
+        return status
     }
 }

@@ -48,6 +48,24 @@ struct EnginePipeline: Sendable {
         }
     }
 
+    /// The source wrapped so that a lost device (or an operator's `camera-lost`) becomes a substitute
+    /// picture and a reopen, never a gap (docs/devices.md).
+    func makeResilientVideoSource(_ spec: VideoSourceSpec) throws -> any VideoSource {
+        var isDevice = false
+        if case .camera = spec { isDevice = true }
+        return try ResilientVideoSource(
+            open: { try makeVideoSource(spec) }, isDevice: isDevice, fill: configuration.cameraLoss, control: control,
+            width: configuration.width, height: configuration.height, framesPerSecond: configuration.framesPerSecond,
+            pacing: configuration.pacing)
+    }
+
+    /// The source wrapped so that a lost microphone (or `mic-lost`) becomes silence and a reopen.
+    func makeResilientAudioSource(_ spec: AudioSourceSpec) throws -> any AudioSource {
+        var isDevice = false
+        if case .alsa = spec { isDevice = true }
+        return try ResilientAudioSource(open: { try makeAudioSource(spec) }, isDevice: isDevice, control: control, pacing: configuration.pacing)
+    }
+
     func makeAudioSource(_ spec: AudioSourceSpec) throws -> any AudioSource {
         switch spec {
         case let .tone(frequency):
@@ -93,7 +111,7 @@ struct EnginePipeline: Sendable {
 
     /// Camera capture thread: read (paced by the driver), hand off to the encoder, refresh the preview.
     func runVideoCapture(_ ready: (Result<VideoOpened, any Error>) -> Void) {
-        guard let spec = configuration.video, let source = open(ready, { try makeVideoSource(spec) }) else { return }
+        guard let spec = configuration.video, let source = open(ready, { try makeResilientVideoSource(spec) }) else { return }
         ready(.success(VideoOpened(requested: source.requested, granted: source.granted)))
         var preview = PreviewRefresher(configuration: configuration, control: control)
         var lastSkipped = 0
@@ -112,13 +130,32 @@ struct EnginePipeline: Sendable {
         }
     }
 
-    /// Camera encode thread: takes the capture thread's frames and encodes them.
+    /// Camera encode thread: takes the capture thread's frames and encodes them. When the camera delivers
+    /// nothing for a frame interval and a bit (it stopped, or its driver is stuck in a poll that will time
+    /// out), the last picture is encoded again with the time now — Moblin's gap filler — so the subscriber
+    /// never waits on a gap while the capture thread finds out whether the device is gone.
     func runVideoEncode(_ ready: (Result<VideoTrackDescription, any Error>) -> Void) {
         guard var stage = open(ready, { VideoEncodeStage(encoder: try makeVideoEncoder(), control: control, queue: queue) }) else {
             return
         }
         ready(.success(stage.encoder.track))
-        while let frame = handoff.take() {
+        let fillAfter = EnginePipeline.gapFillNanoseconds(framesPerSecond: configuration.framesPerSecond)
+        var last: VideoFrame?
+        while true {
+            var frame: VideoFrame
+            switch configuration.pacing == .realTime && last != nil ? handoff.take(within: fillAfter) : handoff.take().map(FrameHandoff.Taken.frame) ?? .closed {
+            case .frame(let taken):
+                frame = taken
+                last = taken
+            case .late:
+                guard var filler = last else { continue }
+                filler.captureNanoseconds = MonotonicClock.now()
+                control.counters.withLock { $0.framesFilled += 1 }
+                frame = filler
+                last = filler
+            case .closed:
+                return
+            }
             do {
                 try stage.process(frame)
             } catch {
@@ -129,6 +166,12 @@ struct EnginePipeline: Sendable {
         }
     }
 
+    /// How long the encode thread waits for a camera frame before filling: a frame interval and 15 ms, at
+    /// least 50 ms (Moblin's gap filler), so a camera's own jitter never triggers it.
+    static func gapFillNanoseconds(framesPerSecond: Double) -> UInt64 {
+        UInt64(max(50_000_000, 1e9 / max(framesPerSecond, 1) + 15_000_000))
+    }
+
     /// File and pattern thread: waits for the source's clock, then encodes the picture on the same thread.
     ///
     /// Why one thread here and two for a camera: a camera must be read on time or its driver drops frames
@@ -137,7 +180,7 @@ struct EnginePipeline: Sendable {
     /// thread wake-up per frame and moves no 1.4 MB picture between cores: the benchmark's cost is lower.
     func runVideoInline(_ ready: (Result<VideoStarted, any Error>) -> Void) {
         guard let spec = configuration.video,
-            let (source, encoder) = open(ready, { (try makeVideoSource(spec), try makeVideoEncoder()) })
+            let (source, encoder) = open(ready, { (try makeResilientVideoSource(spec), try makeVideoEncoder()) })
         else { return }
         var stage = VideoEncodeStage(encoder: encoder, control: control, queue: queue)
         ready(.success(VideoStarted(
@@ -161,7 +204,7 @@ struct EnginePipeline: Sendable {
     func runAudio(_ ready: (Result<AudioOpened, any Error>) -> Void) {
         guard let spec = configuration.audio,
             let (source, encoder) = open(ready, { () throws -> (any AudioSource, AudioEncoder) in
-                let source = try makeAudioSource(spec)
+                let source = try makeResilientAudioSource(spec)
                 let encoder = try AudioEncoder(
                     sampleRate: source.format.sampleRate, channels: source.format.channels,
                     bitrate: configuration.audioBitrate, originNanoseconds: control.originNanoseconds)

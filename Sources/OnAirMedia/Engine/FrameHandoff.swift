@@ -69,6 +69,32 @@ final class FrameHandoff: Sendable {
         }
     }
 
+    /// What `take(within:)` found.
+    enum Taken {
+        case frame(VideoFrame)
+        /// Nothing arrived in time: the capture thread is stuck in the device (a camera that stopped).
+        case late
+        case closed
+    }
+
+    /// The oldest frame, waiting at most `nanoseconds` for one.
+    func take(within nanoseconds: UInt64) -> Taken {
+        let deadline = DispatchTime.now() + .nanoseconds(Int(nanoseconds))
+        while true {
+            let next: VideoFrame?? = state.withLock { state in
+                if let frame = state.frames.popFirst() { return .some(frame) }
+                return state.closed ? .some(nil) : .none
+            }
+            if let next {
+                guard let frame = next else { return .closed }
+                space.signal()
+                return .frame(frame)
+            }
+            if DispatchTime.now() >= deadline { return .late }
+            _ = available.wait(timeout: deadline)
+        }
+    }
+
     func close() {
         state.withLock { $0.closed = true }
         available.signal()

@@ -90,6 +90,36 @@ public final class MediaEngine: Sendable {
         control.audioPaused.store(paused, ordering: .relaxed)
     }
 
+    /// `camera-lost` (true) / `camera-back` (false): the camera is taken away at the source — released if it
+    /// is a device — and video carries the `--on-camera-loss` substitute until it is given back.
+    public func takeCamera(_ taken: Bool) {
+        control.cameraTaken.store(taken, ordering: .relaxed)
+    }
+
+    /// `--background-video slate`: the app went away (true) or came back (false); the camera is lost meanwhile.
+    public func backgroundCamera(_ away: Bool) {
+        control.cameraBackgrounded.store(away, ordering: .relaxed)
+    }
+
+    /// `mic-lost` (true) / `mic-back` (false): the microphone is closed and audio carries silence until then.
+    public func takeMicrophone(_ taken: Bool) {
+        control.microphoneTaken.store(taken, ordering: .relaxed)
+    }
+
+    /// The devices `takeCamera`/`takeMicrophone` have taken away.
+    public var devicesTaken: Set<CaptureDevice> {
+        var taken: Set<CaptureDevice> = []
+        if control.cameraTaken.load(ordering: .relaxed) { taken.insert(.camera) }
+        if control.microphoneTaken.load(ordering: .relaxed) { taken.insert(.microphone) }
+        return taken
+    }
+
+    /// How the camera and the microphone stand now (lost, why, what replaces them, when the next reopen is).
+    public var devices: [DeviceStatus] {
+        let now = MonotonicClock.now()
+        return [control.camera.withLock { $0.snapshot(now: now) }, control.microphone.withLock { $0.snapshot(now: now) }]
+    }
+
     public var isVideoPaused: Bool { control.videoPaused.load(ordering: .relaxed) }
     public var isAudioPaused: Bool { control.audioPaused.load(ordering: .relaxed) }
 
@@ -144,6 +174,7 @@ public final class MediaEngine: Sendable {
         stats.framesEncoded = counters.framesEncoded
         stats.keyframesEncoded = counters.keyframesEncoded
         stats.framesSkippedWhilePaused = counters.framesSkippedWhilePaused
+        stats.framesFilled = counters.framesFilled
         stats.audioPacketsEncoded = counters.audioPacketsEncoded
         stats.lastError = counters.lastError
         let output = queue.snapshot

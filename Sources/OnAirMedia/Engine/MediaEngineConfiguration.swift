@@ -1,3 +1,5 @@
+import OnAirCore
+
 import Foundation
 
 /// Everything `MediaEngine` needs: sources, picture size and rate, bitrates, queue bounds, preview.
@@ -39,6 +41,10 @@ public struct MediaEngineConfiguration: Sendable, Equatable {
     public var pacing: Pacing
     /// ALSA configuration text used instead of the system's (tests drive the `file` plugin through it).
     public var alsaConfiguration: String?
+    /// `--on-camera-loss`: what video carries while the camera is lost (docs/devices.md).
+    public var cameraLoss: CameraLossFill = .slate
+    /// `--background-video`: a paused app's video is paused, or the camera is treated as lost (the slate).
+    public var backgroundVideo: BackgroundVideo = .pause
 
     public init(
         video: VideoSourceSpec? = .testPattern,

@@ -43,6 +43,8 @@ public struct MediaStats: Sendable, Equatable {
     public var framesEncoded = 0
     public var keyframesEncoded = 0
     public var framesSkippedWhilePaused = 0
+    /// Camera pictures repeated because the device delivered none in time (the encode thread's gap filler).
+    public var framesFilled = 0
     public var audioPacketsEncoded = 0
     public var drops = Drops()
 

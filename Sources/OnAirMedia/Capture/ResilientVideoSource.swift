@@ -1,0 +1,151 @@
+import OnAirCore
+
+/// A video source that survives its device: while the camera is lost — taken by the operator
+/// (`camera-lost`) or failing (`ENODEV` from `VIDIOC_DQBUF`, no frame for 2 s) — it delivers a substitute
+/// (`--on-camera-loss slate|freeze|black`) at the configured rate with live timestamps, so the video track
+/// never has a gap, and it reopens the device with a backoff of 1 s growing to 5 s (`DeviceBackoff`).
+/// A device that comes back with another size or format is simply another picture: the encoder scales it
+/// into the same stream (docs/devices.md).
+///
+/// Read on the one capture thread, like any `VideoSource`.
+final class ResilientVideoSource: VideoSource {
+    let requested: VideoSourceFormat
+    private(set) var granted: VideoSourceFormat
+    var skippedFrames: Int { innerSkipped + substituteSkipped }
+
+    private let open: () throws -> any VideoSource
+    /// A real device: its read errors are losses to recover from. A pattern or file error stays fatal.
+    private let isDevice: Bool
+    private let fill: CameraLossFill
+    private let control: EngineControl
+    private let slate: CameraSlate
+    private let framesPerSecond: Double
+    private let pacing: Pacing
+    private var inner: (any VideoSource)?
+    /// A pattern or file kept open and read while the operator has the camera "taken": its clock and numbers
+    /// go on, its pictures are replaced.
+    private var parked = false
+    private var substitutePacer: RealTimePacer?
+    private var lastFrame: VideoFrame?
+    private var nextIndex = 0
+    private var backoff = DeviceBackoff()
+    private var retryAt: UInt64?
+    private var innerSkipped = 0
+    private var innerSkippedSeen = 0
+    private var substituteSkipped = 0
+
+    init(
+        open: @escaping () throws -> any VideoSource, isDevice: Bool, fill: CameraLossFill, control: EngineControl,
+        width: Int, height: Int, framesPerSecond: Double, pacing: Pacing
+    ) throws {
+        let source = try open()
+        self.open = open
+        self.isDevice = isDevice
+        self.fill = fill
+        self.control = control
+        self.framesPerSecond = framesPerSecond
+        self.pacing = pacing
+        requested = source.requested
+        granted = source.granted
+        slate = CameraSlate(width: width, height: height, framesPerSecond: framesPerSecond)
+        inner = source
+        let format = source.granted.description
+        control.camera.withLock { $0.status.format = format }
+    }
+
+    func read() throws -> VideoFrame {
+        let taken = control.cameraTaken.load(ordering: .relaxed) || control.cameraBackgrounded.load(ordering: .relaxed)
+        if taken, inner != nil, !parked { lose(reason: "operator", retry: false) }
+        if !taken, inner == nil || parked, retryAt.map({ MonotonicClock.now() >= $0 }) ?? true { reopen() }
+        if let source = inner {
+            do {
+                let frame = try source.read()
+                innerSkipped += source.skippedFrames - innerSkippedSeen
+                innerSkippedSeen = source.skippedFrames
+                // A parked pattern or file keeps its own clock and numbers; only its picture is replaced.
+                if parked { return substitute(index: frame.sequenceNumber, capture: frame.captureNanoseconds) }
+                substitutePacer = nil
+                lastFrame = frame
+                nextIndex = frame.sequenceNumber + 1
+                return frame
+            } catch where isDevice {
+                lose(reason: "\(error)", retry: true)
+            }
+        }
+        return try substituteOnOwnClock()
+    }
+
+    /// The track goes on without the device: close it (a pattern or file is parked instead, so its counter
+    /// carries on) and schedule the first reopen when the device failed by itself.
+    private func lose(reason: String, retry: Bool) {
+        if isDevice { inner = nil } else { parked = true }
+        backoff.reset()
+        retryAt = retry ? MonotonicClock.now() + UInt64(DeviceBackoff.first.wholeMilliseconds) * 1_000_000 : nil
+        control.camera.withLock { cell in
+            cell.status.available = false
+            cell.status.reason = reason
+            cell.status.substitute = fill.rawValue
+            cell.status.losses += 1
+            cell.retryAtNanoseconds = retryAt
+        }
+    }
+
+    private func reopen() {
+        if parked {
+            parked = false
+        } else {
+            do {
+                let source = try open()
+                granted = source.granted
+                inner = source
+                innerSkippedSeen = 0
+            } catch {
+                let wait = backoff.failed()
+                retryAt = MonotonicClock.now() + UInt64(wait.wholeMilliseconds) * 1_000_000
+                control.camera.withLock { cell in
+                    cell.status.reason = "\(error)"
+                    cell.status.failedReopens += 1
+                    cell.retryAtNanoseconds = retryAt
+                }
+                return
+            }
+        }
+        backoff.reset()
+        retryAt = nil
+        control.keyframeRequested.store(true, ordering: .relaxed)
+        let format = granted.description
+        control.camera.withLock { cell in
+            cell.status.format = format
+            cell.status.available = true
+            cell.status.substitute = nil
+            cell.retryAtNanoseconds = nil
+        }
+    }
+
+    /// One substitute picture while the device is closed, on the source's own clock at the configured rate.
+    private func substituteOnOwnClock() throws -> VideoFrame {
+        if substitutePacer == nil { substitutePacer = RealTimePacer(pacing: pacing, intervalNanoseconds: 1e9 / framesPerSecond) }
+        let tick = try substitutePacer!.next()
+        substituteSkipped += tick.skipped
+        nextIndex += tick.skipped
+        defer { nextIndex += 1 }
+        return substitute(index: nextIndex, capture: tick.time)
+    }
+
+    /// The slate, the last picture, or black, numbered `index` and stamped `capture`.
+    private func substitute(index: Int, capture: UInt64) -> VideoFrame {
+        switch fill {
+        case .slate:
+            return slate.render(frameIndex: index, captureNanoseconds: capture, wallMicroseconds: WallClock.microseconds(ofMonotonic: capture))
+        case .freeze:
+            if var frame = lastFrame {
+                frame.captureNanoseconds = capture
+                frame.sequenceNumber = index
+                return frame
+            }
+            fallthrough
+        case .black:
+            return VideoFrame(width: slate.pattern.width, height: slate.pattern.height, captureNanoseconds: capture, sequenceNumber: index)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import OnAirTestSupport
+import Testing
+
+/// `V4L2Camera`'s real open/ioctl/mmap/poll path against an emulated camera (issue 26, docs/devices.md):
+/// `Tests/Devices/v4l2-fake-camera` is an LD_PRELOAD shim, built here with gcc, that answers for one device
+/// path as a UVC driver does. The real binary broadcasts the camera through the embedded relay to the
+/// demo's subscriber while the test unplugs it (ENODEV from VIDIOC_DQBUF), plugs back another camera
+/// (YU12 640x360 instead of YUYV 320x180: scaled into the same stream), and stalls it (poll times out).
+@Suite("V4L2 device faults through an emulated camera (LD_PRELOAD)", .serialized)
+struct V4L2FakeCameraTests {
+    static let device = "/dev/video-onair-emulated"
+
+    static func buildShim(into directory: TemporaryDirectory) throws -> String {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Devices/v4l2-fake-camera/onair_fake_v4l2.c").path
+        let library = directory.file("onair_fake_v4l2.so").path
+        let gcc = Process()
+        gcc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        gcc.arguments = ["gcc", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", "-O2", "-o", library, source, "-ldl"]
+        try gcc.run()
+        gcc.waitUntilExit()
+        try #require(gcc.terminationStatus == 0, "gcc could not build the V4L2 shim")
+        return library
+    }
+
+    @Test("unplugged, replaced by another camera, stalled: the broadcast goes on with the slate and the gap filler, the camera comes back each time")
+    func unplugReformatStall() async throws {
+        let directory = try TemporaryDirectory()
+        let shim = try Self.buildShim(into: directory)
+        let control = directory.file("control").path
+        func set(_ word: String) throws { try (word + "\n").write(toFile: control, atomically: true, encoding: .utf8) }
+        try set("ok")
+        let peer = try PeerProcess(
+            OnAirBinary.url.path,
+            ["demo", "--headless", "--video", Self.device, "--audio", "test", "--size", "320x180", "--fps", "15", "--bitrate", "300k",
+             "--duration", "120", "--record-dir", directory.file("recordings").path],
+            in: directory.url, standardInput: FileHandle(forReadingAtPath: "/dev/null"),
+            environment: ["LD_PRELOAD": shim, "ONAIR_FAKE_V4L2_DEVICE": Self.device, "ONAIR_FAKE_V4L2_CONTROL": control])
+        let run = HeadlessRun(peer: peer)
+        defer { _ = peer.stop() }
+        func device(_ state: String, after time: Int64 = 0, _ extra: (HeadlessRun.Event) -> Bool = { _ in true }) async -> HeadlessRun.Event? {
+            await run.waitFor(.seconds(60)) { $0.kind == "device" && $0.details["state"] as? String == state && $0.time > time && extra($0) }
+        }
+        let playing = await run.waitFor(.seconds(60)) { $0.side == "subscriber" && $0.kind == "stats" && ($0.details["framesDecoded"] as? Int ?? 0) >= 15 }
+        try #require(playing != nil, "the emulated camera never reached the subscriber: \(peer.standardError)")
+
+        try set("enodev")
+        let lost = await device("lost") { ($0.details["reason"] as? String ?? "").contains("VIDIOC_DQBUF") }
+        try #require(lost != nil, "no loss from VIDIOC_DQBUF's ENODEV")
+        #expect(lost?.details["substitute"] as? String == "slate")
+        let retrying = await device("retrying", after: lost?.time ?? 0)
+        let retryReason = retrying?.details["reason"] as? String
+        #expect(retryReason?.contains("no camera at") == true, "the reopen fails while unplugged: \(retryReason ?? "no retry")")
+
+        try set("reformat")
+        let back = await device("back", after: lost?.time ?? 0)
+        try #require(back != nil, "the camera did not come back")
+        #expect(back?.details["format"] as? String == "640x360@15 YU12", "\(back?.details ?? [:])")
+
+        let beforeStall = await run.waitFor(.seconds(30)) { $0.side == "subscriber" && $0.kind == "stats" && $0.time > (back?.time ?? 0) + 1000 }
+        try set("stall")
+        let stalled = await device("lost", after: beforeStall?.time ?? 0) { ($0.details["reason"] as? String ?? "").contains("no frame for 2 s") }
+        try #require(stalled != nil, "no loss from the poll timeout")
+        try set("ok")
+        let backAgain = await device("back", after: stalled?.time ?? 0)
+        try #require(backAgain != nil)
+        let after = await run.waitFor(.seconds(30)) { $0.side == "subscriber" && $0.kind == "stats" && $0.time > (backAgain?.time ?? 0) + 2000 }
+        try #require(after != nil)
+
+        let stats = run.events.events.filter { $0.side == "subscriber" && $0.kind == "stats" }
+        let longest = stats.compactMap { $0.details["longestVideoGapMs"] as? Int }.max() ?? -1
+        print("emulated camera: longest subscriber video gap \(longest) ms over \(stats.count) s, unplug + replug + stall")
+        // Without the slate and the gap filler the stall alone leaves a 2 s gap (the poll's timeout); the
+        // bound leaves room for a loaded machine, the figure is printed and in docs/devices.md.
+        #expect(longest >= 0 && longest < 1000, "longest video gap \(longest) ms")
+        #expect(!run.events.events.contains { $0.kind == "error" }, "\(run.events.events.filter { $0.kind == "error" }.map(\.details))")
+    }
+}
+
+extension HeadlessRun {
+    /// A run of a process the test started itself (with an environment of its own).
+    init(peer: PeerProcess) { self.peer = peer }
+}

@@ -1,0 +1,123 @@
+import OnAirCore
+import Testing
+@testable import OnAirMedia
+
+/// The sources that survive their devices (docs/devices.md): the substitute pictures and silence, their
+/// timestamps, and the reopen after a device error.
+@Suite("resilient sources: slate, freeze, black, silence, reopen")
+struct ResilientSourceTests {
+    /// A video source that fails its reads while `failing` says so: a camera unplugged.
+    final class FlakySource: VideoSource {
+        let requested = VideoSourceFormat(width: 320, height: 180, framesPerSecond: 30, pixelFormat: "flaky")
+        let granted = VideoSourceFormat(width: 320, height: 180, framesPerSecond: 30, pixelFormat: "flaky")
+        let skippedFrames = 0
+        var reads = 0
+        let failing: () -> Bool
+        init(failing: @escaping () -> Bool) { self.failing = failing }
+        func read() throws -> VideoFrame {
+            if failing() { throw MediaError.notACaptureDevice(path: "/dev/flaky", reason: "ENODEV") }
+            reads += 1
+            return VideoFrame(width: 320, height: 180, captureNanoseconds: MonotonicClock.now(), sequenceNumber: reads)
+        }
+    }
+
+    static func luma(_ frame: VideoFrame) -> UnsafeBufferPointer<UInt8> {
+        frame.planes.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[0..<frame.lumaCount]) }
+    }
+
+    static func isSlate(_ frame: VideoFrame) -> Bool {
+        frame.planes.withUnsafeBufferPointer { planes in
+            CameraSlate.isSlate(
+                luma: UnsafeBufferPointer(rebasing: planes[0..<frame.lumaCount]), stride: frame.width, width: frame.width, height: frame.height)
+        }
+    }
+
+    @Test("camera-lost on the pattern: slate pictures with the live marker, timestamps and numbers going on; camera-back: the pattern again", arguments: [CameraLossFill.slate, .freeze, .black])
+    func operatorTakesThePattern(fill: CameraLossFill) throws {
+        let control = EngineControl(originNanoseconds: MonotonicClock.now())
+        let source = try ResilientVideoSource(
+            open: { try TestPatternSource(width: 320, height: 180, framesPerSecond: 30, pacing: .unpaced) }, isDevice: false,
+            fill: fill, control: control, width: 320, height: 180, framesPerSecond: 30, pacing: .unpaced)
+        var frames = try (0..<5).map { _ in try source.read() }
+        #expect(!frames.contains(where: Self.isSlate))
+        control.cameraTaken.store(true, ordering: .relaxed)
+        let lost = try (0..<5).map { _ in try source.read() }
+        frames += lost
+        var expected = DeviceStatus(device: .camera, available: false, reason: "operator", substitute: fill.rawValue, losses: 1)
+        expected.format = "320x180@30 test pattern"
+        #expect(control.camera.withLock { $0.status } == expected)
+        switch fill {
+        case .slate:
+            #expect(lost.allSatisfy(Self.isSlate))
+            let marker = FrameMarker.read(luma: Self.luma(lost[0]), stride: 320, width: 320, height: 180)
+            #expect(marker?.frameNumber == 5, "the slate carries the marker, numbered on from the last picture")
+        case .freeze:
+            #expect(lost.allSatisfy { $0.planes == frames[4].planes })
+        case .black:
+            #expect(lost.allSatisfy { $0.planes == VideoFrame(width: 320, height: 180).planes })
+        }
+        control.cameraTaken.store(false, ordering: .relaxed)
+        let back = try (0..<3).map { _ in try source.read() }
+        frames += back
+        #expect(!back.contains(where: Self.isSlate))
+        #expect(control.camera.withLock { $0.status.available })
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.captureNanoseconds < $1.captureNanoseconds }, "timestamps advance")
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.sequenceNumber < $1.sequenceNumber })
+    }
+
+    @Test("a device that fails is lost with its error, the slate flows at the frame rate, a failed reopen backs off, and it comes back")
+    func deviceErrorReopens() throws {
+        let control = EngineControl(originNanoseconds: MonotonicClock.now())
+        nonisolated(unsafe) var unplugged = false
+        nonisolated(unsafe) var opens = 0
+        let source = try ResilientVideoSource(
+            open: {
+                opens += 1
+                if unplugged { throw MediaError.deviceMissing(.camera, path: "/dev/flaky") }
+                return FlakySource { unplugged }
+            }, isDevice: true, fill: .slate, control: control, width: 320, height: 180, framesPerSecond: 30, pacing: .realTime)
+        _ = try source.read()
+        unplugged = true
+        let started = MonotonicClock.now()
+        var slates = 0
+        while control.camera.withLock({ $0.status.failedReopens }) == 0 {
+            #expect(Self.isSlate(try source.read()))
+            slates += 1
+            try #require(MonotonicClock.now() - started < 60_000_000_000, "no reopen attempt")
+        }
+        let status = control.camera.withLock { $0.snapshot(now: MonotonicClock.now()) }
+        #expect(status.reason?.contains("no camera at /dev/flaky") == true)
+        #expect((1_500...2_000).contains(status.retryInMilliseconds ?? 0), "the second try is 2 s after the first: \(status)")
+        #expect(slates >= 25, "about 30 slates a second while waiting: \(slates)")
+        unplugged = false
+        while !control.camera.withLock({ $0.status.available }) {
+            _ = try source.read()
+            try #require(MonotonicClock.now() - started < 60_000_000_000, "never came back")
+        }
+        #expect(opens == 3, "the first open, a failed reopen, the reopen that worked")
+        #expect(!Self.isSlate(try source.read()))
+    }
+
+    @Test("mic-lost: silence of the source's format on the clock; mic-back: the tone, with the reopen's time filled so samples equal time")
+    func microphone() throws {
+        let control = EngineControl(originNanoseconds: MonotonicClock.now())
+        let source = try ResilientAudioSource(
+            open: { try ToneSource(sampleRate: 48_000, channels: 2, pacing: .realTime) }, isDevice: false, control: control, pacing: .realTime)
+        let start = MonotonicClock.now()
+        var frames = 0
+        for _ in 0..<5 { frames += try source.read(frames: 1024).frameCount }
+        control.microphoneTaken.store(true, ordering: .relaxed)
+        for _ in 0..<10 {
+            let chunk = try source.read(frames: 1024)
+            #expect(chunk.samples.allSatisfy { $0 == 0 } && chunk.channels == 2 && chunk.sampleRate == 48_000)
+            frames += chunk.frameCount
+        }
+        #expect(control.microphone.withLock { $0.status.substitute } == "silence")
+        control.microphoneTaken.store(false, ordering: .relaxed)
+        let back = try source.read(frames: 1024)
+        frames += back.frameCount
+        #expect(back.samples.contains { $0 != 0 }, "the tone again")
+        let elapsed = Double(MonotonicClock.now() - start) / 1e9
+        #expect(abs(Double(frames) / 48_000 - elapsed) < 0.05, "\(frames) frames in \(elapsed) s")
+    }
+}
