@@ -122,7 +122,16 @@ let package = Package(
 
         // MARK: Tests mirror the source targets.
         /// Starts and stops the real peers tests talk to (nginx-rtmp, ffmpeg, rtmpdump, the onair binary).
-        .target(name: "OnAirTestSupport", dependencies: []),
+        /// Test peers; the scripted RTMP server (a recording or hostile peer, optionally over TLS) needs NIO.
+        .target(
+            name: "OnAirTestSupport",
+            dependencies: [
+                "OnAirRTMP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .testTarget(name: "OnAirCoreTests", dependencies: ["OnAirCore", "OnAirTestSupport"]),
         .testTarget(
             name: "OnAirRTMPTests",
@@ -146,6 +155,6 @@ let package = Package(
         .testTarget(name: "OnAirScenarioTests", dependencies: ["OnAirScenario", "OnAirCore", "OnAirTestSupport"]),
         /// CNcurses: the tests read back what ncurses put on screen (`curscr`), which the product never needs.
         .testTarget(name: "OnAirTerminalTests", dependencies: ["OnAirTerminal", "OnAirConsole", "CNcurses"]),
-        .testTarget(name: "OnAirAppTests", dependencies: ["OnAirApp", "OnAirControl", "OnAirCore", "OnAirNet", "OnAirTestSupport"]),
+        .testTarget(name: "OnAirAppTests", dependencies: ["OnAirApp", "OnAirControl", "OnAirCore", "OnAirNet", "OnAirRTMP", "OnAirTestSupport"]),
     ]
 )

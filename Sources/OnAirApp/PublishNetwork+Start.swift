@@ -5,8 +5,8 @@ import OnAirNet
 
 extension PublishNetwork {
     /// Starts the stage toward `url`'s server (rtmp:// only), and ABR when asked; returns the URL the
-    /// publisher connects to (the stage's loopback port, or `url` unchanged for rtmps://) and what to stop
-    /// at the end. Asking for `--abr` or `--link-*` with rtmps:// is a usage error.
+    /// publisher names (always `url` unchanged: `clientConfiguration` routes the socket to the stage, so
+    /// `connect`'s `tcUrl` names the server the operator gave, issue 32) and what to stop at the end. Asking for `--abr` or `--link-*` with rtmps:// is a usage error.
     static func start(
         _ options: NetworkOptions, url: StreamURL, engine: MediaEngine, clock: SessionClock, command: String,
         events: @escaping @Sendable (HeadlessEvent) -> Void
@@ -29,9 +29,6 @@ extension PublishNetwork {
         } catch {
             throw FrontEndExit(code: 1, message: "onair \(command): cannot start the link stage: \(error)")
         }
-        var local = url
-        local.host = "127.0.0.1"
-        local.port = stage.port
         events(HeadlessEvent(time: clock.now, side: .publisher, kind: "link", details: [
             "state": .string(stage.state.description), "abr": .string(options.abr.rawValue),
         ]))
@@ -39,7 +36,7 @@ extension PublishNetwork {
             mode: options.abr, ceiling: engine.configuration.videoBitrate,
             audioBitrate: engine.configuration.audio == nil ? 0 : engine.configuration.audioBitrate,
             framesPerSecond: engine.configuration.framesPerSecond, requireVideo: options.abrRequireVideo)
-        return (local, PublishNetwork(stage: stage, configuration: configuration, engine: engine, clock: clock, events: events))
+        return (url, PublishNetwork(stage: stage, configuration: configuration, engine: engine, clock: clock, events: events))
     }
 
     /// The client configuration for a publisher behind this stage: the hop to the stage is loopback (no
@@ -47,10 +44,12 @@ extension PublishNetwork {
     /// What it holds is the one part of the send queue the stage cannot count; at the default 64 KiB that
     /// was 0.64 s at 800 kbit/s that ABR never saw (the subscriber's glass-to-glass grew to 466 ms while
     /// ABR's queue delay read under 150 ms).
+    /// The socket dials the stage's loopback port (`route`) while every field sent names the URL.
     static func clientConfiguration(_ rtmp: RTMPClient.Configuration, through network: PublishNetwork?) -> RTMPClient.Configuration {
-        guard network != nil else { return rtmp }
+        guard let network else { return rtmp }
         var configuration = rtmp
         configuration.unsentBytesLimit = LinkImpairment.clientUnsentLimit
+        configuration.route = RTMPClient.Route(host: "127.0.0.1", port: network.stage.port)
         return configuration
     }
 }
