@@ -1,6 +1,7 @@
 import Foundation
 import OnAirControl
 import OnAirCore
+import OnAirNet
 import Synchronization
 
 /// The one input stream of a front end, with its feeders: a tick, the `--duration` timer and, headless,
@@ -15,6 +16,17 @@ final class FrontEndInputs: Sendable {
     /// Headless: SIGINT/SIGTERM end the run cleanly from the moment the front end exists.
     private let signals: SignalWatcher?
     private let feeders = Mutex<[Task<Void, Never>]>([])
+    /// Why the run must end now (a signal, `--duration`): the loop reads it before every input, so a quit
+    /// never waits behind a backlog of network inputs (issue 29: SIGINT ignored for 5 s under a flood).
+    private let urgentQuit: Mutex<String?>
+    /// Subscriber inputs posted and not yet taken by the loop, and those dropped for being over
+    /// ``maxSubscriberBacklog`` since the loop last asked.
+    private let subscriberBacklog = Atomic<Int>(0)
+    private let subscriberDropped = Atomic<Int>(0)
+    /// The most subscriber inputs waiting for the loop: about two seconds of a 30 fps stream's packets and
+    /// events. Past it, inputs that only inform (data messages, metadata, media) are dropped and counted;
+    /// what changes the session (status, tracks, the end of a connection) always passes.
+    static let maxSubscriberBacklog = 4096
 
     /// `tick`: how often the loop turns by itself (the console's refresh rate, a second headless).
     init(tick: Duration, duration: Duration?, readsStandardInput: Bool, watchesSignals: Bool) {
@@ -23,10 +35,33 @@ final class FrontEndInputs: Sendable {
         self.duration = duration
         self.readsStandardInput = readsStandardInput
         let continuation = continuation
+        let urgentQuit = Mutex<String?>(nil)
+        self.urgentQuit = urgentQuit
         signals = watchesSignals ? SignalWatcher { number in
-            continuation.yield(.quit(reason: number == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)"))
+            Self.requestQuit(number == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)", urgentQuit, continuation)
         } : nil
     }
+
+    /// Marks the run as ending and wakes the loop (the reason is read before any input already queued).
+    private static func requestQuit(_ reason: String, _ urgentQuit: Mutex<String?>, _ continuation: AsyncStream<FrontEndInput>.Continuation) {
+        let first = urgentQuit.withLock { pending -> Bool in
+            guard pending == nil else { return false }
+            pending = reason
+            return true
+        }
+        if first { continuation.yield(.quit(reason: reason)) }
+    }
+
+    /// The reason to end now, if a signal or `--duration` asked.
+    var pendingQuit: String? { urgentQuit.withLock { $0 } }
+
+    /// The loop took `input` off the stream.
+    func took(_ input: FrontEndInput) {
+        if case .subscriber = input { subscriberBacklog.subtract(1, ordering: .relaxed) }
+    }
+
+    /// Subscriber inputs dropped since the last call.
+    func takeDroppedSubscriberInputs() -> Int { subscriberDropped.exchange(0, ordering: .relaxed) }
 
     deinit {
         finish()
@@ -38,13 +73,32 @@ final class FrontEndInputs: Sendable {
 
     /// Where each source posts.
     var publisherPost: @Sendable (PublisherInput) -> Void { { [continuation] in continuation.yield(.publisher($0)) } }
-    var subscriberPost: @Sendable (SubscriberInput) -> Void { { [continuation] in continuation.yield(.subscriber($0)) } }
+    var subscriberPost: @Sendable (SubscriberInput) -> Void {
+        { [continuation, subscriberBacklog, subscriberDropped] input in
+            if subscriberBacklog.load(ordering: .relaxed) >= Self.maxSubscriberBacklog, Self.onlyInforms(input) {
+                subscriberDropped.add(1, ordering: .relaxed)
+                return
+            }
+            subscriberBacklog.add(1, ordering: .relaxed)
+            continuation.yield(.subscriber(input))
+        }
+    }
+
+    /// Whether dropping `input` loses nothing but information: data messages, metadata, media, notices.
+    private static func onlyInforms(_ input: SubscriberInput) -> Bool {
+        guard case .player(_, let event) = input else { return false }
+        switch event {
+        case .message, .metadata, .packet, .streamBegin, .streamEOF, .streamDry, .notice, .warning: return true
+        case .status, .videoTrack, .audioTrack, .closed: return false
+        }
+    }
     var eventPost: @Sendable (HeadlessEvent) -> Void { { [continuation] in continuation.yield(.event($0)) } }
     var poster: @Sendable (FrontEndInput) -> Void { { [continuation] in continuation.yield($0) } }
 
     /// Starts the feeders; the loop calls this as it begins.
     func start() {
         let continuation = continuation
+        let urgentQuit = urgentQuit
         let tick = tick
         var feeders = [
             Task {
@@ -61,7 +115,7 @@ final class FrontEndInputs: Sendable {
         if let duration {
             feeders.append(Task {
                 try? await Task.sleep(for: duration)
-                if !Task.isCancelled { continuation.yield(.quit(reason: "duration reached")) }
+                if !Task.isCancelled { Self.requestQuit("duration reached", urgentQuit, continuation) }
             })
         }
         self.feeders.withLock { $0 = feeders }

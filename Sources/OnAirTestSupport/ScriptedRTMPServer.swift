@@ -9,7 +9,7 @@ import Synchronization
 /// and then, if asked, attacks the client the way a hostile server could (issue 29): a ping flood while it
 /// never reads, or a flood of data messages. Over TLS when given a certificate (`rtmps://`).
 ///
-/// Every flood is bounded (``floodLimit`` bytes per connection) and ends when the client goes, so a test
+/// Every flood is bounded (`floodLimit` bytes per connection) and ends when the client goes, so a test
 /// that fails never leaves a server writing forever.
 public final class ScriptedRTMPServer: Sendable {
     /// What the server does once a client's `publish` or `play` has been answered.
@@ -23,8 +23,8 @@ public final class ScriptedRTMPServer: Sendable {
         case dataFlood(text: String)
     }
 
-    /// The most one connection's flood writes (8 GiB): a bound in bytes, not a clock.
-    public static let floodLimit: Int64 = 8 << 30
+    /// The most one connection's flood writes by default (8 GiB): a bound in bytes, not a clock.
+    public static let defaultFloodLimit: Int64 = 8 << 30
 
     public let port: Int
     /// Every command received, in order, from every connection.
@@ -34,7 +34,7 @@ public final class ScriptedRTMPServer: Sendable {
     private let recorded = Mutex<[RTMPCommand]>([])
 
     /// Starts on a free loopback port; `certificateFile`/`keyFile` (PEM) make it an `rtmps://` server.
-    public init(attack: Attack = .none, certificateFile: String? = nil, keyFile: String? = nil) throws {
+    public init(attack: Attack = .none, floodLimit: Int64 = ScriptedRTMPServer.defaultFloodLimit, certificateFile: String? = nil, keyFile: String? = nil) throws {
         let (commands, continuation) = AsyncStream.makeStream(of: RTMPCommand.self)
         self.commands = commands
         self.continuation = continuation
@@ -53,7 +53,7 @@ public final class ScriptedRTMPServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
-                    try channel.pipeline.syncOperations.addHandler(ScriptedConnection(attack: attack, record: record))
+                    try channel.pipeline.syncOperations.addHandler(ScriptedConnection(attack: attack, floodLimit: floodLimit, record: record))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).wait()
@@ -90,6 +90,7 @@ final class ScriptedConnection: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
 
     private let attack: ScriptedRTMPServer.Attack
+    private let floodLimit: Int64
     private let record: @Sendable (RTMPCommand) -> Void
     private let processor = NIOSingleStepByteToMessageProcessor(RTMPInboundDecoder(handshake: RTMPHandshake(role: .server)))
     private var encoder = RTMPChunkEncoder()
@@ -97,8 +98,9 @@ final class ScriptedConnection: ChannelInboundHandler {
     private var flooded: Int64 = 0
     private var pingTimestamp: UInt32 = 0
 
-    init(attack: ScriptedRTMPServer.Attack, record: @escaping @Sendable (RTMPCommand) -> Void) {
+    init(attack: ScriptedRTMPServer.Attack, floodLimit: Int64, record: @escaping @Sendable (RTMPCommand) -> Void) {
         self.attack = attack
+        self.floodLimit = floodLimit
         self.record = record
     }
 
@@ -152,7 +154,7 @@ final class ScriptedConnection: ChannelInboundHandler {
 
     /// Writes attack messages while the socket takes them (NIO calls back when it is writable again).
     private func flood(context: ChannelHandlerContext) {
-        while context.channel.isWritable, context.channel.isActive, flooded < ScriptedRTMPServer.floodLimit {
+        while context.channel.isWritable, context.channel.isActive, flooded < floodLimit {
             var out = context.channel.allocator.buffer(capacity: 64 << 10)
             for _ in 0..<256 {
                 switch attack {
