@@ -18,11 +18,10 @@ final class FrontEndInputs: Sendable {
     private let feeders = Mutex<[Task<Void, Never>]>([])
     /// Why the run must end now (a signal, `--duration`): the loop reads it before every input, so a quit
     /// never waits behind a backlog of network inputs (issue 29: SIGINT ignored for 5 s under a flood).
-    private let urgentQuit: Mutex<String?>
+    private let urgentQuit = PendingQuit()
     /// Subscriber inputs posted and not yet taken by the loop, and those dropped for being over
     /// ``maxSubscriberBacklog`` since the loop last asked.
-    private let subscriberBacklog = Atomic<Int>(0)
-    private let subscriberDropped = Atomic<Int>(0)
+    private let backlog = Backlog()
     /// The most subscriber inputs waiting for the loop: about two seconds of a 30 fps stream's packets and
     /// events. Past it, inputs that only inform (data messages, metadata, media) are dropped and counted;
     /// what changes the session (status, tracks, the end of a connection) always passes.
@@ -35,33 +34,47 @@ final class FrontEndInputs: Sendable {
         self.duration = duration
         self.readsStandardInput = readsStandardInput
         let continuation = continuation
-        let urgentQuit = Mutex<String?>(nil)
-        self.urgentQuit = urgentQuit
+        let urgentQuit = urgentQuit
         signals = watchesSignals ? SignalWatcher { number in
             Self.requestQuit(number == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)", urgentQuit, continuation)
         } : nil
     }
 
     /// Marks the run as ending and wakes the loop (the reason is read before any input already queued).
-    private static func requestQuit(_ reason: String, _ urgentQuit: Mutex<String?>, _ continuation: AsyncStream<FrontEndInput>.Continuation) {
-        let first = urgentQuit.withLock { pending -> Bool in
-            guard pending == nil else { return false }
-            pending = reason
-            return true
+    private static func requestQuit(_ reason: String, _ urgentQuit: PendingQuit, _ continuation: AsyncStream<FrontEndInput>.Continuation) {
+        if urgentQuit.request(reason) { continuation.yield(.quit(reason: reason)) }
+    }
+
+    /// The first reason given to end now; shared with the signal watcher's and the timer's closures.
+    private final class PendingQuit: Sendable {
+        let reason = Mutex<String?>(nil)
+
+        /// Records `reason` unless one is already pending; true when it was the first.
+        func request(_ reason: String) -> Bool {
+            self.reason.withLock { pending in
+                guard pending == nil else { return false }
+                pending = reason
+                return true
+            }
         }
-        if first { continuation.yield(.quit(reason: reason)) }
     }
 
     /// The reason to end now, if a signal or `--duration` asked.
-    var pendingQuit: String? { urgentQuit.withLock { $0 } }
+    var pendingQuit: String? { urgentQuit.reason.withLock { $0 } }
+
+    /// Subscriber inputs waiting, and dropped since the loop last asked; shared with the post closure.
+    private final class Backlog: Sendable {
+        let waiting = Atomic<Int>(0)
+        let dropped = Atomic<Int>(0)
+    }
 
     /// The loop took `input` off the stream.
     func took(_ input: FrontEndInput) {
-        if case .subscriber = input { subscriberBacklog.subtract(1, ordering: .relaxed) }
+        if case .subscriber = input { backlog.waiting.subtract(1, ordering: .relaxed) }
     }
 
     /// Subscriber inputs dropped since the last call.
-    func takeDroppedSubscriberInputs() -> Int { subscriberDropped.exchange(0, ordering: .relaxed) }
+    func takeDroppedSubscriberInputs() -> Int { backlog.dropped.exchange(0, ordering: .relaxed) }
 
     deinit {
         finish()
@@ -74,12 +87,12 @@ final class FrontEndInputs: Sendable {
     /// Where each source posts.
     var publisherPost: @Sendable (PublisherInput) -> Void { { [continuation] in continuation.yield(.publisher($0)) } }
     var subscriberPost: @Sendable (SubscriberInput) -> Void {
-        { [continuation, subscriberBacklog, subscriberDropped] input in
-            if subscriberBacklog.load(ordering: .relaxed) >= Self.maxSubscriberBacklog, Self.onlyInforms(input) {
-                subscriberDropped.add(1, ordering: .relaxed)
+        { [continuation, backlog] input in
+            if backlog.waiting.load(ordering: .relaxed) >= Self.maxSubscriberBacklog, Self.onlyInforms(input) {
+                backlog.dropped.add(1, ordering: .relaxed)
                 return
             }
-            subscriberBacklog.add(1, ordering: .relaxed)
+            backlog.waiting.add(1, ordering: .relaxed)
             continuation.yield(.subscriber(input))
         }
     }

@@ -81,7 +81,7 @@ public final class RTMPPlayer: Sendable {
                     if case .metadata = event, !Self.admit(budget) { continue }
                     continuation.yield(event)
                 }
-                if let warning = budget.withLock({ $0.takeWarning(at: .now) }) { continuation.yield(.warning(warning)) }
+                if let warning = budget.withLock({ $0.takeWarning(at: ContinuousClock.now) }) { continuation.yield(.warning(warning)) }
             },
             onClose: { error in
                 continuation.yield(.closed(error))
@@ -103,8 +103,8 @@ public final class RTMPPlayer: Sendable {
     }
 
     /// Whether one more data message may pass (``RTMPPlayerMessageBudget``).
-    private static func admit(_ budget: Mutex<RTMPPlayerMessageBudget>) -> Bool {
-        budget.withLock { $0.admit(at: .now) }
+    private static func admit(_ budget: borrowing Mutex<RTMPPlayerMessageBudget>) -> Bool {
+        budget.withLock { $0.admit(at: ContinuousClock.now) }
     }
 
     /// Closes the connection; ``events`` then ends with `.closed(nil)`.

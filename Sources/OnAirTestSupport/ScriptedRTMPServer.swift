@@ -31,7 +31,12 @@ public final class ScriptedRTMPServer: Sendable {
     public let commands: AsyncStream<RTMPCommand>
     private let continuation: AsyncStream<RTMPCommand>.Continuation
     private let channel: any Channel
-    private let recorded = Mutex<[RTMPCommand]>([])
+    private let recorded = Recorded()
+
+    /// The commands received, shared with the connections' handlers.
+    private final class Recorded: Sendable {
+        let commands = Mutex<[RTMPCommand]>([])
+    }
 
     /// Starts on a free loopback port; `certificateFile`/`keyFile` (PEM) make it an `rtmps://` server.
     public init(attack: Attack = .none, floodLimit: Int64 = ScriptedRTMPServer.defaultFloodLimit, certificateFile: String? = nil, keyFile: String? = nil) throws {
@@ -45,7 +50,7 @@ public final class ScriptedRTMPServer: Sendable {
         }
         let recorded = self.recorded
         let record: @Sendable (RTMPCommand) -> Void = { command in
-            recorded.withLock { $0.append(command) }
+            recorded.commands.withLock { $0.append(command) }
             continuation.yield(command)
         }
         channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -61,7 +66,7 @@ public final class ScriptedRTMPServer: Sendable {
     }
 
     /// The commands received so far.
-    public var received: [RTMPCommand] { recorded.withLock { $0 } }
+    public var received: [RTMPCommand] { recorded.commands.withLock { $0 } }
 
     /// Waits until `count` commands named `name` have arrived and returns them (fewer if the server stops).
     public func commands(named name: String, count: Int = 1) async -> [RTMPCommand] {
