@@ -59,8 +59,8 @@ struct LinkStageAdmissionTests {
         // The neighbour sends 100 kB and waits for the stage to answer or close (it closes).
         let script = """
             import socket
-            s = socket.create_connection(("127.0.0.1", \(stage.port)), timeout=20)
             try:
+                s = socket.create_connection(("127.0.0.1", \(stage.port)), timeout=20)
                 s.sendall(b"x" * 100000)
                 print("read", len(s.recv(1)))
             except OSError as error:

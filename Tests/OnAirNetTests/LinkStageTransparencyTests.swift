@@ -65,9 +65,11 @@ struct LinkStageTransparencyTests {
         let client = try #require(LinkSocket.connect(host: "127.0.0.1", port: stage.port))
         defer { close(client) }
         Self.withTimeout(client)
-        #expect(Self.write(client, upstream))
-        let answer = Self.read(client, count: downstream.count)
-        served.wait()
+        let wrote = Self.write(client, upstream)
+        #expect(wrote, "the stage did not take the client's bytes: \(stage.counters)")
+        let answer = wrote ? Self.read(client, count: downstream.count) : nil
+        // Bounded: the server's reads and writes time out after 20 s each.
+        #expect(served.wait(timeout: .now() + 60) == .success)
         #expect(received.withLock { $0 } == upstream, "the server received other bytes than the client sent")
         #expect(answer == downstream, "the client received other bytes than the server sent")
         #expect(stage.counters.upstreamBytes == upstream.count)
