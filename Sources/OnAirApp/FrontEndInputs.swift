@@ -133,7 +133,10 @@ final class FrontEndInputs: Sendable {
         }
         self.feeders.withLock { $0 = feeders }
         if readsStandardInput {
-            StdinCommandReader.start { line in
+            StdinCommandReader.start(tooLong: { bytes, prefix in
+                continuation.yield(.badCommand("stdin line of \(bytes) bytes ignored (over the \(StdinLineSplitter.maxLineBytes)-byte limit): "
+                    + "'\(prefix)…'"))
+            }) { line in
                 if let command = OperatorCommand(line) {
                     continuation.yield(.command(command))
                 } else if let reason = OperatorCommand.linkError(in: line) {

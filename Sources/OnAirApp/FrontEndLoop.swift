@@ -52,7 +52,7 @@ enum FrontEndLoop {
             case .command(let command):
                 if let refusal = sides.commands.perform(command) { presenter.refused(refusal, byKey: false) }
             case .unknownCommand(let line):
-                presenter.refused("unknown command '\(line)'; commands: \(OperatorCommand.names.joined(separator: ", "))", byKey: false)
+                presenter.refused("unknown command '\(ControlText.escaped(line))'; commands: \(OperatorCommand.names.joined(separator: ", "))", byKey: false)
             case .badCommand(let reason):
                 presenter.refused(reason, byKey: false)
             case .terminal(let event):

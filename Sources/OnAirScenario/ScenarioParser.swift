@@ -18,7 +18,7 @@ public enum ScenarioParser {
         guard text.utf8.count <= maximumBytes else {
             throw ScenarioParseError(source: source, line: 0, message: "is larger than \(maximumBytes / 1024) KiB; is it really a scenario file?")
         }
-        var scenario = Scenario(source: source, title: fileName(source))
+        var scenario = Scenario(source: source, title: ControlText.escaped(fileName(source)))
         var sawStep = false
         var lineNumber = 0
         // "\r\n" is one Character in Swift: both line ends are separators.
@@ -87,7 +87,8 @@ public enum ScenarioParser {
     private static func apply(_ setting: Setting, _ words: [ScenarioLineTokenizer.Token], to scenario: inout Scenario) throws(Failure) {
         if setting == .scenario {
             guard !words.isEmpty else { throw Failure(message: "`scenario` needs a title") }
-            scenario.title = words.map(\.text).joined(separator: " ")
+            // Shown in the report, the console and logs: no control character from the file reaches them.
+            scenario.title = ControlText.escaped(words.map(\.text).joined(separator: " "))
             return
         }
         guard words.count == 1, let word = words.first?.text else {

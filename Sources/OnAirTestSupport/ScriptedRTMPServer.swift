@@ -167,7 +167,7 @@ final class ScriptedConnection: ChannelInboundHandler {
                     pingTimestamp &+= 1
                     encoder.encode(RTMPMessage.userControl(.pingRequest(timestamp: pingTimestamp)).raw(), into: &out)
                 case .dataFlood(let text):
-                    let data = RTMPDataMessage(handler: "onTextData", arguments: [.object(["text": .string(text), "type": .string("Text")])])
+                    let data = RTMPDataMessage(handler: "onTextData", arguments: [.string(text)])
                     encoder.encode(RTMPMessage.data(data).raw(messageStreamID: 1), into: &out)
                 case .none:
                     return

@@ -38,9 +38,10 @@ struct HostileServerTests {
         return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
     }
 
-    @Test("a data-message flood: the subscriber drops and counts, stays bounded, and quits on SIGINT at once")
+    @Test("a data-message flood: the subscriber drops and counts, stays bounded, and quits on SIGINT at once; C1 never raw")
     func dataFloodSubscriber() async throws {
-        let server = try ScriptedRTMPServer(attack: .dataFlood(text: "flood"))
+        // The text carries U+009B (the 8-bit CSI) and U+0085: the headless output must escape them.
+        let server = try ScriptedRTMPServer(attack: .dataFlood(text: "flood\u{9B}2J\u{85}"))
         defer { server.stop() }
         let directory = try TemporaryDirectory(prefix: "onair-data-flood")
         let run = try HeadlessRun(["subscribe", "rtmp://127.0.0.1:\(server.port)/live/flood", "--headless"], in: directory)
@@ -53,6 +54,9 @@ struct HostileServerTests {
         #expect(warned, "no counted warning about dropped messages")
         #expect(quit != nil, "SIGINT did not end the run within 10 s")
         #expect(figures.peakKilobytes < Self.memoryBoundKilobytes, "grew to \(figures.peakKilobytes / 1024) MB")
+        let output = (try? Data(contentsOf: run.peer.standardOutputURL)) ?? Data()
+        #expect(output.range(of: Data([0xC2, 0x9B])) == nil && output.range(of: Data([0xC2, 0x85])) == nil, "raw C1 in the headless output")
+        #expect(run.peer.standardOutput.contains("flood\\u009b2J\\u0085"), "the flood's text, escaped, never appeared")
     }
 
     @Test("a data-message flood does not hold --duration back")
