@@ -27,9 +27,6 @@ public final class ScriptedRTMPServer: Sendable {
     public static let defaultFloodLimit: Int64 = 8 << 30
 
     public let port: Int
-    /// Every command received, in order, from every connection.
-    public let commands: AsyncStream<RTMPCommand>
-    private let continuation: AsyncStream<RTMPCommand>.Continuation
     private let channel: any Channel
     private let recorded = Recorded()
 
@@ -40,9 +37,6 @@ public final class ScriptedRTMPServer: Sendable {
 
     /// Starts on a free loopback port; `certificateFile`/`keyFile` (PEM) make it an `rtmps://` server.
     public init(attack: Attack = .none, floodLimit: Int64 = ScriptedRTMPServer.defaultFloodLimit, certificateFile: String? = nil, keyFile: String? = nil) throws {
-        let (commands, continuation) = AsyncStream.makeStream(of: RTMPCommand.self)
-        self.commands = commands
-        self.continuation = continuation
         let tls: NIOSSLContext? = try certificateFile.map { certificate in
             let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
             let key = try NIOSSLPrivateKey(file: keyFile ?? "", format: .pem)
@@ -51,7 +45,6 @@ public final class ScriptedRTMPServer: Sendable {
         let recorded = self.recorded
         let record: @Sendable (RTMPCommand) -> Void = { command in
             recorded.commands.withLock { $0.append(command) }
-            continuation.yield(command)
         }
         channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -68,23 +61,22 @@ public final class ScriptedRTMPServer: Sendable {
     /// The commands received so far.
     public var received: [RTMPCommand] { recorded.commands.withLock { $0 } }
 
-    /// Waits until `count` commands named `name` have arrived and returns them (fewer if the server stops).
-    public func commands(named name: String, count: Int = 1) async -> [RTMPCommand] {
-        let matching = { self.received.filter { $0.name == name } }
-        if matching().count >= count { return matching() }
-        for await command in commands where command.name == name {
-            if matching().count >= count { break }
+    /// Waits until `count` commands named `name` have arrived and returns them; fewer once `timeout` has
+    /// passed (a bound for a failing test, never a pace: it returns as soon as they are there).
+    public func commands(named name: String, count: Int = 1, within timeout: Duration = .seconds(60)) async -> [RTMPCommand] {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let matching = received.filter { $0.name == name }
+            if matching.count >= count || ContinuousClock.now >= deadline { return matching }
+            try? await Task.sleep(for: .milliseconds(20))
         }
-        return matching()
     }
 
     public func stop() {
-        continuation.finish()
         try? channel.close().wait()
     }
 
     deinit {
-        continuation.finish()
         channel.close(promise: nil)
     }
 }

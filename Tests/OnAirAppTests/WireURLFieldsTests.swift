@@ -13,7 +13,7 @@ struct WireURLFieldsTests {
     static func connects(_ arguments: [String], server: ScriptedRTMPServer, until name: String, count: Int = 1) async throws -> [RTMPCommand] {
         let directory = try TemporaryDirectory(prefix: "onair-wire-url")
         let run = try HeadlessRun(arguments, in: directory)
-        let seen = await server.commands(named: name, count: count)
+        let seen = await server.commands(named: name, count: count, within: .seconds(60))
         _ = run.peer.stop()
         try #require(seen.count >= count, "no \(name) within the time limit: \(run.peer.standardError)")
         return await server.commands(named: RTMPCommand.Name.connect)
