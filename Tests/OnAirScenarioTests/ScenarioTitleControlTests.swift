@@ -6,7 +6,8 @@ import Testing
 /// from the file (C0, DEL, C1 with U+009B, the 8-bit CSI) reaches them raw.
 @Suite("Scenario titles are escaped")
 struct ScenarioTitleControlTests {
-    @Test("C1 and C0 controls in a title are written as \\u{…}", arguments: ["\u{9B}2J", "\u{1B}]0;pwned\u{7}", "\u{85}\u{7F}"])
+    /// C0 controls and DEL are refused by the parser as a whole line; C1 ones pass it and are escaped.
+    @Test("C1 controls in a title are written as \\u{…}", arguments: ["\u{9B}2J", "\u{9D}0;pwned\u{9C}", "\u{85}x"])
     func titleEscaped(control: String) throws {
         let scenario = try ScenarioParser.parse("scenario Evil \(control) title\nwait 1s\n", source: "evil.scenario")
         #expect(!scenario.title.unicodeScalars.contains(where: ControlText.isControl), "\(scenario.title.debugDescription)")
