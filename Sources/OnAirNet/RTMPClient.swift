@@ -78,11 +78,11 @@ public enum RTMPClient {
         public var description: String {
             switch self {
             case .connectionRefused(let host, let port):
-                "connection refused by \(host):\(port); is the RTMP server running and listening on that port?"
+                "connection refused by \(StreamURL.bracketed(host)):\(port); is the RTMP server running and listening on that port?"
             case .nameNotResolved(let host):
                 "cannot resolve host name \(host); check the URL's host"
             case .connectTimedOut(let host, let port):
-                "no TCP connection to \(host):\(port) within the timeout; check the address and firewall"
+                "no TCP connection to \(StreamURL.bracketed(host)):\(port) within the timeout; check the address and firewall"
             case .tlsCertificateNotTrusted(let url, let trusted):
                 "\(url): TLS certificate not trusted (it does not chain up to \(trusted), or it has expired): "
                     + "pass --ca-file with the CA that signed the server's certificate"
