@@ -147,7 +147,16 @@ let package = Package(
 
         // MARK: Tests mirror the source targets.
         /// Starts and stops the real peers tests talk to (nginx-rtmp, ffmpeg, rtmpdump, the onair binary).
-        .target(name: "OnAirTestSupport", dependencies: []),
+        /// Test peers; the scripted RTMP server (a recording or hostile peer, optionally over TLS) needs NIO.
+        .target(
+            name: "OnAirTestSupport",
+            dependencies: [
+                "OnAirRTMP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .testTarget(name: "OnAirCoreTests", dependencies: ["OnAirCore", "OnAirTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "OnAirRTMPTests",
@@ -160,7 +169,7 @@ let package = Package(
         .testTarget(
             name: "OnAirNetTests",
             dependencies: [
-                "OnAirNet", "OnAirRTMP", "OnAirCore", "OnAirTestSupport",
+                "OnAirNet", "OnAirLink", "OnAirRTMP", "OnAirCore", "OnAirTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -33,4 +33,22 @@ static inline void onair_channel_layout_default(AVChannelLayout *layout, int cha
     av_channel_layout_default(layout, channels);
 }
 
+/// The last line against a hostile SPS (issue 29): libavcodec checks `max_pixels` against the cropped
+/// size, but allocates frames at the coded size. This `get_buffer2` refuses a video frame whose buffer
+/// (coded) size is over the context's `max_pixels`, then hands the rest to libavcodec's default.
+static inline int onair_bounded_get_buffer2(AVCodecContext *context, AVFrame *frame, int flags) {
+    if (context->codec_type == AVMEDIA_TYPE_VIDEO && context->max_pixels > 0
+        && (int64_t)frame->width * (int64_t)frame->height > context->max_pixels) {
+        av_log(context, AV_LOG_ERROR, "refused a %dx%d frame buffer: over the %lld-pixel bound\n",
+               frame->width, frame->height, (long long)context->max_pixels);
+        return AVERROR(EINVAL);
+    }
+    return avcodec_default_get_buffer2(context, frame, flags);
+}
+
+/// Installs ``onair_bounded_get_buffer2`` on a decoder context, before `avcodec_open2`.
+static inline void onair_use_bounded_get_buffer2(AVCodecContext *context) {
+    context->get_buffer2 = onair_bounded_get_buffer2;
+}
+
 #endif

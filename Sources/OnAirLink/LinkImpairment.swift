@@ -51,6 +51,8 @@ public final class LinkImpairment: Sendable {
         public var heldBytes = 0
         public var connectionsAccepted = 0
         public var connectionsOpen = 0
+        /// Connections refused at accept: from another process, or over ``maxConnections`` (issue 29).
+        public var connectionsRefused = 0
         /// Connections reset by a handoff.
         public var connectionsReset = 0
     }
@@ -58,6 +60,9 @@ public final class LinkImpairment: Sendable {
     /// Why a handoff's connection went: the stage reset it on purpose — not the server, not the protocol.
     /// Short enough that "connection lost: …" stays whole on an 80-column event log.
     public static let handoffReason = "the link stage reset it on purpose (handoff)"
+    /// The most connections the stage forwards at once: OnAir has one or two through it (publisher,
+    /// subscriber) and a reconnect overlaps the old one briefly; each is a thread.
+    public static let maxConnections = 8
 
     /// The port OnAir's client connects to (127.0.0.1).
     public let port: Int
@@ -66,15 +71,17 @@ public final class LinkImpairment: Sendable {
     private let shared: Shared
 
     /// Listens on a free loopback port (or `listenPort`) and forwards every connection to
-    /// `targetHost:targetPort` under `state`.
+    /// `targetHost:targetPort` under `state`. With `ownProcessOnly` (the default: the stage is OnAir's
+    /// own client's phone) a connection from any other process is closed at accept, uncounted
+    /// (``LinkPeerCheck``); tests that put the stage in front of a separate `onair` turn it off.
     public init(targetHost: String, targetPort: Int, state: LinkImpairmentState = LinkImpairmentState(), listenPort: Int = 0,
-                clientReceiveBufferBytes: Int = 16 << 10) throws {
+                clientReceiveBufferBytes: Int = 16 << 10, ownProcessOnly: Bool = true) throws {
         self.targetHost = targetHost
         self.targetPort = targetPort
         let (listener, boundPort) = try LinkSocket.listen(port: listenPort, receiveBuffer: clientReceiveBufferBytes)
         port = boundPort
         shared = try Shared(listener: listener, target: (targetHost, targetPort), state: state,
-                            clientReceiveBuffer: clientReceiveBufferBytes)
+                            clientReceiveBuffer: clientReceiveBufferBytes, ownProcessOnly: ownProcessOnly ? boundPort : nil)
         shared.startAccepting()
     }
 
@@ -109,6 +116,8 @@ extension LinkImpairment {
         let listener: Int32
         let target: (host: String, port: Int)
         let clientReceiveBuffer: Int
+        /// The stage's own port when only this process's connections are forwarded.
+        let ownProcessOnly: Int?
         let state: Mutex<LinkImpairmentState>
         let counters = Mutex(Counters())
         let targetFailure = Mutex<String?>(nil)
@@ -119,7 +128,7 @@ extension LinkImpairment {
         private let openDescriptors = Mutex<Set<Int32>>([])
         private let threads = DispatchGroup()
 
-        init(listener: Int32, target: (String, Int), state: LinkImpairmentState, clientReceiveBuffer: Int) throws {
+        init(listener: Int32, target: (String, Int), state: LinkImpairmentState, clientReceiveBuffer: Int, ownProcessOnly: Int?) throws {
             var ends: [Int32] = [0, 0]
             guard pipe(&ends) == 0 else {
                 close(listener)
@@ -128,6 +137,7 @@ extension LinkImpairment {
             self.listener = listener
             self.target = target
             self.clientReceiveBuffer = clientReceiveBuffer
+            self.ownProcessOnly = ownProcessOnly
             self.state = Mutex(state)
             wakeRead = ends[0]
             wakeWrite = ends[1]
@@ -168,6 +178,13 @@ extension LinkImpairment {
                 guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
                 let client = accept(listener, nil, nil)
                 guard client >= 0 else { continue }
+                guard admits(client) else {
+                    // Closed at once, no thread, no byte forwarded or counted but the refusal itself.
+                    LinkSocket.setResetOnClose(client)
+                    close(client)
+                    counters.withLock { $0.connectionsRefused += 1 }
+                    continue
+                }
                 guard track(client) else { return }
                 let path = state.withLock { $0.path }
                 counters.withLock {
@@ -179,6 +196,15 @@ extension LinkImpairment {
                     shared.counters.withLock { $0.connectionsOpen -= 1 }
                 }
             }
+        }
+
+        /// Whether an accepted connection may go through: under ``LinkImpairment/maxConnections`` open and,
+        /// when asked, from this process.
+        private func admits(_ client: Int32) -> Bool {
+            guard counters.withLock({ $0.connectionsOpen }) < LinkImpairment.maxConnections else { return false }
+            guard let stagePort = ownProcessOnly else { return true }
+            guard let peer = LinkPeerCheck.peerPort(client) else { return false }
+            return LinkPeerCheck.isOwnProcess(peerPort: peer, stagePort: stagePort)
         }
 
         /// Registers a descriptor so `stop` can shut it down; false (and closed) if the stage is stopping.

@@ -63,8 +63,8 @@ struct LinkImpairmentConnection {
             let code = errno
             let (host, port) = shared.target
             let reason = code == ECONNREFUSED
-                ? "connection refused by \(host):\(port); is the RTMP server running and listening on that port?"
-                : "cannot connect to \(host):\(port): \(String(cString: strerror(code)))"
+                ? "connection refused by \(StreamURL.bracketed(host)):\(port); is the RTMP server running and listening on that port?"
+                : "cannot connect to \(StreamURL.bracketed(host)):\(port): \(String(cString: strerror(code)))"
             shared.targetFailure.withLock { $0 = reason }
             return nil
         }

@@ -37,8 +37,24 @@ public enum RTMPClient {
         public var eventLoopGroup: (any EventLoopGroup)?
         /// Whom an `rtmps://` connection trusts; plain `rtmp://` ignores it.
         public var tls = RTMPTLSConfiguration()
+        /// Where the TCP connection goes when not to the URL's own host and port: the link stage's loopback
+        /// port. Only the socket's address changes; `connect`'s `tcUrl` and `app`, the stream name and the
+        /// TLS server name still name the URL the operator gave, since servers route, authenticate and
+        /// build player URLs from them (issue 32).
+        public var route: Route?
 
         public init() {}
+    }
+
+    /// A socket address to dial instead of the URL's own (see ``Configuration/route``).
+    public struct Route: Sendable, Equatable {
+        public var host: String
+        public var port: Int
+
+        public init(host: String, port: Int) {
+            self.host = host
+            self.port = port
+        }
     }
 
     /// Why a client could not connect, publish or play, or why it stopped.
@@ -64,11 +80,11 @@ public enum RTMPClient {
         public var description: String {
             switch self {
             case .connectionRefused(let host, let port):
-                "connection refused by \(host):\(port); is the RTMP server running and listening on that port?"
+                "connection refused by \(StreamURL.bracketed(host)):\(port); is the RTMP server running and listening on that port?"
             case .nameNotResolved(let host):
                 "cannot resolve host name \(host); check the URL's host"
             case .connectTimedOut(let host, let port):
-                "no TCP connection to \(host):\(port) within the timeout; check the address and firewall"
+                "no TCP connection to \(StreamURL.bracketed(host)):\(port) within the timeout; check the address and firewall"
             case .tlsCertificateNotTrusted(let url, let trusted):
                 "\(url): TLS certificate not trusted (it does not chain up to \(trusted), or it has expired): "
                     + "pass --ca-file with the CA that signed the server's certificate"

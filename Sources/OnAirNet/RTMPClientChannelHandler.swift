@@ -35,6 +35,12 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
     private var warned = false
     /// Message types already warned about (``warnOnce(type:_:)``).
     private var warnedTypes: Set<UInt8> = []
+    /// Bytes of protocol answers (ping responses, acknowledgements) written but not yet taken by the socket.
+    private var unreadAnswerBytes = 0
+    /// The most protocol answers a server may leave unread, as the relay allows a client
+    /// (`RelayConfiguration.maxQueuedControlBytes`): a server that floods pings and never reads would
+    /// otherwise grow NIO's unbounded write buffer by gigabytes (issue 29).
+    static let maxUnreadAnswerBytes = 1 << 20
 
     init(
         eventLoop: any EventLoop,
@@ -103,7 +109,7 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
         } else if inbound.isHandshakeComplete {
             duties.received(byteCount: Int(clamping: bytesRead - UInt64(RTMPHandshake.peerByteCount)))
         }
-        if let acknowledgement = duties.acknowledgementDue() { send(acknowledgement.raw(), flush: true) }
+        if let acknowledgement = duties.acknowledgementDue() { answer(acknowledgement.raw(), flush: true, context: context) }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -250,7 +256,7 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
         }
         switch message {
         case .windowAcknowledgementSize, .userControl:
-            if let answer = duties.handle(message) { send(answer.raw(), flush: false) }
+            if let answer = duties.handle(message) { self.answer(answer.raw(), flush: false, context: context) }
         case .command(let command) where command.name == RTMPCommand.Name.result || command.name == RTMPCommand.Name.error:
             if let entry = pending.removeValue(forKey: command.transactionID) {
                 if command.name == RTMPCommand.Name.result {
@@ -279,6 +285,25 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
         warnOnce("peer broke the RTMP spec: \(status.code.rawValue) came on message stream 0, not the stream \(first.streamID) it answers; "
             + "taken as its answer, as ffmpeg and librtmp do")
         return statusWaiters.startIndex
+    }
+
+    /// Writes a protocol answer, counted until the socket takes it; past ``maxUnreadAnswerBytes`` unread
+    /// the connection is closed with an error that says why (the server asks and never reads).
+    private func answer(_ raw: RTMPRawMessage, flush: Bool, context: ChannelHandlerContext) {
+        guard self.context != nil else { return }   // already closed: nothing more is answered
+        var out = context.channel.allocator.buffer(capacity: raw.payload.readableBytes + 64)
+        encoder.encode(raw, into: &out)
+        let size = out.readableBytes
+        unreadAnswerBytes += size
+        guard unreadAnswerBytes <= Self.maxUnreadAnswerBytes else {
+            fail(.protocolViolation("\(unreadAnswerBytes) bytes of protocol answers unread, over the \(Self.maxUnreadAnswerBytes)-byte limit "
+                + "(the server floods pings or acknowledgement requests and never reads the answers)"), context: context)
+            return
+        }
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        promise.futureResult.assumeIsolated().whenComplete { _ in self.unreadAnswerBytes -= size }
+        context.write(wrapOutboundOut(out), promise: promise)
+        if flush { context.flush() }
     }
 
     /// The first break of the spec this connection tolerated, told once.

@@ -72,7 +72,9 @@ final class RTMPClientConnection: Sendable {
             }
         let channel: any Channel
         do {
-            channel = try await bootstrap.connect(host: url.host, port: url.port).get()
+            // Through the link stage only the dialled address changes; every field sent names `url`.
+            let address = configuration.route ?? RTMPClient.Route(host: url.host, port: url.port)
+            channel = try await bootstrap.connect(host: address.host, port: address.port).get()
         } catch {
             throw mapConnectError(error, url: url)
         }

@@ -75,13 +75,19 @@ public final class RTMPPlayer: Sendable {
     public func start(streamName: String? = nil) async throws {
         let continuation = self.continuation
         let demuxer = Mutex(RTMPPlayerDemuxer())
+        let budget = Mutex(RTMPPlayerMessageBudget())
         let connection = try await RTMPClientConnection.open(
             url: url, configuration: configuration,
             onIncoming: { incoming in
-                for event in demuxer.withLock({ $0.handle(incoming) }) { continuation.yield(event) }
+                for event in demuxer.withLock({ $0.handle(incoming) }) {
+                    if case .message = event, !Self.admit(budget) { continue }
+                    if case .metadata = event, !Self.admit(budget) { continue }
+                    continuation.yield(event)
+                }
                 if case .command(let command) = incoming.message, let move = command.reconnectTarget {
                     continuation.yield(.reconnectRequest(tcUrl: move.tcUrl, description: move.description))
                 }
+                if let warning = budget.withLock({ $0.takeWarning(at: ContinuousClock.now) }) { continuation.yield(.warning(warning)) }
             },
             onClose: { error in
                 continuation.yield(.closed(error))
@@ -100,6 +106,11 @@ public final class RTMPPlayer: Sendable {
             await connection.close()
             throw error
         }
+    }
+
+    /// Whether one more data message may pass (``RTMPPlayerMessageBudget``).
+    private static func admit(_ budget: borrowing Mutex<RTMPPlayerMessageBudget>) -> Bool {
+        budget.withLock { $0.admit(at: ContinuousClock.now) }
     }
 
     /// Closes the connection; ``events`` then ends with `.closed(nil)`.

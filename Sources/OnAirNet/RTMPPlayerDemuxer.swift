@@ -18,6 +18,8 @@ struct RTMPPlayerDemuxer: Sendable {
     /// The codecs already named in a notice, so a stream of them is one line, not one per tag.
     private var unsupportedAudio: String?
     private var unsupportedVideo: String?
+    /// The last in-band SPS refusal told, so a stream of them is one notice.
+    private var refusedInBand: String?
 
     /// Events for one incoming message on the playing stream.
     mutating func handle(_ incoming: RTMPClient.Incoming) -> [RTMPPlayer.Event] {
@@ -61,20 +63,44 @@ struct RTMPPlayerDemuxer: Sendable {
             nalLengthSize = record.nalLengthSize
             // The SPS is authoritative for the picture size; metadata fills in what the SPS lacks.
             let sps = record.sequenceParameterSets.first.flatMap(H264SequenceParameterSet.init)
-            let track = VideoTrackDescription(
+            var track = VideoTrackDescription(
                 width: sps?.width ?? Int(metadata?[FLVMetadata.Key.width]?.numberValue ?? 0),
                 height: sps?.height ?? Int(metadata?[FLVMetadata.Key.height]?.numberValue ?? 0),
                 framesPerSecond: metadata?[FLVMetadata.Key.frameRate]?.numberValue ?? metadata?["fps"]?.numberValue ?? 0,
                 bitrate: Int((metadata?[FLVMetadata.Key.videoDataRate]?.numberValue ?? 0) * 1000),
                 sequenceParameterSets: record.sequenceParameterSets,
                 pictureParameterSets: record.pictureParameterSets)
+            // Every SPS of the record counts (two with the same id: the decoder keeps the last), at its
+            // coded size, which is what frames are allocated at.
+            let coded = record.sequenceParameterSets.compactMap(H264SequenceParameterSet.init)
+            track.codedWidth = coded.map(\.codedWidth).max() ?? 0
+            track.codedHeight = coded.map(\.codedHeight).max() ?? 0
             return [.videoTrack(track)]
         case .nalu:
             guard let packet = (try? tag.encodedPacket(timestamp: timestamp, nalLengthSize: nalLengthSize)) ?? nil else { return [] }
+            if let refusal = oversizedInBandSPS(packet.payload) {
+                // The packet is dropped, so the decoder never sees the SPS: later frames keep the last good one.
+                guard refusedInBand != refusal else { return [] }
+                refusedInBand = refusal
+                return [.notice(refusal)]
+            }
             return [.packet(packet)]
         case .endOfSequence:
             return []
         }
+    }
+
+    /// Why a packet's in-band SPS (a keyframe may repeat it, with another size) must not reach the
+    /// decoder: its coded size is over ``OnAirCore/PictureBound``; nil when it has none or it fits.
+    private func oversizedInBandSPS(_ payload: [UInt8]) -> String? {
+        // Slices of the payload: no frame is copied to find the few bytes of an SPS.
+        for unit in AnnexB.split(payload) where (unit.first ?? 0) & 0x1F == AnnexB.NALType.sequenceParameterSet.rawValue {
+            guard let sps = H264SequenceParameterSet(Array(unit)) else { continue }
+            guard !PictureBound.fits(width: sps.codedWidth, height: sps.codedHeight) else { continue }
+            return "an in-band SPS codes a \(sps.codedWidth)×\(sps.codedHeight) picture (shown as \(sps.width)×\(sps.height)), larger than the "
+                + "\(PictureBound.maxWidth)×\(PictureBound.maxHeight) OnAir's subscriber decodes; its frames are dropped"
+        }
+        return nil
     }
 
     private mutating func audio(_ body: ByteBuffer, timestamp: Int64) -> [RTMPPlayer.Event] {

@@ -12,14 +12,18 @@ public enum ScenarioParser {
     public static let maximumBytes = 256 * 1024
     public static let maximumLineLength = 1000
     public static let maximumSteps = 5000
+    /// The most a scenario's `wait`s may add up to: a rehearsal lasts minutes; 5000 × `wait 60m` (208 days)
+    /// is a mistake or an attack, and is refused before anything starts (issue 29 item 7).
+    public static let maximumTotalWait = Duration.seconds(6 * 3600)
 
     /// Parses `text`, read from `source` (a path, used in messages).
     public static func parse(_ text: String, source: String) throws(ScenarioParseError) -> Scenario {
         guard text.utf8.count <= maximumBytes else {
             throw ScenarioParseError(source: source, line: 0, message: "is larger than \(maximumBytes / 1024) KiB; is it really a scenario file?")
         }
-        var scenario = Scenario(source: source, title: fileName(source))
+        var scenario = Scenario(source: source, title: ControlText.escaped(fileName(source)))
         var sawStep = false
+        var totalWait = Duration.zero
         var lineNumber = 0
         // "\r\n" is one Character in Swift: both line ends are separators.
         for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
@@ -27,7 +31,11 @@ public enum ScenarioParser {
             func fail(_ message: String) -> ScenarioParseError {
                 ScenarioParseError(source: source, line: lineNumber, message: message)
             }
-            guard line.count <= maximumLineLength else { throw fail("line longer than \(maximumLineLength) characters") }
+            // Counted in Unicode scalars and bytes, not Characters: 100 000 combining marks are one Character
+            // (issue 29 item 7). The message never quotes the line.
+            guard line.unicodeScalars.count <= maximumLineLength, line.utf8.count <= 4 * maximumLineLength else {
+                throw fail("line longer than \(maximumLineLength) characters")
+            }
             guard !line.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else {
                 throw fail("control character in the line")
             }
@@ -58,6 +66,12 @@ public enum ScenarioParser {
             }
             sawStep = true
             guard scenario.steps.count < maximumSteps else { throw fail("more than \(maximumSteps) steps") }
+            if case .wait(let wait) = action {
+                totalWait += wait
+                guard totalWait <= maximumTotalWait else {
+                    throw fail("the waits add up to more than \(maximumTotalWait.components.seconds / 3600) hours; a scenario rehearses minutes")
+                }
+            }
             scenario.steps.append(ScenarioStep(line: lineNumber, action: action))
         }
         guard sawStep else {
@@ -88,7 +102,8 @@ public enum ScenarioParser {
     private static func apply(_ setting: Setting, _ words: [ScenarioLineTokenizer.Token], to scenario: inout Scenario) throws(Failure) {
         if setting == .scenario {
             guard !words.isEmpty else { throw Failure(message: "`scenario` needs a title") }
-            scenario.title = words.map(\.text).joined(separator: " ")
+            // Shown in the report, the console and logs: no control character from the file reaches them.
+            scenario.title = ControlText.escaped(words.map(\.text).joined(separator: " "))
             return
         }
         guard words.count == 1, let word = words.first?.text else {

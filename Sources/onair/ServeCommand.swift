@@ -45,8 +45,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Which publishes are recorded: by-type (record/append publishes, or ?record=record|append after the name), all (live ones too, as record), none.")
     var record = "by-type"
 
-    @Option(help: "How long without data from a publisher, socket open, before it is treated as gone (seconds, or 30s, 2m; 0: never; at most a day).",
-            transform: NumberArgument.seconds(in: .zero...NumberArgument.aDay))
+    @Option(help: "How long without data from a publisher, socket open, before it is treated as gone (seconds, or 30s, 2m; 0: never; from 1 s to a day).",
+            transform: NumberArgument.secondsOrOff(minimum: .seconds(1), maximum: NumberArgument.aDay))
     var idleTimeout: Double = 15
 
     @Option(help: "Most connections one client address may have open at once (0: no limit); loopback is exempt unless --limit-loopback.")

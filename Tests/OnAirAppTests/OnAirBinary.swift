@@ -8,8 +8,10 @@ struct OnAirBinary {
         var standardError: String
     }
 
-    /// `.build/<config>/onair`, found from the test bundle's location.
+    /// `.build/<config>/onair`, found from the test bundle's location; `ONAIR_TEST_BINARY` names another
+    /// (an older build, to take before/after figures with the same tests).
     static var url: URL {
+        if let other = ProcessInfo.processInfo.environment["ONAIR_TEST_BINARY"], !other.isEmpty { return URL(fileURLWithPath: other) }
         var directory = Bundle.main.bundleURL
         for _ in 0..<4 where !FileManager.default.fileExists(atPath: directory.appendingPathComponent("onair").path) {
             directory = directory.deletingLastPathComponent()

@@ -33,7 +33,8 @@ struct ThrottledLinkSoakTests {
             "recorder soak { record all; record_path \(recordings.path); record_unique off; }",
         ])
         let proxy = try LinkImpairment(
-            targetHost: "127.0.0.1", targetPort: nginx.port, state: .init(capBitsPerSecond: Self.linkBytesPerSecond * 8))
+            targetHost: "127.0.0.1", targetPort: nginx.port, state: .init(capBitsPerSecond: Self.linkBytesPerSecond * 8),
+            ownProcessOnly: false)
         defer { proxy.stop() }
 
         let publisher = try HeadlessRun([

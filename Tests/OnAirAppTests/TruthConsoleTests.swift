@@ -88,7 +88,7 @@ struct TruthConsoleTests {
         let directory = try TemporaryDirectory()
         let (server, port) = try serve(in: directory)
         defer { _ = server.stop(signal: SIGKILL) }
-        let proxy = try LinkImpairment(targetHost: "127.0.0.1", targetPort: port)
+        let proxy = try LinkImpairment(targetHost: "127.0.0.1", targetPort: port, ownProcessOnly: false)
         defer { proxy.stop() }
         let tmux = try TmuxSession(
             command: shell("publish rtmp://127.0.0.1:\(proxy.port)/live/held --size 640x360 --bitrate 2M --send-timeout 3"),

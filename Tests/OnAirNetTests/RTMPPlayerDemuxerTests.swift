@@ -9,6 +9,13 @@ struct RTMPPlayerDemuxerTests {
     static let sps: [UInt8] = [0x67, 0x42, 0xC0, 0x1E, 0xD9, 0x00, 0xA0, 0x2F, 0xF9, 0x70, 0x11, 0x00, 0x00, 0x03, 0x00, 0x01, 0x00, 0x00, 0x03, 0x00, 0x32, 0x0F, 0x16, 0x2E, 0x48]
     static let pps: [UInt8] = [0x68, 0xCE, 0x3C, 0x80]
 
+    /// `track` with its coded (uncropped) size, as the demuxer reads it from the SPS.
+    static func coded(_ track: VideoTrackDescription, width: Int, height: Int) -> VideoTrackDescription {
+        var track = track
+        (track.codedWidth, track.codedHeight) = (width, height)
+        return track
+    }
+
     static func incoming(_ message: RTMPMessage, at timestamp: UInt32 = 0) -> RTMPClient.Incoming {
         RTMPClient.Incoming(message: message, timestamp: timestamp, messageStreamID: 1)
     }
@@ -29,8 +36,9 @@ struct RTMPPlayerDemuxerTests {
             ])]),
             (.data(RTMPDataMessage(handler: "publisherBackground", arguments: [.string("streamName=s")])), 0,
              [.message(handler: "publisherBackground", arguments: [.string("streamName=s")])]),
-            (.video(FLVVideoTag.sequenceHeader(record)), 0, [.videoTrack(VideoTrackDescription(
-                width: 640, height: 360, framesPerSecond: 30, bitrate: 0, sequenceParameterSets: [Self.sps], pictureParameterSets: [Self.pps]))]),
+            (.video(FLVVideoTag.sequenceHeader(record)), 0, [.videoTrack(Self.coded(VideoTrackDescription(
+                width: 640, height: 360, framesPerSecond: 30, bitrate: 0, sequenceParameterSets: [Self.sps], pictureParameterSets: [Self.pps]),
+                width: 640, height: 368))]),
             (.audio(FLVAudioTag.sequenceHeader(audioSpecificConfig: [0x12, 0x10])), 0, [.audioTrack(AudioTrackDescription(
                 sampleRate: 44_100, channels: 2, bitrate: 128_000, audioSpecificConfig: [0x12, 0x10]))]),
             (.video(FLVVideoTag.frame(frame)), 40, [.packet(frame)]),

@@ -180,14 +180,12 @@ public enum DemoFrontEnd {
         publisher.network = network
         // The subscriber's own phone: a stage of its own when the server is plain rtmp://.
         let subscriberStage = try url.scheme == .rtmp ? linkStage(toward: url) : nil
-        var playURL = url
-        if let subscriberStage {
-            playURL.host = "127.0.0.1"
-            playURL.port = subscriberStage.port
-        }
+        // The socket dials the stage; `connect` still names the server (issue 32).
+        var playRTMP = rtmp
+        playRTMP.route = subscriberStage.map { RTMPClient.Route(host: "127.0.0.1", port: $0.port) }
         let subscriber = SubscriberController(
             session: SubscriberSession(streamName: url.bareStreamName, redactedURL: url.redacted, reconnectDelay: reconnectDelay),
-            url: playURL, clock: clock, stallTimeout: stallTimeout, rtmp: rtmp, post: subscriberPost
+            url: url, clock: clock, stallTimeout: stallTimeout, rtmp: playRTMP, post: subscriberPost
         )
         subscriber.link = subscriberStage
         return (publisher, subscriber)

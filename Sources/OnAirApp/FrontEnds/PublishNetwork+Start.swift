@@ -3,13 +3,13 @@ import OnAirCore
 import OnAirMedia
 import OnAirNet
 import OnAirLink
-import OnAirLink
 
 extension PublishNetwork {
     /// Starts what the publisher's network needs: always the measure of the wire (TCP_INFO of the
     /// publisher's connection) and ABR when asked; the link stage only when an impairment is asked for
     /// (`--link-cap`, `--link-delay`) or `withStage` (the demo keeps its stages, so its link keys work), and
-    /// only toward rtmp://. Returns the URL the publisher connects to (the stage's loopback port, or `url`).
+    /// only toward rtmp://. Returns the URL the publisher names — always `url` unchanged: `clientConfiguration`
+    /// routes the socket to the stage, so `connect`'s `tcUrl` names the server the operator gave (issue 32).
     /// `--link-*` with rtmps:// or with `--direct` is a usage error.
     static func start(
         _ options: NetworkOptions, url: StreamURL, engine: MediaEngine, clock: SessionClock, command: String, withStage: Bool = false,
@@ -42,13 +42,10 @@ extension PublishNetwork {
         // of it: under 1 ms of queueing for 8 s in a row). A quiet path proves nothing here, so the lifted
         // cap is found by the backed-off probes, as before.
         configuration?.quietPathQueueing = .zero
-        var local = url
-        local.host = "127.0.0.1"
-        local.port = stage.port
         events(HeadlessEvent(time: clock.now, side: .publisher, kind: "link", details: [
             "state": .string(stage.state.description), "abr": .string(options.abr.rawValue),
         ]))
-        return (local, PublishNetwork(stage: stage, configuration: configuration, engine: engine, clock: clock, events: events))
+        return (url, PublishNetwork(stage: stage, configuration: configuration, engine: engine, clock: clock, events: events))
     }
 
     /// The client configuration for a publisher behind this stage: the hop to the stage is loopback (no
@@ -56,10 +53,12 @@ extension PublishNetwork {
     /// What it holds is the one part of the send queue the stage cannot count; at the default 64 KiB that
     /// was 0.64 s at 800 kbit/s that ABR never saw (the subscriber's glass-to-glass grew to 466 ms while
     /// ABR's queue delay read under 150 ms).
+    /// The socket dials the stage's loopback port (`route`) while every field sent names the URL.
     static func clientConfiguration(_ rtmp: RTMPClient.Configuration, through network: PublishNetwork) -> RTMPClient.Configuration {
-        guard network.stage != nil else { return rtmp }
+        guard let stage = network.stage else { return rtmp }
         var configuration = rtmp
         configuration.unsentBytesLimit = LinkImpairment.clientUnsentLimit
+        configuration.route = RTMPClient.Route(host: "127.0.0.1", port: stage.port)
         return configuration
     }
 }

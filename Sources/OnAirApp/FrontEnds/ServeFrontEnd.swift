@@ -76,8 +76,10 @@ public struct ServeFrontEnd: Sendable {
             throw FrontEndExit(code: 2, message: "onair serve: --loopback-exemption-limit must be 0 (never limit loopback) or more, got \(options.loopbackExemptionLimit)")
         }
         configuration.loopbackExemptionLimit = options.loopbackExemptionLimit == 0 ? nil : options.loopbackExemptionLimit
-        guard options.idleTimeout >= 0, options.idleTimeout.isFinite else {
-            throw FrontEndExit(code: 2, message: "onair serve: --idle-timeout must be 0 (off) or a number of seconds, got \(options.idleTimeout)")
+        // Under a second kicks every publisher between two frames; below a millisecond it rounded to 0 and
+        // silently meant "never" (issue 29 item 7).
+        guard options.idleTimeout == 0 || (options.idleTimeout >= 1 && options.idleTimeout <= 86_400) else {
+            throw FrontEndExit(code: 2, message: "onair serve: --idle-timeout must be 0 (off) or from 1 to 86400 seconds, got \(options.idleTimeout)")
         }
         configuration.idleTimeout = options.idleTimeout == 0 ? nil : .milliseconds(Int64(options.idleTimeout * 1000))
         guard options.maxConnectionsPerAddress >= 0 else {

@@ -37,6 +37,11 @@ enum FrontEndLoop {
         inputs.start()
         var failure: String?
         loop: for await input in inputs.stream {
+            inputs.took(input)
+            if let reason = inputs.pendingQuit {
+                presenter.quitting(reason)
+                break loop
+            }
             switch input {
             case .publisher(let event):
                 sides.publisher?.handle(event)
@@ -49,7 +54,7 @@ enum FrontEndLoop {
             case .command(let command):
                 if let refusal = sides.commands.perform(command) { presenter.refused(refusal, byKey: false) }
             case .unknownCommand(let line):
-                presenter.refused("unknown command '\(line)'; commands: \(OperatorCommand.names.joined(separator: ", "))", byKey: false)
+                presenter.refused("unknown command '\(ControlText.escaped(line))'; commands: \(OperatorCommand.names.joined(separator: ", "))", byKey: false)
             case .badCommand(let reason):
                 presenter.refused(reason, byKey: false)
             case .terminal(let event):
@@ -68,6 +73,13 @@ enum FrontEndLoop {
             case .notice(let text):
                 presenter.notice(text)
             case .tick(let second):
+                let dropped = second ? inputs.takeDroppedSubscriberInputs() : 0
+                if dropped > 0 {
+                    presenter.outside(HeadlessEvent(time: clock.now, side: .subscriber, kind: "warning", details: [
+                        "text": .string("the server sends faster than OnAir can take: dropped \(dropped) data and media inputs"),
+                        "dropped": .integer(Int64(dropped)),
+                    ]))
+                }
                 sides.tick(second: second)
                 presenter.ticked(sides, stats: second ? sides.statsEvents(at: clock.now) : [], at: clock.now)
             case .quit(let reason):

@@ -20,7 +20,7 @@ public enum ServeEventFormatter {
     private static func rawLine(_ event: RelayEvent) -> String {
         switch event {
         case .listening(let host, let port):
-            "relay: listening on rtmp://\(host):\(port)/live/<stream>"
+            "relay: listening on rtmp://\(StreamURL.bracketed(host)):\(port)/live/<stream>"
         case .connectionOpened(let id, let remote):
             "relay: connection #\(id) from \(remote)"
         case .connectionClosed(let id, let bytesIn, let bytesOut):
@@ -67,7 +67,7 @@ public enum ServeEventFormatter {
         func i(_ value: Int) -> JSONValue { .integer(Int64(value)) }
         switch event {
         case .listening(let host, let port):
-            return ("listening", ["host": .string(host), "port": i(port), "url": .string("rtmp://\(host):\(port)/live")])
+            return ("listening", ["host": .string(host), "port": i(port), "url": .string("rtmp://\(StreamURL.bracketed(host)):\(port)/live")])
         case .connectionOpened(let id, let remote):
             return ("connection", ["connection": i(id), "remote": .string(remote)])
         case .connectionClosed(let id, let bytesIn, let bytesOut):

@@ -19,6 +19,11 @@ struct ScenarioFile: Sendable {
         guard !isDirectory.boolValue else {
             throw FrontEndExit(code: 2, message: "onair demo: --script \(path): is a directory; give a scenario file (see Scenarios/README.md)")
         }
+        // A FIFO or a device would block the open or the read before anything starts (issue 29 item 7).
+        let type = (try? FileManager.default.attributesOfItem(atPath: path)[.type]) as? FileAttributeType
+        guard type == .typeRegular else {
+            throw FrontEndExit(code: 2, message: "onair demo: --script \(path): is not a regular file (a FIFO or a device?); give a scenario file")
+        }
         do {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             defer { try? handle.close() }

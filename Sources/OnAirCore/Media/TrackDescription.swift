@@ -10,6 +10,10 @@ public struct VideoTrackDescription: Sendable, Equatable {
     public var sequenceParameterSets: [[UInt8]]
     /// H.264 picture parameter sets, each a bare NAL unit (no start code).
     public var pictureParameterSets: [[UInt8]]
+    /// The largest coded (uncropped) size among the sequence parameter sets, when a player read them;
+    /// 0 when unknown. Decoders allocate at this size, so picture bounds are checked against it.
+    public var codedWidth = 0
+    public var codedHeight = 0
 
     public init(
         width: Int,

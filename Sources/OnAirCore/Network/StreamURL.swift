@@ -26,6 +26,8 @@ public struct StreamURL: Sendable, Equatable, CustomStringConvertible {
         case invalidPort(String)
         case missingApplication(String)
         case missingStreamName(String)
+        /// A host with a bracket or a colon outside a bracketed IPv6 literal (`[::1:1935`, `::1`).
+        case invalidHost(String)
 
         public var description: String {
             let expected = "expected rtmp[s]://host[:port]/app/stream"
@@ -35,6 +37,7 @@ public struct StreamURL: Sendable, Equatable, CustomStringConvertible {
             case .invalidPort(let got): return "\(expected), got \(got) (the port must be a number from 1 to 65535)"
             case .missingApplication(let got): return "\(expected), got \(got) (no application name)"
             case .missingStreamName(let got): return "\(expected), got \(got) (no stream name after the application)"
+            case .invalidHost(let got): return "\(expected), got \(got) (an IPv6 address goes in brackets: rtmp://[::1]:1935/app/stream)"
             }
         }
     }
@@ -91,6 +94,11 @@ public struct StreamURL: Sendable, Equatable, CustomStringConvertible {
             host = String(hostPort)
         }
         guard !host.isEmpty else { throw .missingHost(Self.redact(string)) }
+        // `rtmp://[::1:1935/…` (no closing bracket) or an unbracketed IPv6 literal: a usage error, not a
+        // host name to resolve (issue 29 item 7).
+        guard !host.contains("["), !host.contains("]"), !(host.contains(":") && !hostPort.hasPrefix("[")) else {
+            throw .invalidHost(Self.redact(string))
+        }
         if let portText {
             guard let value = Int(portText), (1...65_535).contains(value) else { throw .invalidPort(Self.redact(string)) }
             port = value
@@ -128,7 +136,10 @@ public struct StreamURL: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { redacted }
 
-    private var bracketedHost: String { host.contains(":") ? "[\(host)]" : host }
+    private var bracketedHost: String { Self.bracketed(host) }
+
+    /// `host` as it goes in a URL or a `host:port` text: an IPv6 literal in brackets.
+    public static func bracketed(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
 
     /// `head` (`/live?key=K/`) with the values of any query in it hidden.
     private static func redactQueries(_ head: Substring) -> String {

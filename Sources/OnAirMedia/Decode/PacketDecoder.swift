@@ -55,10 +55,10 @@ public final class PacketDecoder {
         public init() {}
     }
 
-    /// The largest picture the subscriber decodes: its preview never needs more, and a hostile SPS
-    /// (16368×8000) otherwise makes libavcodec allocate gigabytes (issue 14).
-    public static let maxPictureWidth = 4096
-    public static let maxPictureHeight = 2304
+    /// The largest picture the subscriber decodes (``OnAirCore/PictureBound``): its preview never needs
+    /// more, and a hostile SPS (16368×8000) otherwise makes libavcodec allocate gigabytes (issue 14).
+    public static let maxPictureWidth = PictureBound.maxWidth
+    public static let maxPictureHeight = PictureBound.maxHeight
 
     public let previewWidth: Int
     public let previewHeight: Int
@@ -116,6 +116,12 @@ public final class PacketDecoder {
                 "picture \(track.width)×\(track.height) is larger than the \(Self.maxPictureWidth)×\(Self.maxPictureHeight) "
                     + "OnAir's subscriber decodes; video not decoded, audio goes on")
         }
+        // Frames are allocated at the coded size: a cropped SPS must not hide a huge one (issue 29).
+        guard Self.pictureFits(width: track.codedWidth, height: track.codedHeight) else {
+            throw MediaError.formatUnsupported(
+                "picture coded at \(track.codedWidth)×\(track.codedHeight) (shown cropped to \(track.width)×\(track.height)) is larger than "
+                    + "the \(Self.maxPictureWidth)×\(Self.maxPictureHeight) OnAir's subscriber decodes; video not decoded, audio goes on")
+        }
         video = try DecoderContext(
             AV_CODEC_ID_H264, name: "h264",
             extradata: AnnexB.join(track.sequenceParameterSets + track.pictureParameterSets)
@@ -124,7 +130,10 @@ public final class PacketDecoder {
             context.pointee.thread_count = 1
             context.pointee.flags |= Int32(AV_CODEC_FLAG_LOW_DELAY)
             // The same bound for an SPS that arrives in-band, inside a keyframe, after the check above.
-            context.pointee.max_pixels = Int64(Self.maxPictureWidth * Self.maxPictureHeight)
+            context.pointee.max_pixels = Int64(PictureBound.maxPixels)
+            // libavcodec checks max_pixels against the cropped size; the last line refuses any frame
+            // buffer whose coded size is over the bound, wherever its SPS came from.
+            onair_use_bounded_get_buffer2(context)
         }
         videoTrack = track
         refusedVideo = nil
@@ -174,8 +183,7 @@ public final class PacketDecoder {
     }
 
     static func pictureFits(width: Int, height: Int) -> Bool {
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        return !overflow && pixels <= maxPictureWidth * maxPictureHeight && max(width, height) <= maxPictureWidth
+        PictureBound.fits(width: width, height: height)
     }
 
     private static func sameAudioConfiguration(_ a: AudioTrackDescription, _ b: AudioTrackDescription) -> Bool {

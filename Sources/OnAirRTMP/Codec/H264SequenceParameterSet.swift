@@ -12,6 +12,10 @@ public struct H264SequenceParameterSet: Sendable, Equatable {
     /// Displayed width and height in pixels, after frame cropping.
     public var width: Int
     public var height: Int
+    /// The coded (uncropped) size: what a decoder allocates every frame at, however small the cropped
+    /// picture (a 16368×8000 SPS cropped to 640×352 still costs 196 MB a frame; issue 29).
+    public var codedWidth: Int
+    public var codedHeight: Int
 
     /// profile_idc values whose SPS carries chroma_format_idc and bit depths (§7.3.2.1.1).
     static let highProfiles: Set<Int> = [100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135]
@@ -67,6 +71,8 @@ public struct H264SequenceParameterSet: Sendable, Equatable {
         self.levelIndication = UInt8(level)
         self.width = width
         self.height = height
+        codedWidth = (widthMBs + 1) * 16
+        codedHeight = fieldFactor * (heightUnits + 1) * 16
     }
 
     /// Drops each 0x03 that follows two zero bytes (emulation_prevention_three_byte, §7.4.1).
