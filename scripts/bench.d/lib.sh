@@ -128,3 +128,34 @@ bench_median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {if (NR % 
 
 bench_verdict() { if [ "$1" = 1 ]; then echo MET; else echo MISSED; fi; }
 
+
+# bench_perf_top PID SECONDS OUT [N]: samples PID's CPU (perf record -e cpu-clock, every thread) for SECONDS
+# and writes to OUT the share of samples outside the codecs (libx264, libavcodec's and fdk's AAC, libswscale
+# counts as OnAir's conversion) and the top N (default 12) symbols by self time outside them, Swift names
+# demangled. Prints nothing and returns 0 when perf is missing or not permitted (ONAIR_BENCH_PROFILE=0 skips).
+bench_perf_top() {
+  local pid=$1 seconds=$2 out=$3 count=${4:-12} data
+  : > "$out"
+  [ "${ONAIR_BENCH_PROFILE:-1}" = 0 ] && return 0
+  command -v perf > /dev/null || { echo "  (profile skipped: perf not installed; apt-get install linux-perf)" > "$out"; return 0; }
+  data="$out.data"
+  perf record -q -e cpu-clock -F 999 -p "$pid" -o "$data" -- sleep "$seconds" > /dev/null 2>&1 \
+    || { echo "  (profile skipped: perf record -e cpu-clock failed here)" > "$out"; return 0; }
+  local demangle=cat
+  command -v swift > /dev/null && demangle="swift demangle --simplified --compact"
+  perf report -i "$data" --no-children --sort dso,symbol --stdio -q 2> /dev/null \
+    | awk -v top="$count" '
+        /^ *[0-9.]+%/ {
+          pct = $1; sub("%", "", pct); dso = $2
+          sym = $0; sub(/^ *[0-9.]+% +[^ ]+ +\[[^]]*\] +/, "", sym); sub(/( +-)+ *$/, "", sym)
+          total += pct
+          if (dso ~ /libx264|libavcodec|libfdk|libopus|libmp3lame/) { codec += pct; next }
+          own += pct
+          if (shown < top) { lines[shown++] = sprintf("  %6.2f%%  %-22s %s", pct, substr(dso, 1, 22), substr(sym, 1, 110)) }
+        }
+        END {
+          printf "  samples outside the codecs: %.1f %% of the process (codecs %.1f %%)\n", own, codec
+          for (i = 0; i < shown; i++) print lines[i]
+        }' | $demangle > "$out"
+  rm -f "$data"
+}
