@@ -34,7 +34,7 @@ struct MediaEngineTests {
         #expect(stats.grantedVideo == VideoSourceFormat(width: 320, height: 180, framesPerSecond: 30, pixelFormat: "test pattern"))
         #expect((stats.output?.highWater ?? .max) <= 120)
         // Nobody has read the preview yet, so in 30 frames (≥ 8 refreshes' worth) none was scaled (issue 31).
-        #expect(engine.control.preview.withLock { $0 } == nil)
+        #expect(engine.control.preview.withLock { $0 == nil }, "a preview was scaled with nobody reading it")
         // Reading asks for it: the capture thread scales the next frame's (bounded wait, not a timing check).
         var read = engine.preview
         let deadline = Date().addingTimeInterval(20)
