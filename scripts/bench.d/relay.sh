@@ -216,15 +216,20 @@ MERGE_ARGS="--audio-merge-ms 0" fanout onair onair0
 MERGE_ARGS="" fanout onair
 fanout nginx
 # nginx-rtmp leaves Nagle on for its players (it never sets TCP_NODELAY); onair sets it unless --no-tcp-nodelay.
-MERGE_ARGS="--audio-merge-ms 0 --no-tcp-nodelay" fanout onair onair0nagle
+# (Skipped for a binary without the option, e.g. a baseline build given as ONAIR.)
+NAGLE=0; [ "$("$ONAIR" serve --help 2>/dev/null | grep -c -- --no-tcp-nodelay)" -gt 0 ] && NAGLE=1
+[ "$NAGLE" = 1 ] && MERGE_ARGS="--audio-merge-ms 0 --no-tcp-nodelay" fanout onair onair0nagle
 MERGE_ARGS="--audio-merge-ms 0" latency onair
-MERGE_ARGS="--audio-merge-ms 0 --no-tcp-nodelay" latency onair onair0nagle
+[ "$NAGLE" = 1 ] && MERGE_ARGS="--audio-merge-ms 0 --no-tcp-nodelay" latency onair onair0nagle
 latency nginx
 MERGE_ARGS="--audio-merge-ms 0" PROFILE_OUT="$WORK/profile" WINDOW=${RELAY_BENCH_PROFILE_WINDOW:-8} fanout onair profile
 read -r onair0_cpu onair0_bytes onair0_min < "$WORK/fanout-result-onair0"
 read -r onair_cpu onair_bytes onair_min < "$WORK/fanout-result-onair"
-read -r nagle_cpu nagle_bytes nagle_min < "$WORK/fanout-result-onair0nagle"
-read -r nagle_median nagle_p90 nagle_n < "$WORK/latency-result-onair0nagle"
+nagle_cpu=n/a nagle_median=n/a nagle_p90=n/a
+if [ "$NAGLE" = 1 ]; then
+  read -r nagle_cpu nagle_bytes nagle_min < "$WORK/fanout-result-onair0nagle"
+  read -r nagle_median nagle_p90 nagle_n < "$WORK/latency-result-onair0nagle"
+fi
 read -r nginx_cpu nginx_bytes nginx_min < "$WORK/fanout-result-nginx"
 read -r onair_median onair_p90 onair_n < "$WORK/latency-result-onair"
 read -r nginx_median nginx_p90 nginx_n < "$WORK/latency-result-nginx"
@@ -235,7 +240,7 @@ mkdir -p bench-results
   echo "relay fan-out, $PLAYERS players, 1280x720 30 fps 2.5 Mbit/s (ffmpeg -re), ${WINDOW} s window; load average $LOAD:"
   echo "  --audio-merge-ms 0 (nginx's latency): onair serve $onair0_cpu core vs nginx-rtmp worker $nginx_cpu core   ratio $(ratio "$onair0_cpu" "$nginx_cpu") (target <= 1.0, aim 0.8)"
   echo "  default merge window:                 onair serve $onair_cpu core vs nginx-rtmp worker $nginx_cpu core   ratio $(ratio "$onair_cpu" "$nginx_cpu")"
-  echo "  --audio-merge-ms 0 --no-tcp-nodelay:  onair serve $nagle_cpu core vs nginx-rtmp worker $nginx_cpu core   ratio $(ratio "$nagle_cpu" "$nginx_cpu") (Nagle on, as nginx-rtmp)"
+  [ "$NAGLE" = 1 ] && echo "  --audio-merge-ms 0 --no-tcp-nodelay:  onair serve $nagle_cpu core vs nginx-rtmp worker $nginx_cpu core   ratio $(ratio "$nagle_cpu" "$nginx_cpu") (Nagle on, as nginx-rtmp)"
   echo "  delivered at merge 0: onair $((onair0_bytes / 1000000)) MB (slowest player $((onair0_min / 1000)) kB)"
   echo "  delivered: onair $((onair_bytes / 1000000)) MB (slowest player $((onair_min / 1000)) kB), nginx $((nginx_bytes / 1000000)) MB (slowest player $((nginx_min / 1000)) kB)"
   # The two servers do not deliver exactly the same bytes in the window (a lagging nginx player gets less),
@@ -243,7 +248,7 @@ mkdir -p bench-results
   echo "  CPU per delivered byte onair/nginx: $(awk -v a="$onair_cpu" -v ab="$onair_bytes" -v b="$nginx_cpu" -v bb="$nginx_bytes" 'BEGIN{ if (b > 0 && ab > 0 && bb > 0) printf "%.2f", (a/ab)/(b/bb); else print "n/a" }') (reported)"
   echo "relay hop latency (publish -> player, loopback, $onair_n/$nginx_n frames):"
   echo "  onair serve (--audio-merge-ms 0): median $onair_median ms, p90 $onair_p90 ms   nginx-rtmp: median $nginx_median ms, p90 $nginx_p90 ms   (target median <= nginx's)"
-  echo "  onair serve (--audio-merge-ms 0 --no-tcp-nodelay): median $nagle_median ms, p90 $nagle_p90 ms"
+  [ "$NAGLE" = 1 ] && echo "  onair serve (--audio-merge-ms 0 --no-tcp-nodelay): median $nagle_median ms, p90 $nagle_p90 ms"
   if [ -s "$WORK/profile" ]; then
     echo "onair serve profile at --audio-merge-ms 0 (perf, cpu-clock, self time, top frames):"
     cat "$WORK/profile"
