@@ -17,7 +17,7 @@
 # (about two thirds of onair's CPU, as for nginx): one write(2) per player per video frame.
 # Measured 2026-11-27 (issue 31, 2 cores, load average 2.3-4.5): merge 0 ratio 1.48 (main's code) / 1.54 (this
 # branch, same relay write path), default merge 1.04 / 1.04; --no-tcp-nodelay 1.57: Nagle is not what makes
-# nginx cheaper. perf: about two thirds kernel (loopback TCP), the rest NIO's per-write path, retain/release.
+# nginx cheaper. perf: most samples in the kernel (loopback TCP), then NIO's per-write path, retain/release.
 # Issue 31: the fan-out runs twice for onair, at --audio-merge-ms 0 (every message leaves when it arrives, as
 # nginx-rtmp sends) and at the default merge window, both against the same nginx run, and a third, short
 # onair run at --audio-merge-ms 0 is sampled with perf (lib.sh's bench_perf_top) for its top frames.
