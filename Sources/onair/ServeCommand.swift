@@ -69,6 +69,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Milliseconds an audio-only batch may wait for the next video frame so both go to players in one write (0: never).")
     var audioMergeMs = 40
 
+    @Flag(inversion: .prefixedNo, help: "TCP_NODELAY on client sockets: media leaves at once; --no-tcp-nodelay lets the kernel coalesce small writes (Nagle, as nginx-rtmp), a little less CPU on busy fan-outs.")
+    var tcpNodelay = true
+
     @Flag(help: "Log as JSON Lines on stdout.")
     var headless = false
 
@@ -82,6 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
         options.connectIdleTimeout = connectIdleTimeout
         options.loopbackExemptionLimit = loopbackExemptionLimit
         options.recordMode = record
+        options.tcpNoDelay = tcpNodelay
         try await runFrontEnd { try await ServeFrontEnd(options: options).run() }
     }
 }

@@ -33,7 +33,16 @@ struct MediaEngineTests {
         #expect(stats.latencyP50Milliseconds != nil && stats.latencyP99Milliseconds != nil)
         #expect(stats.grantedVideo == VideoSourceFormat(width: 320, height: 180, framesPerSecond: 30, pixelFormat: "test pattern"))
         #expect((stats.output?.highWater ?? .max) <= 120)
-        let preview = try #require(engine.preview)
+        // Nobody has read the preview yet, so in 30 frames (≥ 8 refreshes' worth) none was scaled (issue 31).
+        #expect(engine.control.preview.withLock { $0 == nil }, "a preview was scaled with nobody reading it")
+        // Reading asks for it: the capture thread scales the next frame's (bounded wait, not a timing check).
+        var read = engine.preview
+        let deadline = Date().addingTimeInterval(20)
+        while read == nil, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            read = engine.preview
+        }
+        let preview = try #require(read)
         #expect(preview.width == 128 && preview.height == 72)
         // The stream decodes: the first keyframe gives a 320x180 picture.
         let decoder = try PacketDecoder(video: video, audio: audio, keepsFullFrames: true)

@@ -14,7 +14,7 @@ struct RelayHostileClientTests {
 
     private static var script: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Hostile/hostile.py").path
+            .appendingPathComponent("Hostile/hostile.py").path     // Tests/Hostile/hostile.py
     }
 
     /// Runs one attack and checks the common bounds; returns the script's result for attack-specific checks.

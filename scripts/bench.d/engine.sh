@@ -28,12 +28,15 @@ cd "$(dirname "$0")/../.."
 source scripts/bench.d/lib.sh
 SECONDS_EACH=${ONAIR_BENCH_SECONDS:-20}
 RUNS=${ONAIR_BENCH_RUNS:-3}
-ONAIR=.build/release/onair
+# ONAIR_BENCH_BINARY: another onair binary to measure (e.g. a baseline build), used as is, nothing built.
+ONAIR=${ONAIR_BENCH_BINARY:-.build/release/onair}
 
 bench_init engine
 bench_require ffmpeg ffprobe nginx python3
-swift build -c release --product onair > "$BENCH_WORK/build.log" 2>&1 \
-  || { tail -30 "$BENCH_WORK/build.log"; bench_fail "the release binary did not build"; }
+if [ -z "${ONAIR_BENCH_BINARY:-}" ]; then
+  swift build -c release --product onair > "$BENCH_WORK/build.log" 2>&1 \
+    || { tail -30 "$BENCH_WORK/build.log"; bench_fail "the release binary did not build"; }
+fi
 
 # A 2-second moving clip (testsrc2), looped by both sides: the same pixels reach both encoders.
 ffmpeg -v error -nostdin -f lavfi -i testsrc2=size=1280x720:rate=30 -frames:v 60 -pix_fmt yuv420p -y "$BENCH_WORK/clip.y4m"
@@ -114,6 +117,18 @@ for i in $(seq 1 "$RUNS"); do
     if [ "$side" = onair ]; then p50s+=("$P50"); p99s+=("$P99"); ap50s+=("$AP50"); ap99s+=("$AP99"); fi
   done
 done
+# Issue 31: one more `--direct` run, not counted above, sampled by perf for where OnAir's own time goes
+# (everything outside libx264 and libavcodec's AAC: capture pacing, conversion, queues, the sender, stats).
+if [ "${ONAIR_BENCH_PROFILE:-1}" != 0 ]; then
+  PROFILE_SECONDS=${ONAIR_BENCH_PROFILE_SECONDS:-12}
+  "$ONAIR" publish "$url/profile" --video "$BENCH_WORK/clip.y4m" --audio test --size 1280x720 --fps 30 \
+    --bitrate 2500k --audio-bitrate 128k --headless --duration "$PROFILE_SECONDS" --direct \
+    < /dev/null > "$BENCH_WORK/profile.jsonl" 2> "$BENCH_WORK/profile.err" &
+  profiled=$!
+  sleep 2
+  bench_perf_top "$profiled" $((PROFILE_SECONDS - 4)) "$BENCH_WORK/profile.txt" 14
+  wait "$profiled" || true
+fi
 bench_stop_nginx
 
 med() { bench_median $1; }
@@ -148,5 +163,9 @@ mkdir -p bench-results
   echo "onair capture -> socket latency, video (last stats line of each run): p50 $(IFS=/; echo "${p50s[*]}") ms, p99 $(IFS=/; echo "${p99s[*]}") ms;"
   echo "  median p50 $p50 ms, p99 $p99 ms  aim p99 <= 33 ms: $(bench_verdict "$(is "\"$p99\" != \"nan\" && $p99 <= 33")")"
   echo "  audio (waits up to --audio-merge-ms 40 for a video frame): median p50 $ap50 ms, p99 $ap99 ms"
+  if [ -s "$BENCH_WORK/profile.txt" ]; then
+    echo "onair publish --direct profile (perf, cpu-clock, self time; issue 31's aim: outside the codecs <= 8 %):"
+    cat "$BENCH_WORK/profile.txt"
+  fi
   echo "x264 threads: onair $onair_threads (cores - 1), ffmpeg its default (x264 auto); AAC stereo on both sides; every stream read back by ffprobe as h264 1280x720 + aac"
 } | tee bench-results/engine.txt

@@ -128,3 +128,50 @@ bench_median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {if (NR % 
 
 bench_verdict() { if [ "$1" = 1 ]; then echo MET; else echo MISSED; fi; }
 
+
+# bench_perf_top PID SECONDS OUT [N]: samples PID's CPU (perf record -g -e cpu-clock, every thread) for
+# SECONDS and writes to OUT the share of samples outside the codecs — a sample is the codecs' when any frame
+# of its stack is in libx264 or libavcodec, or its leaf is in libm (the AAC encoder's maths; libm frames keep
+# no frame pointer) — and the top N (default 12) leaf functions of the others by self time, with their thread,
+# Swift names demangled. libswscale counts as OnAir's (conversion). Writes a note instead when perf is
+# missing or not permitted; ONAIR_BENCH_PROFILE=0 skips it.
+bench_perf_top() {
+  local pid=$1 seconds=$2 out=$3 count=${4:-12} data
+  : > "$out"
+  [ "${ONAIR_BENCH_PROFILE:-1}" = 0 ] && return 0
+  command -v perf > /dev/null || { echo "  (profile skipped: perf not installed; apt-get install linux-perf)" > "$out"; return 0; }
+  data="$out.data"
+  perf record -q -g -e cpu-clock -F 999 -p "$pid" -o "$data" -- sleep "$seconds" > /dev/null 2>&1 \
+    || { echo "  (profile skipped: perf record -e cpu-clock failed here)" > "$out"; return 0; }
+  local demangle=cat
+  command -v swift > /dev/null && demangle="swift demangle --simplified --compact"
+  perf script -i "$data" -F comm,ip,sym,dso 2> /dev/null \
+    | awk -v top="$count" '
+        function finish() {
+          if (!inside) return
+          total++
+          if (codec) codecs++; else { own++; seen[thread "  " leaf]++; byThread[thread]++ }
+          inside = 0
+        }
+        /^[^ \t]/ { finish(); thread = $1; inside = 1; codec = 0; leaf = ""; next }
+        /^[ \t]*$/ { finish(); next }
+        {
+          line = $0; sub(/^[ \t]*[0-9a-f]+ /, "", line)
+          dso = line; sub(/.*\(/, "", dso); sub(/\)$/, "", dso); n = split(dso, parts, "/"); dso = parts[n]
+          sym = line; sub(/ \([^()]*\)$/, "", sym); sub(/\+0x[0-9a-f]+$/, "", sym)
+          if (leaf == "") { leaf = (sym == "[unknown]" ? dso : sym) " (" dso ")"; if (dso ~ /^libm[.-]/) codec = 1 }
+          if (dso ~ /libx264|libavcodec/) codec = 1
+        }
+        END {
+          finish()
+          if (total == 0) { print "  (profile: no samples)"; exit }
+          printf "  %d samples; outside the codecs: %.1f %% of the process (codecs %.1f %%)\n", total, 100 * own / total, 100 * codecs / total
+          line = "  outside the codecs by thread:"
+          for (t in byThread) line = line sprintf(" %s %.1f %%", t, 100 * byThread[t] / total)
+          print line
+          for (key in seen) printf "%d\t%s\n", seen[key], key | "sort -rn > /dev/stderr"
+        }' 2> "$out.top" > "$out"
+  head -n "$count" "$out.top" | awk -F'\t' -v total="$(awk '{print $1; exit}' "$out" | tr -dc 0-9)" \
+    '{ printf "  %6.2f%%  %s\n", 100 * $1 / (total > 0 ? total : 1), substr($2, 1, 150) }' | $demangle >> "$out"
+  rm -f "$data" "$out.top"
+}

@@ -15,8 +15,15 @@
 # three runs; with --audio-merge-ms 0, ratio 1.40-1.46. Hop latency median 0.44-0.49 ms vs nginx 0.38-0.40 ms.
 # What is left is NIO's per-write path (pipeline, pending-writes queue, flush) and the kernel's loopback TCP
 # (about two thirds of onair's CPU, as for nginx): one write(2) per player per video frame.
+# Measured 2026-11-27 (issue 31, 2 cores, load average 2.3-4.5): merge 0 ratio 1.48 (main's code) / 1.54 (this
+# branch, same relay write path), default merge 1.04 / 1.04; --no-tcp-nodelay 1.57: Nagle is not what makes
+# nginx cheaper. perf: most samples in the kernel (loopback TCP), then NIO's per-write path, retain/release.
+# Issue 31: the fan-out runs twice for onair, at --audio-merge-ms 0 (every message leaves when it arrives, as
+# nginx-rtmp sends) and at the default merge window, both against the same nginx run, and a third, short
+# onair run at --audio-merge-ms 0 is sampled with perf (lib.sh's bench_perf_top) for its top frames.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source scripts/bench.d/lib.sh
 ONAIR=${ONAIR:-.build/release/onair}
 # Extra `onair serve` options, e.g. RELAY_BENCH_SERVE_ARGS="--audio-merge-ms 0" to measure without merged audio.
 SERVE_ARGS=${RELAY_BENCH_SERVE_ARGS:-}
@@ -137,7 +144,7 @@ PY
 
 start_onair() {
   local port=$1
-  "$ONAIR" serve --listen "127.0.0.1:$port" --idle-timeout 0 --record-dir "$WORK/rec" --headless $SERVE_ARGS > "$WORK/onair-$port.log" 2>&1 &
+  "$ONAIR" serve --listen "127.0.0.1:$port" --idle-timeout 0 --record-dir "$WORK/rec" --headless $SERVE_ARGS $MERGE_ARGS > "$WORK/onair-$port.log" 2>&1 &
   PIDS+=($!); SERVER_PID=$!
   wait_port "$port"
 }
@@ -167,10 +174,11 @@ stop_server() {
   wait "$2" 2>/dev/null || true
 }
 
-# fanout LABEL → $WORK/fanout-result-LABEL: "cores delivered_bytes slowest_player_bytes"
+# fanout SERVER [LABEL] → $WORK/fanout-result-LABEL: "cores delivered_bytes slowest_player_bytes";
+# with PROFILE_OUT set, the window is sampled by perf instead of measured (no result file).
 fanout() {
-  local label=$1 port; port=$(free_port)
-  "start_$label" "$port"
+  local server_kind=$1 label=${2:-$1} port; port=$(free_port)
+  "start_$server_kind" "$port"
   local server=$SERVER_PID top=$!
   local seconds=$((WARMUP + WINDOW + 2))
   ffmpeg -nostdin -loglevel error -re -f lavfi -i testsrc=size=1280x720:rate=30 -f lavfi -i sine \
@@ -182,41 +190,70 @@ fanout() {
   local players=$!
   PIDS+=("$players")
   sleep "$WARMUP"
+  if [ -n "${PROFILE_OUT:-}" ]; then
+    bench_perf_top "$server" "$WINDOW" "$PROFILE_OUT" 14
+    wait "$players"
+    stop_server "$server_kind" "$top"
+    return 0
+  fi
   local t0; t0=$(cpu_ticks "$server")
   sleep "$WINDOW"
   local t1; t1=$(cpu_ticks "$server")
   wait "$players"
-  stop_server "$label" "$top"
+  stop_server "$server_kind" "$top"
   read -r bytes minimum < "$WORK/fanout-$label.txt"
   echo "$(awk -v a="$t0" -v b="$t1" -v hz="$TICKS" -v w="$WINDOW" 'BEGIN{printf "%.3f", (b-a)/hz/w}') $bytes $minimum" \
     > "$WORK/fanout-result-$label"
 }
 
 latency() {
-  local label=$1 port; port=$(free_port)
-  "start_$label" "$port"
+  local server_kind=$1 label=${2:-$1} port; port=$(free_port)
+  "start_$server_kind" "$port"
   local top=$!
   python3 "$WORK/players.py" latency "$port" probe 330 > "$WORK/latency-result-$label"
-  stop_server "$label" "$top"
+  stop_server "$server_kind" "$top"
 }
 
-fanout onair
+LOAD=$(cut -d" " -f1-3 /proc/loadavg)
+MERGE_ARGS="--audio-merge-ms 0" fanout onair onair0
+MERGE_ARGS="" fanout onair
 fanout nginx
-latency onair
+# nginx-rtmp leaves Nagle on for its players (it never sets TCP_NODELAY); onair sets it unless --no-tcp-nodelay.
+# (Skipped for a binary without the option, e.g. a baseline build given as ONAIR.)
+NAGLE=0; [ "$("$ONAIR" serve --help 2>/dev/null | grep -c -- --no-tcp-nodelay)" -gt 0 ] && NAGLE=1
+[ "$NAGLE" = 1 ] && MERGE_ARGS="--audio-merge-ms 0 --no-tcp-nodelay" fanout onair onair0nagle
+MERGE_ARGS="--audio-merge-ms 0" latency onair
+[ "$NAGLE" = 1 ] && MERGE_ARGS="--audio-merge-ms 0 --no-tcp-nodelay" latency onair onair0nagle
 latency nginx
+MERGE_ARGS="--audio-merge-ms 0" PROFILE_OUT="$WORK/profile" WINDOW=${RELAY_BENCH_PROFILE_WINDOW:-8} fanout onair profile
+read -r onair0_cpu onair0_bytes onair0_min < "$WORK/fanout-result-onair0"
 read -r onair_cpu onair_bytes onair_min < "$WORK/fanout-result-onair"
+nagle_cpu=n/a nagle_median=n/a nagle_p90=n/a
+if [ "$NAGLE" = 1 ]; then
+  read -r nagle_cpu nagle_bytes nagle_min < "$WORK/fanout-result-onair0nagle"
+  read -r nagle_median nagle_p90 nagle_n < "$WORK/latency-result-onair0nagle"
+fi
 read -r nginx_cpu nginx_bytes nginx_min < "$WORK/fanout-result-nginx"
 read -r onair_median onair_p90 onair_n < "$WORK/latency-result-onair"
 read -r nginx_median nginx_p90 nginx_n < "$WORK/latency-result-nginx"
 
 mkdir -p bench-results
 {
-  echo "relay fan-out, $PLAYERS players, 1280x720 30 fps 2.5 Mbit/s (ffmpeg -re), ${WINDOW} s window:"
-  echo "  onair serve: $onair_cpu core   nginx-rtmp worker: $nginx_cpu core   ratio $(awk -v a="$onair_cpu" -v b="$nginx_cpu" 'BEGIN{ if (b > 0) printf "%.2f", a/b; else print "n/a" }') (target <= 1.0)"
+  ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b > 0) printf "%.2f", a/b; else print "n/a" }'; }
+  echo "relay fan-out, $PLAYERS players, 1280x720 30 fps 2.5 Mbit/s (ffmpeg -re), ${WINDOW} s window; load average $LOAD:"
+  echo "  --audio-merge-ms 0 (nginx's latency): onair serve $onair0_cpu core vs nginx-rtmp worker $nginx_cpu core   ratio $(ratio "$onair0_cpu" "$nginx_cpu") (target <= 1.0, aim 0.8)"
+  echo "  default merge window:                 onair serve $onair_cpu core vs nginx-rtmp worker $nginx_cpu core   ratio $(ratio "$onair_cpu" "$nginx_cpu")"
+  [ "$NAGLE" = 1 ] && echo "  --audio-merge-ms 0 --no-tcp-nodelay:  onair serve $nagle_cpu core vs nginx-rtmp worker $nginx_cpu core   ratio $(ratio "$nagle_cpu" "$nginx_cpu") (Nagle on, as nginx-rtmp)"
+  echo "  delivered at merge 0: onair $((onair0_bytes / 1000000)) MB (slowest player $((onair0_min / 1000)) kB)"
   echo "  delivered: onair $((onair_bytes / 1000000)) MB (slowest player $((onair_min / 1000)) kB), nginx $((nginx_bytes / 1000000)) MB (slowest player $((nginx_min / 1000)) kB)"
   # The two servers do not deliver exactly the same bytes in the window (a lagging nginx player gets less),
   # so the cost per byte delivered is shown too; the target is judged on the plain ratio above.
   echo "  CPU per delivered byte onair/nginx: $(awk -v a="$onair_cpu" -v ab="$onair_bytes" -v b="$nginx_cpu" -v bb="$nginx_bytes" 'BEGIN{ if (b > 0 && ab > 0 && bb > 0) printf "%.2f", (a/ab)/(b/bb); else print "n/a" }') (reported)"
   echo "relay hop latency (publish -> player, loopback, $onair_n/$nginx_n frames):"
-  echo "  onair serve: median $onair_median ms, p90 $onair_p90 ms   nginx-rtmp: median $nginx_median ms, p90 $nginx_p90 ms   (target median <= 0.7 ms)"
+  echo "  onair serve (--audio-merge-ms 0): median $onair_median ms, p90 $onair_p90 ms   nginx-rtmp: median $nginx_median ms, p90 $nginx_p90 ms   (target median <= nginx's)"
+  [ "$NAGLE" = 1 ] && echo "  onair serve (--audio-merge-ms 0 --no-tcp-nodelay): median $nagle_median ms, p90 $nagle_p90 ms"
+  if [ -s "$WORK/profile" ]; then
+    echo "onair serve profile at --audio-merge-ms 0 (perf, cpu-clock, self time, top frames):"
+    cat "$WORK/profile"
+  fi
 } | tee bench-results/relay.txt

@@ -34,6 +34,8 @@ public struct ServeFrontEnd: Sendable {
         public var loopbackExemptionLimit = 256
         /// `by-type`, `all` or `none` (``RelayConfiguration/RecordMode``).
         public var recordMode = RelayConfiguration.RecordMode.byType.rawValue
+        /// `--no-tcp-nodelay`: let the kernel coalesce small writes to players, as nginx-rtmp does (issue 31).
+        public var tcpNoDelay = true
 
         public init(listen: String, publishKey: String?, recordDirectory: String, idleTimeout: Double, headless: Bool,
                     maxConnectionsPerAddress: Int = 32, limitLoopback: Bool = false, handshakeTimeout: Double = 5,
@@ -95,6 +97,7 @@ public struct ServeFrontEnd: Sendable {
             throw FrontEndExit(code: 2, message: "onair serve: --audio-merge-ms must be from 0 (off) to 1000, got \(options.audioMergeMilliseconds)")
         }
         configuration.audioMergeWindow = options.audioMergeMilliseconds == 0 ? nil : .milliseconds(Int64(options.audioMergeMilliseconds))
+        configuration.tcpNoDelay = options.tcpNoDelay
         configuration.recordDirectory = URL(fileURLWithPath: options.recordDirectory)
         guard let mode = RelayConfiguration.RecordMode(rawValue: options.recordMode) else {
             let modes = RelayConfiguration.RecordMode.allCases.map(\.rawValue).joined(separator: ", ")

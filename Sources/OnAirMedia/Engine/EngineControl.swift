@@ -27,6 +27,10 @@ final class EngineControl: Sendable {
     let counters = Mutex(Counters())
     let meter = Mutex(EncoderMeter())
     let preview = Mutex<PreviewImage?>(nil)
+    /// When the preview was last read (monotonic nanoseconds, 0: never). The capture thread scales a
+    /// preview only while someone reads it (GitHub issue 31): headless runs and a console with the
+    /// preview hidden never pay for the downscale.
+    let previewReadAt = Atomic<UInt64>(0)
     /// The video rate the app asked for last and the encode thread has not applied yet (see `VideoRate`).
     let pendingVideoRate = Mutex<VideoRate?>(nil)
     /// The video rate the encode thread applies now; nil until the first change.

@@ -133,8 +133,13 @@ public final class MediaEngine: Sendable {
     /// The AAC track (AudioSpecificConfig): known once `start` returns.
     public var audioTrack: AudioTrackDescription? { run.withLock { $0.audioTrack } }
 
-    /// The latest captured picture, downscaled to the preview size, refreshed at most `previewFramesPerSecond`.
-    public var preview: PreviewImage? { control.preview.withLock { $0 } }
+    /// The latest captured picture, downscaled to the preview size, refreshed at most `previewFramesPerSecond`
+    /// while it is read: reading it asks for the next refreshes, so the first read after a pause in
+    /// reading may return nil or an older picture (``PreviewRefresher/demandNanoseconds``).
+    public var preview: PreviewImage? {
+        control.previewReadAt.store(MonotonicClock.now(), ordering: .relaxed)
+        return control.preview.withLock { $0 }
+    }
 
     /// What adaptive bitrate reads ten times a second: the output queue's bytes and congestion drops, and
     /// what the encoders produced over the last second. Not `stats`, which sorts four latency windows under

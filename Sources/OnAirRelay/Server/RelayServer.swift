@@ -139,6 +139,13 @@ public final class RelayServer: Sendable {
         return try await channel.eventLoop.submit { registry.value.snapshot() }.get()
     }
 
+    /// TCP_NODELAY as set on each open connection's socket (tests: ``RelayConfiguration/tcpNoDelay`` reaches
+    /// the accepted sockets, issue 31).
+    func connectionNoDelay() async throws -> [Bool] {
+        let registry = self.registry
+        return try await channel.eventLoop.submit { registry.value.connectionNoDelay() }.get()
+    }
+
     /// The operator's interruption from the server's side (`server-restart`, `server-busy`, `server-stall`;
     /// issue 27), started on the relay's loop; its start and end are ``RelayEvent/serverInterruption(action:milliseconds:ended:)`` events.
     public func interrupt(_ command: ServerCommand) {

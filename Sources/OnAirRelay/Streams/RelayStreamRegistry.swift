@@ -249,6 +249,13 @@ final class RelayStreamRegistry {
 
     // MARK: Snapshots, ticks, shutdown
 
+    /// TCP_NODELAY of every open connection's socket, read back from the kernel (``RelayServer/connectionNoDelay()``).
+    func connectionNoDelay() -> [Bool] {
+        connections.values.compactMap { handler in
+            (try? handler.context?.channel.syncOptions?.getOption(ChannelOptions.socketOption(.tcp_nodelay))).map { $0 != 0 }
+        }
+    }
+
     func snapshot() -> [RelayStreamSnapshot] {
         streams.values.sorted { $0.name.qualified < $1.name.qualified }.map { stream in
             RelayStreamSnapshot(
