@@ -1,3 +1,5 @@
+import OnAirCore
+
 /// Untrusted text from the wire (stream names, error reasons quoting them) made safe for the relay's events
 /// and log (GitHub issue 14 item 5): a query string is cut off, since it may carry a key
 /// (`name?key=…`), control characters and everything outside printable ASCII are escaped as `\u{…}`, so
@@ -37,21 +39,8 @@ public enum RelayLogText {
     }
 
     /// `line` with every control character (C0, DEL, C1) escaped, printable text kept as it is: what the
-    /// text-mode log writes to a terminal, so nothing from the wire can drive it.
+    /// text-mode log writes to a terminal, so nothing from the wire can drive it (the core's one rule).
     public static func terminalSafe(_ line: String) -> String {
-        guard line.unicodeScalars.contains(where: isControl) else { return line }
-        var out = ""
-        for scalar in line.unicodeScalars {
-            if isControl(scalar) {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        ControlText.escaped(line)
     }
 }
