@@ -13,6 +13,19 @@ import Testing
 struct ClientURLFieldsTests {
     enum Role: String, CaseIterable, Sendable { case publish, play }
 
+    /// `key=value` pairs of an AMF0 object, for the printed record.
+    static func fields(_ object: AMF0Value) -> String {
+        guard case .object(let properties) = object else { return "\(object)" }
+        return properties.map { property in
+            switch property.value {
+            case .string(let text): "\(property.key)=\(text)"
+            case .number(let number): "\(property.key)=\(number)"
+            case .boolean(let flag): "\(property.key)=\(flag)"
+            default: "\(property.key)=…"
+            }
+        }.joined(separator: " ")
+    }
+
     /// One client session (`publish` or `play`) to `url`, over `configuration`'s route.
     static func session(_ role: Role, url: StreamURL, configuration: RTMPClient.Configuration, server: ScriptedRTMPServer, number: Int) async throws {
         switch role {
@@ -54,6 +67,10 @@ struct ClientURLFieldsTests {
         let connects = await server.commands(named: RTMPCommand.Name.connect, count: 2)
         let streams = await server.commands(named: role.rawValue, count: 2)
         try #require(connects.count == 2 && streams.count == 2)
+        // The recorded objects, for the report (issue 32's must-show).
+        for (path, index) in [("direct", 0), ("staged", 1)] {
+            print("\(role.rawValue) \(tls ? "rtmps" : "rtmp") \(path): connect \(Self.fields(connects[index].commandObject)); \(role.rawValue) \(streams[index].arguments.compactMap(\.stringValue))")
+        }
         #expect(connects[0].commandObject["tcUrl"]?.stringValue == "\(tls ? "rtmps" : "rtmp")://127.0.0.1:\(server.port)/live")
         #expect(connects[1] == connects[0], "through the stage: \(connects[1]); direct: \(connects[0])")
         #expect(streams[1] == streams[0])
