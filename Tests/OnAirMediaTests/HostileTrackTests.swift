@@ -1,4 +1,5 @@
 import OnAirCore
+import OnAirTestSupport
 import Testing
 @testable import OnAirMedia
 
@@ -6,29 +7,10 @@ import Testing
 /// must not stop video.
 @Suite("subscriber decoder against hostile track configurations")
 struct HostileTrackTests {
-    /// A Baseline SPS declaring `widthInMacroblocks`×`heightInMacroblocks` (no cropping, no VUI), built bit
-    /// by bit (ITU-T H.264 §7.3.2.1.1) as a hostile publisher would send it.
+    /// A Baseline SPS declaring `widthInMacroblocks`×`heightInMacroblocks` (no cropping, no VUI), as a
+    /// hostile publisher would send it (`HostileSPS`, the one builder of the suite).
     static func sps(widthInMacroblocks: Int, heightInMacroblocks: Int) -> [UInt8] {
-        var bits: [Bool] = []
-        func unsigned(_ value: Int, _ count: Int) { for shift in (0..<count).reversed() { bits.append(value >> shift & 1 == 1) } }
-        func golomb(_ value: Int) {
-            let coded = value + 1
-            let length = Int.bitWidth - coded.leadingZeroBitCount
-            unsigned(0, length - 1)
-            unsigned(coded, length)
-        }
-        unsigned(66, 8); unsigned(0xC0, 8); unsigned(51, 8)   // profile, constraints, level 5.1
-        golomb(0); golomb(0); golomb(2); golomb(1)            // sps id, log2_max_frame_num−4, poc type 2, ref frames
-        unsigned(0, 1)                                        // gaps_in_frame_num_allowed
-        golomb(widthInMacroblocks - 1); golomb(heightInMacroblocks - 1)
-        unsigned(1, 1); unsigned(1, 1); unsigned(0, 1); unsigned(0, 1)   // frame_mbs_only, direct_8x8, no cropping, no VUI
-        bits.append(true)                                     // rbsp_stop_one_bit
-        while bits.count % 8 != 0 { bits.append(false) }
-        var bytes: [UInt8] = [0x67]
-        for start in stride(from: 0, to: bits.count, by: 8) {
-            bytes.append(bits[start..<start + 8].reduce(0) { $0 << 1 | ($1 ? 1 : 0) })
-        }
-        return bytes
+        HostileSPS.make(widthInMacroblocks: widthInMacroblocks, heightInMacroblocks: heightInMacroblocks)
     }
 
     static func tone() throws -> (AudioTrackDescription, [EncodedPacket]) {
