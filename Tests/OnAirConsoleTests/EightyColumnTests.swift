@@ -101,17 +101,42 @@ struct EightyColumnTests {
         #expect(text.contains("reset it on purpose (handoff)"), "\(text)")
     }
 
-    /// Issue 28 (6): `p` during a call, then `d`: three toasts covered the publisher's badge.
-    @Test("however many toasts, the badge row stays in sight")
-    func toastsLeaveTheBadge() {
-        var publisher = ConsoleFixtures.publisher(.awaitingTap)
-        for text in ["policy resume-append takes effect when the interruption ends", "Tap to Re-Publish!", "policy resume-append now in force"] {
-            publisher.toasts.post(Toast(text: text, postedAt: ConsoleFixtures.now))
+    /// Issue 28 (6): `p` during a call, then `d`: three toasts covered the publisher's badge and its
+    /// url/bitrate/fps rows. With five toasts on both panes, every info row reads as it does without any,
+    /// at 80×24 (stacked panes) and 160×48; at most three toasts show, the newest.
+    @Test("toasts cover neither the badge nor the url, bitrate and fps rows, and at most three show", arguments: [(80, 24), (160, 48)])
+    func toastsLeaveTheFigures(size: (width: Int, height: Int)) {
+        let texts = ["policy resume-append takes effect when the interruption ends", "Publish Background", "Tap to Re-Publish!",
+                     "policy resume-append now in force", "Publisher Foreground"]
+        func lines(toasts: Bool) -> [String] {
+            var publisher = ConsoleFixtures.publisher(.awaitingTap)
+            var subscriber = ConsoleFixtures.subscriber()
+            if toasts {
+                for text in texts {
+                    publisher.toasts.post(Toast(text: text, postedAt: ConsoleFixtures.now))
+                    subscriber.toasts.post(Toast(text: text, postedAt: ConsoleFixtures.now))
+                }
+            }
+            let screen = ConsoleScreen(publisher: publisher, publisherTelemetry: ConsoleFixtures.telemetry(), subscriber: subscriber,
+                                       subscriberTelemetry: ConsoleFixtures.telemetry(), ui: ConsoleUIState(focus: .publisher), now: ConsoleFixtures.now)
+            return screen.render(width: size.width, height: size.height, theme: .builtInDefault).textLines()
         }
-        let screen = ConsoleScreen(publisher: publisher, publisherTelemetry: ConsoleFixtures.telemetry(), subscriber: ConsoleFixtures.subscriber(),
-                                   subscriberTelemetry: ConsoleFixtures.telemetry(), ui: ConsoleUIState(focus: .publisher), now: ConsoleFixtures.now)
-        let lines = screen.render(width: 80, height: 24, theme: .builtInDefault).textLines()
-        #expect(lines[1].contains(" AWAITING TAP "), "\(lines.joined(separator: "\n"))")
-        #expect(lines.prefix(11).contains { $0.contains("Tap to Re-Publish!") })
+        let bare = lines(toasts: false)
+        let covered = lines(toasts: true)
+        let screen = covered.joined(separator: "\n")
+        // Each pane's info rows: the badge row and the five below it (flags, policy, url, bitrate, fps).
+        let badgeRows = bare.indices.filter { bare[$0].contains(" AWAITING TAP ") || bare[$0].contains(" PLAYING ") }
+        // Stacked at 80×24 (two badge rows), side by side at 160×48 (one).
+        #expect(badgeRows.count == (size.width < 160 ? 2 : 1), "\(bare.joined(separator: "\n"))")
+        for badge in badgeRows {
+            for row in badge..<(badge + DashboardLayout.infoRows) {
+                #expect(covered[row] == bare[row], "row \(row) covered:\n\(screen)")
+            }
+        }
+        #expect(bare.contains { $0.contains("url ") } && bare.contains { $0.contains("bitrate ") } && bare.contains { $0.contains("fps ") })
+        for (index, text) in texts.enumerated() {
+            let shown = covered.reduce(0) { $0 + $1.components(separatedBy: text).count - 1 }
+            #expect(shown == (index < texts.count - ToastStack.maxShown ? 0 : 2), "\(text) shown \(shown) times:\n\(screen)")
+        }
     }
 }

@@ -50,6 +50,14 @@ struct PublisherModelTests {
         _ = feed(.operator(.incomingCall))
         _ = feed(.control(.nextPolicy))
         _ = feed(.operator(.decline))
+        if policy == .tapRepublish {
+            // The seed's decline stops the stream and offers the tap: the interruption ends for the
+            // broadcast when that tap re-publishes, and only then does the next policy take over.
+            #expect(session.state.status == .awaitingTap && session.state.tapArmed && session.state.policy == policy,
+                    "the decline's \"Tap to Re-Publish!\" keeps its tap: \(session.state.status.badge)")
+            #expect(session.state.pendingPolicy == policy.next)
+            _ = feed(.operator(.tap))
+        }
         #expect(session.state.policy == policy.next, "p during the call takes effect when it ends")
         #expect(session.state.lifecycle == .active)
         #expect(!session.state.pauseVideo, "no video paused by an interruption that is over")

@@ -115,16 +115,26 @@ struct PublisherSessionTests {
             ]
         ),
         PublisherScenario(
-            "next policy during a call waits for its end, then disarms the tap and gives the camera back",
+            "next policy during a call waits for the tap that answers it: the toast, AWAITING TAP and the armed tap agree",
             policy: .tapRepublish,
             steps: startedBroadcast(.live) + [
                 PublisherStep(1000, key(.incomingCall), [.pauseVideo(true), send("publisherBackground")], .pausedVideo),
                 PublisherStep(1500, .control(.nextPolicy), [.toast("policy resume-append takes effect when the interruption ends")], .pausedVideo),
-                PublisherStep(3000, key(.decline), [
-                    send("publisherInterrupt"), .stop, .toast("Tap to Re-Publish!"), .armTap,
-                    .disarmTap, .toast("policy resume-append now in force"), .pauseVideo(false),
-                ], .idle),
-                PublisherStep(4000, key(.tap), [publish(.record)], .connecting),
+                PublisherStep(3000, key(.decline), [send("publisherInterrupt"), .stop, .toast("Tap to Re-Publish!"), .armTap], .awaitingTap),
+                PublisherStep(4000, key(.tap), [.disarmTap, .pauseVideo(false), publish(.live), .toast("policy resume-append now in force")], .connecting),
+                PublisherStep(4500, .network(.publishStarted), [], .publishing),
+                PublisherStep(5000, key(.incomingCall), [.stop, .preview(true)], .interrupted),
+            ]
+        ),
+        PublisherScenario(
+            "p again while the switch waits for the tap moves the pending policy on and keeps the tap armed",
+            policy: .tapRepublish,
+            steps: startedBroadcast(.live) + [
+                PublisherStep(1000, key(.incomingCall), [.pauseVideo(true), send("publisherBackground")], .pausedVideo),
+                PublisherStep(1500, .control(.nextPolicy), [.toast("policy resume-append takes effect when the interruption ends")], .pausedVideo),
+                PublisherStep(3000, key(.decline), [send("publisherInterrupt"), .stop, .toast("Tap to Re-Publish!"), .armTap], .awaitingTap),
+                PublisherStep(3500, .control(.nextPolicy), [.toast("policy background-audio takes effect when the interruption ends")], .awaitingTap),
+                PublisherStep(4000, .control(.stop), [.disarmTap, .toast("policy background-audio now in force"), .pauseVideo(false)], .idle),
             ]
         ),
         PublisherScenario(

@@ -12,6 +12,14 @@ public struct DashboardLayout: Sendable, Equatable {
     /// Rows of `label value` lines every dashboard shows.
     public static let infoRows = 6
 
+    /// Where the toasts go: over the event log (its title too), which only repeats them, never over the
+    /// badge, the flags or the url/bitrate/fps rows. A pane too short for a log gives them its flag and
+    /// policy rows, which the toasts' own words stand in for while they show.
+    public var toasts: Rect {
+        if log.height > 0 { return logTitle.map { Rect(x: log.x, y: $0.y, width: log.width, height: log.height + 1) } ?? log }
+        return Rect(x: info.x, y: headline.y, width: headline.width, height: info.height).droppingTop(1).top(2)
+    }
+
     public init(inner: Rect, showPreview: Bool) {
         let infoHeight = min(Self.infoRows, inner.height)
         var info = inner.top(infoHeight)

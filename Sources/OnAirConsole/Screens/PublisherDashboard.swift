@@ -80,8 +80,10 @@ public struct PublisherDashboard: Widget {
             buffer.write("events", in: title, style: theme[.muted])
         }
         EventLogView(state.log, scrollBack: logScroll).render(in: layout.log, into: &buffer, theme: theme)
-        // Below the badge row: however many toasts there are, the state stays in sight.
-        ToastStack(state.toasts, now: now).render(in: inner.droppingTop(1), into: &buffer, theme: theme)
+        // Over the event log: however many toasts there are, the badge and the figures stay in sight.
+        var toasts = ToastStack(state.toasts, now: now)
+        toasts.anchoredTop = true
+        toasts.render(in: layout.toasts, into: &buffer, theme: theme)
     }
 
     private func renderInfo(in info: Rect, headline top: Rect, into buffer: inout CellBuffer, theme: Theme) {
@@ -120,7 +122,10 @@ public struct PublisherDashboard: Widget {
             ]).render(in: info.row(1), into: &buffer, theme: theme)
         }
         if errorRows < 2 {
-            let policy = [RowField(state.policy.rawValue, importance: 2), RowField("type \(state.publishType.rawValue)", importance: 1)]
+            // A switch that waits for the interruption's end shows beside the policy still in force.
+            let name = state.pendingPolicy.map { RowField("\(state.policy.rawValue) → \($0.rawValue)", short: "\(state.policy.rawValue)→\($0.rawValue)", importance: 2) }
+                ?? RowField(state.policy.rawValue, importance: 2)
+            let policy = [name, RowField("type \(state.publishType.rawValue)", importance: 1)]
                 + [Self.linkField(telemetry)].compactMap { $0 }
             LabelledField("policy", RowFit.text(policy, width: info.width - 9, gap: "   "), labelWidth: 9)
                 .render(in: info.row(2), into: &buffer, theme: theme)

@@ -62,8 +62,10 @@ public struct SubscriberDashboard: Widget {
             buffer.write("events", in: title, style: theme[.muted])
         }
         EventLogView(state.log, scrollBack: logScroll).render(in: layout.log, into: &buffer, theme: theme)
-        // Below the badge row: however many toasts there are, the state stays in sight.
-        ToastStack(state.toasts, now: now).render(in: inner.droppingTop(1), into: &buffer, theme: theme)
+        // Over the event log: however many toasts there are, the badge and the figures stay in sight.
+        var toasts = ToastStack(state.toasts, now: now)
+        toasts.anchoredTop = true
+        toasts.render(in: layout.toasts, into: &buffer, theme: theme)
     }
 
     /// `audio -23 dB ████████`: label, level, eight cells of bar.

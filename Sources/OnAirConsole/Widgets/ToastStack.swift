@@ -1,11 +1,19 @@
 import OnAirCore
 
-/// The toasts visible now, centred on their pane and stacked oldest on top (the seeds' `ALToastView`).
+/// The toasts visible now, stacked oldest on top (the seeds' `ALToastView`), centred in their area or
+/// hung from its top.
 ///
-/// Each toast is a small box when there is room, a single highlighted line when the pane is short; when
-/// even that does not fit, the newest toasts win. Expiry is by time: the caller passes `now`.
+/// Each toast is a small box when there is room, a single highlighted line when the area is short; at
+/// most `maxShown` at once, and when even those do not fit, the newest toasts win. Expiry is by time:
+/// the caller passes `now`.
 public struct ToastStack: Widget {
     public var toasts: [Toast]
+    /// Hang the stack from the top of the area (over the oldest log lines) instead of centring it.
+    public var anchoredTop = false
+
+    /// A burst (`p` during a call, then `d`, posts three at once) must not fill the pane: the newest
+    /// three say what just happened, and the event log keeps every one.
+    public static let maxShown = 3
 
     /// The toasts of `queue` still visible at `now`: expiry is decided by the clock the caller passes.
     public init(_ queue: ToastQueue, now: SessionTime) {
@@ -19,12 +27,14 @@ public struct ToastStack: Widget {
     public func render(in area: Rect, into buffer: inout CellBuffer, theme: Theme) {
         guard !toasts.isEmpty, area.width >= 3, area.height >= 1 else { return }
         let style = theme[.toast]
-        let boxed = area.height >= 3 * toasts.count && area.width >= 8
+        let recent = Array(toasts.suffix(Self.maxShown))
+        let boxed = area.height >= 3 * recent.count && area.width >= 8
         let rowsPerToast = boxed ? 3 : 1
-        let shown = Array(toasts.suffix(max(1, area.height / rowsPerToast)))
+        let shown = Array(recent.suffix(max(1, area.height / rowsPerToast)))
         let textWidth = min(area.width - (boxed ? 4 : 2), shown.map { DisplayWidth.of($0.text) }.max() ?? 0)
         let boxWidth = textWidth + (boxed ? 4 : 2)
-        let stack = area.centered(width: boxWidth, height: shown.count * rowsPerToast)
+        var stack = area.centered(width: boxWidth, height: shown.count * rowsPerToast)
+        if anchoredTop { stack.y = area.y }
         for (index, toast) in shown.enumerated() {
             let top = stack.y + index * rowsPerToast
             let text = DisplayWidth.pad(toast.text, to: textWidth)

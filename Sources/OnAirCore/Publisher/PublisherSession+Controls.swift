@@ -39,9 +39,9 @@ extension PublisherSession {
     /// `p`: the next policy now, or — while an interruption holds the app — when it ends. Switching in
     /// the middle would hand the half-done interruption to a policy that never saw it begin (the
     /// testbed's paused video would never be resumed), so the switch waits and says so. Pressing again
-    /// while one waits moves on to the policy after it.
+    /// while one waits moves on to the policy after it (also while its tap waits: see `policySwitchWaits`).
     private mutating func nextPolicy(at now: SessionTime) -> [PublisherAction] {
-        guard interruptionHoldsApp else {
+        guard interruptionHoldsApp || policySwitchWaits else {
             state.pendingPolicy = nil
             let next = policy.kind.next
             let actions = resetPolicy(to: next, at: now)
@@ -62,11 +62,21 @@ extension PublisherSession {
         simulator.state != .active || simulator.interruption != nil || policy.isInterrupted
     }
 
+    /// A switch announced for "when the interruption ends" still waits while the old policy's answer
+    /// to that interruption is open: after a declined call, `tap-republish` has stopped the stream, said
+    /// "Tap to Re-Publish!" and armed the tap (the seed's `didBecomeActive`). The interruption ends for
+    /// the broadcast when that tap re-publishes (or a stop or start answers it); switching at the decline
+    /// would disarm the tap the toast has just offered — AWAITING TAP, tapArmed and the toast must say
+    /// the same thing.
+    var policySwitchWaits: Bool {
+        state.pendingPolicy != nil && policy.isTapArmed
+    }
+
     /// After every event: a policy switch that waited for the interruption to end takes effect, and an
     /// app that is active with nothing interrupting it has its camera and microphone back unless the
     /// operator paused them — no sequence of keys can leave video paused by an interruption that is over.
     mutating func settle(at now: SessionTime) -> [PublisherAction] {
-        guard !interruptionHoldsApp else { return [] }
+        guard !interruptionHoldsApp, !policySwitchWaits else { return [] }
         var actions: [PublisherAction] = []
         if let pending = state.pendingPolicy {
             state.pendingPolicy = nil
