@@ -67,10 +67,19 @@ struct TruthConsoleTests {
         }
         let settled = try await tmux.waitForScreen(timeout: .seconds(5)) { screen in
             let publisher = pane(screen, publisher: true)
-            return publisher.contains("app ACTIVE") && (publisher.contains(" IDLE ") || publisher.contains(" PUBLISHING ") || publisher.contains(" CONNECTING "))
+            return publisher.contains("app ACTIVE")
+                && [" IDLE ", " PUBLISHING ", " CONNECTING ", " AWAITING TAP "].contains { publisher.contains($0) }
         }
         #expect(settled.matched, "c p d did not settle in an active state:\n\(settled.screen)")
-        #expect(pane(settled.screen, publisher: true).contains(policy.next.rawValue), "p takes effect when the call ends:\n\(settled.screen)")
+        if policy == .tapRepublish {
+            // The decline offers "Tap to Re-Publish!": the tap stays armed, the switch waits for it.
+            let publisher = pane(settled.screen, publisher: true)
+            #expect(publisher.contains(" AWAITING TAP ") && publisher.contains("● tapArmed"), "the decline's tap is not armed:\n\(settled.screen)")
+            #expect(["tap-republish → ", "tap-republish→"].contains { publisher.contains($0 + policy.next.rawValue) },
+                    "the waiting switch is not shown:\n\(settled.screen)")
+        } else {
+            #expect(pane(settled.screen, publisher: true).contains(policy.next.rawValue), "p takes effect when the call ends:\n\(settled.screen)")
+        }
         if !pane(settled.screen, publisher: true).contains(" PUBLISHING ") && !pane(settled.screen, publisher: true).contains(" CONNECTING ") {
             try tmux.send("Space")
         }
@@ -79,6 +88,8 @@ struct TruthConsoleTests {
             return publisher.contains(" PUBLISHING ") && publisher.contains("○ pauseVideo") && !publisher.contains("fps      0.0")
                 && pane(screen, publisher: false).contains(" PLAYING ")
         }
+        let after = pane(again.screen, publisher: true)
+        #expect(after.contains("policy   \(policy.next.rawValue)") && !after.contains("\(policy.next.rawValue)→") && !after.contains("\(policy.next.rawValue) →"), "the next policy is not in force:\n\(again.screen)")
         #expect(again.matched, "video is not published again after c p d under \(policy.rawValue):\n\(again.screen)")
         try tmux.send("q")
     }
