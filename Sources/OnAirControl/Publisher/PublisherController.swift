@@ -29,6 +29,8 @@ public final class PublisherController {
     public private(set) var wireRate = WireRateMeter()
     /// When the kernel reading last sampled into `wireRate`.
     private var lastAcknowledgedAt: SessionTime?
+    /// Says in the event log why `dropped` rose (issue 28: drops at the start with no line saying why).
+    private var dropNotice = FrameDropNotice()
     /// The devices as the last `device` events reported them (PublisherController+Devices.swift).
     var deviceWatch = DeviceEventWatch()
     /// The wire's measure (TCP_INFO of the publisher's connection), ABR, and the link stage when an
@@ -124,6 +126,9 @@ public final class PublisherController {
             wireRate.sample(bytes: counts.bytesWritten, frames: counts.videoFramesWritten, at: now)
         }
         handle(.event(.wire(progress)))
+        if let line = dropNotice.line(for: engine.drops, atMilliseconds: now.milliseconds) {
+            handle(.event(.engine(line)))
+        }
     }
 
     /// The publisher's figures: the wire's, with the encoder's own output beside them while a broadcast

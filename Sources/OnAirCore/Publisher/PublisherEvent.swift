@@ -12,4 +12,7 @@ public enum PublisherEvent: Sendable, Equatable {
     /// feed the send-stall watchdog; its `sendStall` timer decides when STALLED starts and when the
     /// connection is torn down.
     case wire(WireProgress)
+    /// A fact from the media engine worth a line of the event log (frames dropped, and why): logged,
+    /// nothing else.
+    case engine(String)
 }

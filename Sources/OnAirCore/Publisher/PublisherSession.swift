@@ -58,6 +58,9 @@ public struct PublisherSession: Sendable, Equatable {
         case .network(let network): actions = handleNetwork(network, at: now)
         case .timerFired(let timer): actions = timerFired(timer, at: now)
         case .wire(let progress): actions = observeWire(progress, at: now)
+        case .engine(let text):
+            log(now, .engine, text)
+            actions = []
         }
         actions += settle(at: now)
         refreshDerivedState()

@@ -250,6 +250,11 @@ public final class PacketQueue: Sendable {
         state.withLock { ($0.bytes, $0.videoDropped + $0.audioDropped) }
     }
 
+    /// The packets dropped for congestion so far, by track.
+    public var droppedPackets: (video: Int, audio: Int) {
+        state.withLock { ($0.videoDropped, $0.audioDropped) }
+    }
+
     public var snapshot: Snapshot {
         state.withLock { state in
             Snapshot(
