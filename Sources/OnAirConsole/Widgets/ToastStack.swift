@@ -8,7 +8,8 @@ import OnAirCore
 /// the caller passes `now`.
 public struct ToastStack: Widget {
     public var toasts: [Toast]
-    /// Hang the stack from the top of the area (over the oldest log lines) instead of centring it.
+    /// Hang the stack from the top of the area (over the oldest log lines) instead of centring it, and
+    /// blank the rows it covers across the area's width: no cut log line beside a toast.
     public var anchoredTop = false
 
     /// A burst (`p` during a call, then `d`, posts three at once) must not fill the pane: the newest
@@ -34,7 +35,10 @@ public struct ToastStack: Widget {
         let textWidth = min(area.width - (boxed ? 4 : 2), shown.map { DisplayWidth.of($0.text) }.max() ?? 0)
         let boxWidth = textWidth + (boxed ? 4 : 2)
         var stack = area.centered(width: boxWidth, height: shown.count * rowsPerToast)
-        if anchoredTop { stack.y = area.y }
+        if anchoredTop {
+            stack.y = area.y
+            buffer.fill(Rect(x: area.x, y: stack.y, width: area.width, height: stack.height), style: theme[.text])
+        }
         for (index, toast) in shown.enumerated() {
             let top = stack.y + index * rowsPerToast
             let text = DisplayWidth.pad(toast.text, to: textWidth)
