@@ -134,6 +134,13 @@ struct EightyColumnTests {
             }
         }
         #expect(bare.contains { $0.contains("url ") } && bare.contains { $0.contains("bitrate ") } && bare.contains { $0.contains("fps ") })
+        // Stacked panes: a toast's row holds the toast alone, no cut log line beside it.
+        if size.width < 160 {
+            for line in covered where texts.contains(where: line.contains) {
+                let rest = texts.reduce(line) { $0.replacingOccurrences(of: $1, with: "") }
+                #expect(rest.allSatisfy { " ┃│╭╮╰╯─".contains($0) }, "a log line shows beside a toast: \(line)")
+            }
+        }
         for (index, text) in texts.enumerated() {
             let shown = covered.reduce(0) { $0 + $1.components(separatedBy: text).count - 1 }
             #expect(shown == (index < texts.count - ToastStack.maxShown ? 0 : 2), "\(text) shown \(shown) times:\n\(screen)")
