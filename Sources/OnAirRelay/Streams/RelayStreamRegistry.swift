@@ -38,6 +38,9 @@ final class RelayStreamRegistry {
     var refusingUntil: NIODeadline?
     /// Until when every publish is refused as "already publishing" (`server-busy`).
     var busyUntil: NIODeadline?
+    /// Until when the relay reads nothing from its publishers (`server-stall`): its own idle-publisher and
+    /// unfinished-message deadlines do not count that window against them, so the phone's watchdog decides.
+    var stallingUntil: NIODeadline?
     /// Where `server-move` sends clients (`rtmp://host:port`, the relay's second listener), nil: back to itself.
     var moveTarget: String?
     /// Publishers asked to move: a new publish of their stream takes it over instead of being refused.
@@ -294,7 +297,7 @@ final class RelayStreamRegistry {
                     recordingStopped(stream, recorder, error)
                 }
             }
-            if let idle = configuration.idleTimeout, let publisher = stream.publisher, now - stream.lastInput > idle {
+            if let idle = configuration.idleTimeout, let publisher = stream.publisher, now - max(stream.lastInput, stallingUntil ?? stream.lastInput) > idle {
                 unpublish(stream, reason: .idle)
                 publisher.handler.close()
             }
