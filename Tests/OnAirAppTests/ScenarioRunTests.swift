@@ -34,8 +34,9 @@ struct ScenarioRunTests {
         let run = try HeadlessRun(
             ["demo", "--headless", "--report", "--record-dir", directory.file("rec").path] + Self.light + scripts, in: directory
         )
-        // The weak-signal scenario alone is 720p at 2500k for about 85 s (its settings override `light`).
-        let status = await run.peer.exitStatus(within: .seconds(600))
+        // The weak-signal scenario alone is 720p at 2500k for about 85 s (its settings override `light`), the
+        // server stall about 45 s.
+        let status = await run.peer.exitStatus(within: .seconds(720))
         let failed = run.events.events.filter { $0.kind == "expectation" && $0.details["met"] as? Bool == false }
         #expect(status == 0, "exit \(status): \(run.peer.standardError)\nfailed: \(failed.map(\.details))")
         #expect(results(run) == Dictionary(uniqueKeysWithValues: Self.played.map { ($0, "passed") }))

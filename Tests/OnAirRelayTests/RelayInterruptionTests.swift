@@ -80,6 +80,34 @@ struct RelayInterruptionTests {
         await harness.stop()
     }
 
+    @Test("server-stall is the relay's doing: its idle-publisher and unfinished-message deadlines do not drop the publisher it stopped reading")
+    func stallIsNotIdle() async throws {
+        // The product's 5 s idle-publisher timeout and a 5 s unfinished-message one, inside a 15 s stall: before
+        // the fix the relay dropped its stalled publisher as idle after 5 s, so the phone's own send-stall
+        // watchdog was never what ended the connection (the server-stall scenario).
+        let harness = try await RelayTestHarness { configuration in
+            configuration.idleTimeout = .seconds(5)
+            configuration.incompleteMessageTimeout = .seconds(5)
+        }
+        let url = try harness.streamURL("stuck")
+        let publisher = try await RelayTestPublisher(url: url, type: .live)
+        try await publisher.send(RelayTestPublisher.syntheticVideo(count: 5, size: 500))
+        try await publisher.sync()
+        harness.relay.interrupt(.stall(.seconds(15)))
+        try await harness.events.wait { events in
+            events.contains { if case .serverInterruption("stall", _, false) = $0 { true } else { false } }
+        }
+        // Sent while the relay reads nothing: it waits in the sockets until the stall ends.
+        try await publisher.send(RelayTestPublisher.syntheticVideo(count: 20, size: 50_000, start: 200))
+        try await Self.ended("stall", in: harness)
+        try await publisher.sync()
+        #expect(try await harness.relay.streams().first { $0.name == "stuck" }?.isPublished == true)
+        #expect(!harness.events.all.contains { if case .publishStopped = $0 { true } else { false } },
+                "the relay dropped the publisher it had stopped reading: \(harness.events.all)")
+        await publisher.unpublish()
+        await harness.stop()
+    }
+
     @Test("server-move: ReconnectRequest names the second listener; the publisher's new publish there takes the stream over")
     func move() async throws {
         let harness = try await RelayTestHarness()
@@ -102,6 +130,39 @@ struct RelayInterruptionTests {
         #expect(try await harness.relay.streams().first { $0.name == "moving" }?.isPublished == true)
         await moved.unpublish()
         await player.stop()
+        await harness.stop()
+    }
+
+    @Test("server-move: the old publisher feeds the stream until the moved one's first sample, so players are not left without media between the new publish and the switch")
+    func moveTakesOverAtFirstSample() async throws {
+        let harness = try await RelayTestHarness()
+        let second = try await harness.relay.addMoveListener()
+        let url = try harness.streamURL("handover")
+        let publisher = try await RelayTestPublisher(url: url, type: .live)
+        try await publisher.send(RelayTestPublisher.syntheticVideo(count: 5, size: 500))
+        try await publisher.sync()
+        harness.relay.interrupt(.move)
+        let moved = try await RelayTestPublisher(url: try StreamURL("rtmp://127.0.0.1:\(second)/live/handover"), type: .live)
+
+        // Published at the new listener, no media yet: the old connection's frames are still the stream's.
+        try await publisher.send(RelayTestPublisher.syntheticVideo(count: 10, size: 2000, start: 1000))
+        try await publisher.sync()
+        let during = try await harness.relay.streams().first { $0.name == "handover" }
+        #expect((during?.bytesIn ?? 0) >= 5 * 500 + 10 * 2000, "the old publisher's frames were dropped: \(String(describing: during))")
+        #expect(!harness.events.all.contains { if case .publishStopped = $0 { true } else { false } })
+
+        // The moved publisher's first frame takes the stream over: the old publish ends, the new one counts.
+        try await moved.send(RelayTestPublisher.syntheticVideo(count: 5, size: 700, start: 2000))
+        try await moved.sync()
+        try await harness.events.wait { events in
+            events.contains { if case .publishStopped(_, _, .unpublished, _) = $0 { true } else { false } }
+        }
+        let after = try await harness.relay.streams().first { $0.name == "handover" }
+        #expect(after?.isPublished == true && (after?.bytesIn ?? 0) == 5 * 700, "\(String(describing: after))")
+        await publisher.unpublish()           // the old connection leaves: the new publish stays
+        try await moved.sync()
+        #expect(try await harness.relay.streams().first { $0.name == "handover" }?.isPublished == true)
+        await moved.unpublish()
         await harness.stop()
     }
 

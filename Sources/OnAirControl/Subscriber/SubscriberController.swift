@@ -2,7 +2,6 @@ import OnAirCore
 import OnAirMedia
 import OnAirNet
 import OnAirLink
-import OnAirLink
 
 /// Owns a `SubscriberSession` and performs what it decides with the real RTMP player and decoder.
 ///
@@ -26,26 +25,34 @@ public final class SubscriberController {
     /// Time without video, for the report and `expect subscriber gap below …`.
     public private(set) var videoGaps = VideoGapMeter()
     public let clock: SessionClock
-    private let rtmp: RTMPClient.Configuration
-    private let post: @Sendable (SubscriberInput) -> Void
+    let rtmp: RTMPClient.Configuration
+    let post: @Sendable (SubscriberInput) -> Void
     private let timers: TimerService<SubscriberTimer>
     private let stallTimeout: Duration
     /// When frame 0 of a file-made pattern was due (wall µs), for pictures whose markers count from there.
     private let streamEpochMicroseconds: UInt64?
-    private var player: RTMPPlayer?
+    var player: RTMPPlayer?
     /// Where a server's ReconnectRequest sent the play; later plays go there too.
-    private var movedURL: StreamURL?
+    var movedURL: StreamURL?
     /// The name of the current play, which a move plays again at the new server.
-    private var playingName: String?
-    private var generation = 0
+    var playingName: String?
+    /// The connection whose reports count (``SubscriberInput/player(generation:_:)``); every new connection
+    /// takes a new number from `lastGeneration`, so a move's connection never shares one with a later play.
+    var generation = 0
+    var lastGeneration = 0
+    /// A move in flight (``SubscriberController/beginMove(tcUrl:)``): the new connection plays while the old
+    /// one keeps the picture.
+    var pendingMove: SubscriberMove?
+    /// After a move's switch: audio the old connection already played, which the new one sends again.
+    var audioPlayedThrough: Int64?
     private var lastMedia: SessionTime?
     /// What the media of the current play says it is, once it flows: live, or old frames replayed. The
     /// session hears each change (`mediaResumed` / `mediaReplayed`); nil while nothing flows.
     private var flowing: FrameFreshness.Verdict?
     /// Judges video frames by timestamp (audio alone when the stream has no video): docs/demo-truth.md.
-    private var videoFreshness = FrameFreshness()
-    private var audioFreshness = FrameFreshness()
-    private var streamHasVideo = false
+    var videoFreshness = FrameFreshness()
+    var audioFreshness = FrameFreshness()
+    var streamHasVideo = false
     /// Replayed pictures the decoder's markers had found at the last tick.
     private var replayedPicturesSeen = 0
     /// What the stream announced (metadata, codec configurations) since the front end last took them.
@@ -128,9 +135,11 @@ public final class SubscriberController {
         case .event(let event):
             apply(event, at: now)
         case .player(let from, let event):
-            guard from == generation else { return }
+            if from == pendingMove?.id { return moveReported(event, at: now) }
+            guard from == generation, filterAroundMove(event) else { return }
             playerReported(event, at: now)
         case .playFailed(let from, let reason):
+            if from == pendingMove?.id { return movePlayFailed(reason) }
             guard from == generation else { return }
             player = nil
             apply(.playFailed(reason: reason), at: now)
@@ -157,7 +166,8 @@ public final class SubscriberController {
 
     public func shutdown() async {
         timers.cancelAll()
-        generation += 1
+        cancelMove()
+        generation = newGeneration()
         let last = player
         player = nil
         await last?.stop()
@@ -178,7 +188,7 @@ public final class SubscriberController {
         }
     }
 
-    private func playerReported(_ event: RTMPPlayer.Event, at now: SessionTime) {
+    func playerReported(_ event: RTMPPlayer.Event, at now: SessionTime) {
         switch event {
         case .status:
             if let code = event.playStatus {
@@ -188,6 +198,7 @@ public final class SubscriberController {
                 if code == .publishNotify || code == .unpublishNotify {
                     videoFreshness.newPublishSession()
                     audioFreshness.newPublishSession()
+                    audioPlayedThrough = nil
                 }
                 if code == .unpublishNotify || code == .stop {
                     flowing = nil
@@ -216,6 +227,11 @@ public final class SubscriberController {
         case .packet(let packet):
             mediaPacket(packet, at: now)
         case .closed(let error?):
+            // The old connection went before the new one brought media: the new one is the play now.
+            if let move = pendingMove {
+                pendingMove = nil
+                return switchTo(move, at: now)
+            }
             player = nil
             flowing = nil
             decoder?.drain()
@@ -223,13 +239,8 @@ public final class SubscriberController {
         case .closed(nil), .streamBegin, .streamEOF, .streamDry:
             break
         case .reconnectRequest(let tcUrl, _):
-            // Enhanced RTMP v2: follow the server at once, to its tcUrl or back to itself, and say so.
-            guard let name = playingName else { return }
-            var target = movedURL ?? url
-            if let tcUrl, let moved = try? StreamURL("\(tcUrl)/\(target.streamName)") { target = moved }
-            movedURL = target
-            report("notice", "the server asked to reconnect (NetConnection.Connect.ReconnectRequest): playing at \(target.redacted)")
-            play(name)
+            // Enhanced RTMP v2: follow the server, to its tcUrl or back to itself, make before break.
+            beginMove(tcUrl: tcUrl)
         }
     }
 
@@ -238,7 +249,8 @@ public final class SubscriberController {
         case .play(let name):
             play(name)
         case .stop:
-            generation += 1
+            cancelMove()
+            generation = newGeneration()
             flowing = nil
             decoder?.drain()
             let stopping = player
@@ -326,7 +338,7 @@ public final class SubscriberController {
 
     /// A `warning` (a peer broke the spec) or `notice` (a codec OnAir does not decode) line, as an event
     /// and on the dashboard.
-    private func report(_ kind: String, _ text: String) {
+    func report(_ kind: String, _ text: String) {
         notices.append((kind, ["text": .string(text)]))
         showNotice?(text)
     }
@@ -341,7 +353,8 @@ public final class SubscriberController {
     /// A new connection for every play, as the seed's `reconnect()` makes a new subscriber.
     private func play(_ name: String) {
         countersAtPlay = decoderCounters
-        generation += 1
+        cancelMove()
+        generation = newGeneration()
         let current = generation
         // Only media of this play may say PLAYING.
         flowing = nil
@@ -353,7 +366,8 @@ public final class SubscriberController {
         self.player = player
         let post = post
         Task {
-            // The old connection closes before the new one opens, as the seed's reconnect() does.
+            // The old connection closes before the new one opens, as the seed's reconnect() does (a server's
+            // ReconnectRequest is make before break instead: SubscriberController+Move).
             await previous?.stop()
             do {
                 try await player.start()

@@ -29,7 +29,8 @@ extension RelayConnectionHandler {
             oldestPartial = (serial, now)
             return
         }
-        if now - oldest.since > configuration.incompleteMessageTimeout {
+        // A message left unfinished because the relay stopped reading (`server-stall`) is the relay's doing.
+        if now - max(oldest.since, registry.stallingUntil ?? oldest.since) > configuration.incompleteMessageTimeout {
             reject(.incompleteMessage(seconds: Self.seconds(configuration.incompleteMessageTimeout)))
         }
     }

@@ -222,7 +222,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
         case .audio, .video, .dataAMF0, .dataAMF3:
             guard let publishing, raw.messageStreamID == publishing.streamID, registry.isPublisher(self, of: publishing.name),
                   let message = RelayMediaMessage(raw) else { return }
-            registry.relay(message, name: publishing.name)
+            registry.relay(message, name: publishing.name, from: self)
         case .commandAMF0, .commandAMF3:
             guard spendRequest() else { return }
             guard case .command(let command) = try RTMPMessage(raw) else { return }

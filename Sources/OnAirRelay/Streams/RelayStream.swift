@@ -67,6 +67,12 @@ final class RelayStream {
 
     var isPublished: Bool { publisher != nil }
 
+    /// A moved publisher's new publish, accepted while the old one still feeds the stream: it takes the stream
+    /// over with its first audio or video sample (``RelayStreamRegistry/relay(_:name:from:)``), so players
+    /// are not left without media between the new publish and the publisher's switch to it. Its sequence
+    /// headers and metadata wait in `held` until then.
+    var successor: (handler: RelayConnectionHandler, streamID: UInt32, type: PublishType, recording: PublishType?, held: [RelayMediaMessage])?
+
     func add(_ player: Player) {
         players[player.key] = player
         if let group = groups.first(where: { $0.messageStreamID == player.streamID }) {

@@ -22,6 +22,7 @@ extension RelayStreamRegistry {
             busyUntil = until
         case .stall:
             action = "stall"
+            stallingUntil = until
             for handler in openConnections where handler.publishing != nil { handler.stopReading(for: amount) }
         case .move:
             action = "move"

@@ -38,6 +38,9 @@ final class RelayStreamRegistry {
     var refusingUntil: NIODeadline?
     /// Until when every publish is refused as "already publishing" (`server-busy`).
     var busyUntil: NIODeadline?
+    /// Until when the relay reads nothing from its publishers (`server-stall`): its own idle-publisher and
+    /// unfinished-message deadlines do not count that window against them, so the phone's watchdog decides.
+    var stallingUntil: NIODeadline?
     /// Where `server-move` sends clients (`rtmp://host:port`, the relay's second listener), nil: back to itself.
     var moveTarget: String?
     /// Publishers asked to move: a new publish of their stream takes it over instead of being refused.
@@ -93,7 +96,10 @@ final class RelayStreamRegistry {
         movingPublishers.remove(ObjectIdentifier(handler))
         addresses.release(handler.address)
         for stream in Array(streams.values) {
-            if stream.publisher?.handler === handler { unpublish(stream, reason: .disconnected) }
+            if stream.successor?.handler === handler { stream.successor = nil }
+            if stream.publisher?.handler === handler {
+                if stream.successor != nil { takeOver(stream) } else { unpublish(stream, reason: .disconnected) }
+            }
             for player in Array(stream.players.values) where player.key.connection == handler.id {
                 removePlayer(stream, player: player)
             }
@@ -138,12 +144,32 @@ final class RelayStreamRegistry {
             return .failure(Refusal(code: .publishBadName, description: "already publishing: the server still holds \(name)'s previous publisher"))
         }
         let stream = streams[name] ?? RelayStream(name: name, gopLimit: configuration.gopCacheLimit)
-        if let current = stream.publisher?.handler, movingPublishers.remove(ObjectIdentifier(current)) != nil {
-            unpublish(stream, reason: .unpublished)      // the move's new connection takes the stream over
+        // The move's new connection takes the stream over, once it sends media (``takeOver(_:)``).
+        if let current = stream.publisher?.handler, movingPublishers.contains(ObjectIdentifier(current)), stream.successor == nil {
+            stream.successor = (handler, streamID, type, recordingType, [])
+            return .success(nil)
         }
         if stream.isPublished {
             return .failure(Refusal(code: .publishBadName, description: "\(name) is already being published"))
         }
+        return .success(begin(stream, type: type, recording: recordingType, handler: handler, streamID: streamID))
+    }
+
+    /// A moved publisher's new connection becomes the stream's publisher: the old one's publish ends (players
+    /// are told), the new one's begins, and what it sent before its first sample is relayed.
+    func takeOver(_ stream: RelayStream) {
+        guard let successor = stream.successor else { return }
+        stream.successor = nil
+        if let current = stream.publisher?.handler { movingPublishers.remove(ObjectIdentifier(current)) }
+        unpublish(stream, reason: .unpublished)
+        _ = begin(stream, type: successor.type, recording: successor.recording, handler: successor.handler, streamID: successor.streamID)
+        for message in successor.held { relay(message, name: stream.name, from: successor.handler) }
+    }
+
+    /// Makes `handler` the publisher of `stream`; returns the recording's path.
+    private func begin(_ stream: RelayStream, type: PublishType, recording recordingType: PublishType?, handler: RelayConnectionHandler,
+                       streamID: UInt32) -> String? {
+        let name = stream.name
         streams[name] = stream
         stream.publisher = (handler, streamID)
         stream.publishType = type
@@ -167,12 +193,18 @@ final class RelayStreamRegistry {
             player.handler.sendStatus(RelayStatus.publishNotify(name), streamID: player.streamID)
         }
         emit(.publishStarted(stream: name.qualified, type: type, connection: handler.id, recording: recording))
-        return .success(recording)
+        return recording
     }
 
     /// Ends `handler`'s publish of `name` (unpublish, deleteStream, or a closed socket).
     func unpublish(_ name: RelayStreamName, handler: RelayConnectionHandler, reason: RelayEvent.UnpublishReason) {
-        guard let stream = streams[name], stream.publisher?.handler === handler else { return }
+        guard let stream = streams[name] else { return }
+        if stream.successor?.handler === handler {
+            stream.successor = nil              // a move's new publish that never sent media
+            return
+        }
+        guard stream.publisher?.handler === handler else { return }
+        if stream.successor != nil { return takeOver(stream) }
         unpublish(stream, reason: reason)
     }
 
@@ -193,13 +225,25 @@ final class RelayStreamRegistry {
     }
 
     /// Relays one publisher message: cache, recording, then every player's queue.
-    /// Whether `handler` is `name`'s publisher now (not one a move replaced).
+    /// Whether `handler` is `name`'s publisher now (not one a move replaced), or a move's new publisher.
     func isPublisher(_ handler: RelayConnectionHandler, of name: RelayStreamName) -> Bool {
-        streams[name]?.publisher?.handler === handler
+        streams[name]?.publisher?.handler === handler || streams[name]?.successor?.handler === handler
     }
 
-    func relay(_ message: RelayMediaMessage, name: RelayStreamName) {
+    /// Headers a move's new publisher may send before its first sample (sequence headers, metadata).
+    static let heldBeforeTakeOver = 16
+
+    func relay(_ message: RelayMediaMessage, name: RelayStreamName, from handler: RelayConnectionHandler) {
         guard let stream = streams[name] else { return }
+        if let successor = stream.successor, successor.handler === handler {
+            let isSample = (message.kind == .audio || message.kind == .video) && !message.isSequenceHeader
+            guard isSample else {
+                if successor.held.count < Self.heldBeforeTakeOver { stream.successor?.held.append(message) }
+                return
+            }
+            takeOver(stream)
+        }
+        guard stream.publisher?.handler === handler else { return }
         stream.bytesIn += UInt64(message.payload.readableBytes)
         stream.lastInput = .now()
         stream.cache.add(message)
@@ -294,7 +338,7 @@ final class RelayStreamRegistry {
                     recordingStopped(stream, recorder, error)
                 }
             }
-            if let idle = configuration.idleTimeout, let publisher = stream.publisher, now - stream.lastInput > idle {
+            if let idle = configuration.idleTimeout, let publisher = stream.publisher, now - max(stream.lastInput, stallingUntil ?? stream.lastInput) > idle {
                 unpublish(stream, reason: .idle)
                 publisher.handler.close()
             }
