@@ -4,8 +4,16 @@ import Testing
 /// Expectations judged against what both sides printed, and the figures of the report.
 @Suite("scenario timeline and verdicts")
 struct ScenarioTimelineTests {
+    /// The observation of an event as the test names it: `state`/`stats` fields, a toast, else a log line.
     private func event(_ ms: Int64, _ side: String, _ kind: String, _ fields: [String: ScenarioValue]) -> ScenarioObservation {
-        ScenarioObservation(milliseconds: ms, side: side, kind: kind, fields: fields)
+        let text = fields["text"]?.text ?? ""
+        let what: ScenarioObservation.What = switch kind {
+        case "state": .state(fields)
+        case "stats": .stats(fields)
+        case "toast": .toast(text)
+        default: .log(text)
+        }
+        return ScenarioObservation(milliseconds: ms, side: side, what)
     }
 
     private func publisherState(_ ms: Int64, _ status: String, pauseVideo: Bool = false) -> ScenarioObservation {
@@ -164,11 +172,22 @@ struct ScenarioTimelineTests {
         timeline.record(publisherState(0, "RECONNECTING 1/20"))
         timeline.record(publisherState(10, "RECONNECTING 3/20"))
         timeline.record(publisherState(20, "PUBLISHING"))
-        for ms: Int64 in [30, 2030, 4030] {
-            timeline.record(event(ms, "subscriber", "action", ["text": .text("→ play stream1 on a new connection")]))
+        for (ms, plays): (Int64, Int) in [(30, 1), (2030, 2), (4030, 3)] {
+            timeline.record(ScenarioObservation(milliseconds: ms, side: "subscriber", .subscriberPlays(plays)))
         }
         timeline.record(event(40, "subscriber", "action", ["text": .text("→ stop")]))
         #expect(timeline.metrics.publisherReconnectAttempts == 3)
         #expect(timeline.metrics.subscriberReconnectAttempts == 2)
+    }
+
+    @Test("the subscriber's reconnects are counted from its plays, never from the text of its log")
+    func reconnectsNotFromLogText() {
+        var timeline = ScenarioTimeline()
+        for ms: Int64 in [30, 2030, 4030] {
+            timeline.record(event(ms, "subscriber", "action", ["text": .text("→ play stream1 on a new connection")]))
+        }
+        #expect(timeline.metrics.subscriberReconnectAttempts == 0)
+        timeline.record(ScenarioObservation(milliseconds: 5000, side: "subscriber", .subscriberPlays(1)))
+        #expect(timeline.metrics.subscriberReconnectAttempts == 0)
     }
 }

@@ -19,7 +19,7 @@ final class ConsolePresenter: FrontEndPresenter {
     let tick: Duration
     /// Where the sides' events go as the console runs, in the headless schema (`--log FILE`, a scenario's
     /// observer), so both see exactly what a headless run sees.
-    private var eventSinks: [@Sendable (HeadlessEvent) -> Void] = []
+    private var eventSinks: [@Sendable (OnAirEvent) -> Void] = []
     private var terminal: TerminalThread?
     /// What the summary printed on exit reports.
     var summary = SessionSummary()
@@ -41,7 +41,7 @@ final class ConsolePresenter: FrontEndPresenter {
     }
 
     /// Plays a scenario on this console: what both sides show is reported to `observer`.
-    func observeForScenario(_ observer: @escaping @Sendable (HeadlessEvent) -> Void) {
+    func observeForScenario(_ observer: @escaping @Sendable (OnAirEvent) -> Void) {
         eventSinks.append(observer)
     }
 
@@ -98,42 +98,39 @@ final class ConsolePresenter: FrontEndPresenter {
         if byKey { notice(message) }
     }
 
-    func outside(_ event: HeadlessEvent) {
+    func outside(_ event: OnAirEvent) {
         emit([event])
-        if event.kind == "link", case .string(let state)? = event.details["state"] {
-            let command = event.details["command"].flatMap { if case .string(let text) = $0 { text } else { nil } }
+        if case .link(let state, let command, _) = event.kind {
             notice(command.map { "\($0): link \(state)" } ?? "link \(state)")
         }
     }
 
-    func ticked(_ sides: FrontEndSides, stats: [HeadlessEvent], at now: SessionTime) {
+    func ticked(_ sides: FrontEndSides, stats: [OnAirEvent], at now: SessionTime) {
         summary.observe(publisher: sides.publisher?.state, subscriber: sides.subscriber?.state, bytesSent: sides.publisher?.bytesOnWire, at: now)
         emit(stats)
     }
 
-    func turnEnded(_ sides: FrontEndSides, reported: [HeadlessEvent]) {
+    func turnEnded(_ sides: FrontEndSides, reported: [OnAirEvent]) {
         emit(reported)
         terminal?.show(screen(sides))
     }
 
     /// `--log` holds what headless prints: the quit and its reason.
     func quitting(_ reason: String) {
-        emit([HeadlessEvent(time: clock.now, side: .app, kind: "quit", details: ["reason": .string(reason)])])
+        emit([OnAirEvent(time: clock.now, side: .app, .quit(reason: reason))])
     }
 
     /// The sides' last figures, as `stopped` events of the app (as headless).
-    func ended(stopped: [HeadlessEvent]) {
-        emit(stopped.map {
-            HeadlessEvent(time: clock.now, side: .app, kind: "stopped", details: $0.details.merging(["side": .string($0.side.rawValue)]) { old, _ in old })
-        })
+    func ended(stopped: [OnAirEvent]) {
+        emit(stopped)
     }
 
     /// An event only the log and a scenario's observer see (`started`, a setup `notice`).
-    func log(_ event: HeadlessEvent) {
+    func log(_ event: OnAirEvent) {
         emit([event])
     }
 
-    private func emit(_ events: [HeadlessEvent]) {
+    private func emit(_ events: [OnAirEvent]) {
         for event in events { eventSinks.forEach { $0(event) } }
     }
 

@@ -49,7 +49,7 @@ public final class SubscriberController {
     /// Replayed pictures the decoder's markers had found at the last tick.
     private var replayedPicturesSeen = 0
     /// What the stream announced (metadata, codec configurations) since the front end last took them.
-    private var notices: [(kind: String, details: [String: JSONValue])] = []
+    private var notices: [OnAirEvent.Kind] = []
     /// Decoder problems (refused configurations) already turned into notices.
     private var decoderProblemsReported = 0
     /// A video track announced without a frame rate (no `onMetaData`), waiting for frames to measure it.
@@ -115,7 +115,7 @@ public final class SubscriberController {
     /// a `link` event, side subscriber, says what it did.
     public func apply(_ command: LinkCommand) {
         guard let state = link?.apply(command) else { return }
-        notices.append((kind: "link", details: ["state": .string(state.description), "command": .string(command.text)]))
+        notices.append(.link(state: state.description, command: command.text, abr: nil))
         showNotice?("sub \(command.text): link \(state.dashboardText)")
         apply(.linkChanged("\(command.text): link \(state.dashboardText)"), at: clock.now)
     }
@@ -149,7 +149,7 @@ public final class SubscriberController {
     }
 
     /// Hands over what the stream announced since the last call (for headless `track`/`metadata` events).
-    public func takeNotices() -> [(kind: String, details: [String: JSONValue])] {
+    public func takeNotices() -> [OnAirEvent.Kind] {
         collectDecoderProblems()
         defer { notices.removeAll() }
         return notices
@@ -203,16 +203,16 @@ public final class SubscriberController {
             if track.framesPerSecond > 0 { announce(track) } else { frameRateProbe = FrameRateProbe(track: track) }
         case .audioTrack(let track):
             decoderForTracks()?.configure(audio: track)
-            notices.append(("audioTrack", [
+            notices.append(.reported(kind: "audioTrack", details: [
                 "codec": .string(track.codec.name),
                 "sampleRate": .integer(Int64(track.sampleRate)), "channels": .integer(Int64(track.channels)),
             ]))
         case .notice(let text):
-            report("notice", text)
+            report(.notice(text))
         case .warning(let text):
-            report("warning", text)
+            report(.warning(text, dropped: nil))
         case .metadata(let metadata):
-            notices.append(("metadata", metadata.mapValues(\.json)))
+            notices.append(.reported(kind: "metadata", details: metadata.mapValues(\.json)))
         case .packet(let packet):
             mediaPacket(packet, at: now)
         case .closed(let error?):
@@ -228,7 +228,7 @@ public final class SubscriberController {
             var target = movedURL ?? url
             if let tcUrl, let moved = try? StreamURL("\(tcUrl)/\(target.streamName)") { target = moved }
             movedURL = target
-            report("notice", "the server asked to reconnect (NetConnection.Connect.ReconnectRequest): playing at \(target.redacted)")
+            report(.notice("the server asked to reconnect (NetConnection.Connect.ReconnectRequest): playing at \(target.redacted)"))
             play(name)
         }
     }
@@ -311,14 +311,14 @@ public final class SubscriberController {
                 glassToGlass: GlassToGlassMeter(streamEpochMicroseconds: streamEpochMicroseconds))
             decoder?.setRenderPaused(renderPaused)
         } catch {
-            notices.append(("error", ["text": .string("cannot decode this stream: \(error)")]))
+            notices.append(.log(.error, "cannot decode this stream: \(error)"))
         }
         return decoder
     }
 
     /// The `videoTrack` event, with the rate from metadata or measured from frames.
     private func announce(_ track: VideoTrackDescription) {
-        notices.append(("videoTrack", [
+        notices.append(.reported(kind: "videoTrack", details: [
             "width": .integer(Int64(track.width)), "height": .integer(Int64(track.height)),
             "fps": .number((track.framesPerSecond * 100).rounded() / 100), "sps": .integer(Int64(track.sequenceParameterSets.count)),
         ]))
@@ -326,15 +326,16 @@ public final class SubscriberController {
 
     /// A `warning` (a peer broke the spec) or `notice` (a codec OnAir does not decode) line, as an event
     /// and on the dashboard.
-    private func report(_ kind: String, _ text: String) {
-        notices.append((kind, ["text": .string(text)]))
-        showNotice?(text)
+    private func report(_ event: OnAirEvent.Kind) {
+        notices.append(event)
+        if case .notice(let text) = event { showNotice?(text) }
+        if case .warning(let text, _) = event { showNotice?(text) }
     }
 
     /// Turns configurations the decoder refused (a huge picture, a broken AAC configuration) into notices.
     private func collectDecoderProblems() {
         guard let problems = decoder?.snapshot.problems, problems.count > decoderProblemsReported else { return }
-        for problem in problems[decoderProblemsReported...] { report("notice", problem) }
+        for problem in problems[decoderProblemsReported...] { report(.notice(problem)) }
         decoderProblemsReported = problems.count
     }
 

@@ -278,7 +278,10 @@ public struct SubscriberSession: Sendable, Equatable {
 
     /// Logs each action the owner is asked for; the reconnect timer's bookkeeping is the phase's.
     private mutating func perform(_ actions: [SubscriberAction], at now: SessionTime) -> [SubscriberAction] {
-        for action in actions { log(now, .policy, "→ \(action)") }
+        for action in actions {
+            if case .play = action { state.playsAsked += 1 }
+            log(now, .policy, "→ \(action)")
+        }
         return actions
     }
 
