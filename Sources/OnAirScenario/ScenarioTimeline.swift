@@ -1,10 +1,14 @@
+import OnAirCore
+
 /// What a scenario run has seen so far: the key presses it made and the headless events both sides
 /// printed, kept in the shape expectations and the report ask about (bounded, however long the run).
 public struct ScenarioTimeline: Sendable {
     /// A `press` line, as performed.
     public struct Press: Sendable, Equatable {
         public var milliseconds: Int64
-        public var command: String
+        public var command: OperatorCommand
+        /// How the line wrote it: the report's trigger.
+        public var typed: String
         public var line: Int
     }
 
@@ -66,8 +70,8 @@ public struct ScenarioTimeline: Sendable {
     /// The time expectations about toasts and log lines look back to: the last press, or the start.
     public var lastPressTime: Int64 { presses.last?.milliseconds ?? 0 }
 
-    public mutating func recordPress(_ command: String, line: Int, at milliseconds: Int64) {
-        presses.append(Press(milliseconds: milliseconds, command: command, line: line))
+    public mutating func recordPress(_ command: OperatorCommand, typed: String, line: Int, at milliseconds: Int64) {
+        presses.append(Press(milliseconds: milliseconds, command: command, typed: typed, line: line))
         if presses.count > Self.lineLimit { presses.removeFirst(presses.count - Self.lineLimit) }
     }
 
@@ -179,7 +183,7 @@ public struct ScenarioTimeline: Sendable {
             if wasLive, let since = notLiveSince {
                 let press = presses.last { $0.milliseconds >= since }
                 countedMetrics.backToPublishing.append(ScenarioMetrics.BackToPublishing(
-                    trigger: press?.command ?? "reconnect",
+                    trigger: press?.typed ?? "reconnect",
                     duration: .milliseconds(now - (press?.milliseconds ?? since))
                 ))
             }

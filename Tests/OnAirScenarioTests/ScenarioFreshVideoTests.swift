@@ -1,3 +1,4 @@
+import OnAirCore
 import OnAirScenario
 import Testing
 
@@ -30,7 +31,7 @@ struct ScenarioFreshVideoTests {
         timeline.record(ScenarioObservation(milliseconds: 3000, side: "subscriber", .state(["connection": .text("PLAYING")])))
         timeline.record(ScenarioObservation(milliseconds: 3000, side: "subscriber", .stats(["lastFrameCapturedAtMs": .number(2950)])))
         #expect(timeline.verdict(for: condition, recording: nil) == .met, "no press yet: any picture is after the start")
-        timeline.recordPress("tap", line: 9, at: 4000)
+        timeline.recordPress(.phone(.tap), typed: "tap", line: 9, at: 4000)
         timeline.record(ScenarioObservation(milliseconds: 5000, side: "subscriber", .stats(["lastFrameCapturedAtMs": .number(2950)])))
         #expect(timeline.verdict(for: condition, recording: nil)
             == .unmet(seen: "the subscriber's newest picture was captured at 2.95s, the last press was at 4.00s"))

@@ -31,7 +31,7 @@ struct ScenarioNetworkTests {
         #expect(scenario.settings.bitrate == 2_500_000)
         #expect(scenario.settings.size == ScenarioPictureSize("1920x1080") && scenario.settings.size?.text == "1920x1080")
         #expect(scenario.settings.framesPerSecond == 30)
-        #expect(scenario.steps.prefix(3).map(\.action) == [.press("link-cap 800k"), .press("sub handoff 300k 120"), .press("link-down")])
+        #expect(scenario.steps.prefix(3).map(\.action) == [.press(.link(.cap(bitsPerSecond: 800_000)), typed: "link-cap 800k"), .press(.subscriberLink(.handoff(capBitsPerSecond: 300_000, delay: .milliseconds(120))), typed: "sub handoff 300k 120"), .press(.link(.down), typed: "link-down")])
         let frozen = try #require(scenario.expectations.first)
         #expect(frozen.condition == .frozen(below: .milliseconds(500), since: nil))
         #expect(frozen.within == .seconds(38) && frozen.waitsOut)
@@ -145,16 +145,16 @@ struct ScenarioNetworkTests {
     func capConvergence() {
         var timeline = ScenarioTimeline()
         timeline.record(publisherStats(500, sent: 2_400_000))
-        timeline.recordPress("link-cap 800k", line: 5, at: 1000)
+        timeline.recordPress(OperatorCommand("link-cap 800k")!, typed: "link-cap 800k", line: 5, at: 1000)
         let underCapRun = (6...11).map { ($0 * 1000, 650_000) }
         for (ms, sent) in [(2000, 800_000), (3000, 790_000), (4000, 700_000), (5000, 730_000)] + underCapRun {
             timeline.record(publisherStats(Int64(ms), sent: sent, drops: ms / 1000))
         }
-        timeline.recordPress("link-uncap", line: 9, at: 11_500)
+        timeline.recordPress(OperatorCommand("link-uncap")!, typed: "link-uncap", line: 9, at: 11_500)
         timeline.record(publisherStats(12_000, sent: 2_000_000, drops: 11))
-        timeline.recordPress("handoff 300k", line: 11, at: 13_000)
+        timeline.recordPress(OperatorCommand("handoff 300k")!, typed: "handoff 300k", line: 11, at: 13_000)
         timeline.record(publisherStats(14_000, sent: 600_000, drops: 13))
-        timeline.recordPress("link-cap 1M", line: 13, at: 15_000)
+        timeline.recordPress(OperatorCommand("link-cap 1M")!, typed: "link-cap 1M", line: 13, at: 15_000)
         for ms in stride(from: 16_000, through: 19_000, by: 1000) { timeline.record(publisherStats(Int64(ms), sent: 500_000, drops: 13)) }
         let metrics = timeline.metrics
         #expect(metrics.capConvergence == [

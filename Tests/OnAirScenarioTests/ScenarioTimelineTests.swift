@@ -1,3 +1,4 @@
+import OnAirCore
 import OnAirScenario
 import Testing
 
@@ -24,7 +25,7 @@ struct ScenarioTimelineTests {
     func toastsSinceLastPress() {
         var timeline = ScenarioTimeline()
         timeline.record(event(100, "subscriber", "toast", ["text": .text("Publish Background")]))
-        timeline.recordPress("decline", line: 7, at: 200)
+        timeline.recordPress(.phone(.decline), typed: "decline", line: 7, at: 200)
         let condition = ScenarioExpectation.Condition.toast(.subscriber, "publish background")
         #expect(timeline.verdict(for: condition, recording: nil) == .unmet(seen: "no subscriber toast"))
         timeline.record(event(250, "subscriber", "toast", ["text": .text("Publisher Interrupted")]))
@@ -160,7 +161,7 @@ struct ScenarioTimelineTests {
     func backToPublishing(_ flow: Flow) {
         var timeline = ScenarioTimeline()
         for step in flow.steps {
-            if let press = step.press { timeline.recordPress(press, line: 1, at: step.ms) }
+            if let press = step.press, let command = OperatorCommand(press) { timeline.recordPress(command, typed: press, line: 1, at: step.ms) }
             if let status = step.status { timeline.record(publisherState(step.ms, status)) }
         }
         #expect(timeline.metrics.backToPublishing.map { "\($0.trigger) \($0.duration.secondsText)" } == flow.expected)

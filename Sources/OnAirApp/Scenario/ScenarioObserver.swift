@@ -1,4 +1,5 @@
 import OnAirControl
+import OnAirCore
 import OnAirScenario
 import Synchronization
 
@@ -26,8 +27,8 @@ final class ScenarioObserver: Sendable {
         }
     }
 
-    func recordPress(_ command: String, line: Int, at time: Int64) {
-        timeline.withLock { $0.recordPress(command, line: line, at: time) }
+    func recordPress(_ command: OperatorCommand, typed: String, line: Int, at time: Int64) {
+        timeline.withLock { $0.recordPress(command, typed: typed, line: line, at: time) }
     }
 
     func verdict(for condition: ScenarioExpectation.Condition, recording: RecordingSummary?) -> ScenarioVerdict {
