@@ -91,8 +91,8 @@ struct TerminalConventionsTests {
             screens.append(result.screen)
         }
         try await step("publishing and playing") { $0.contains("PUBLISHING") && $0.contains("PLAYING") }
-        try tmux.send("a")  // accept with no call: refused, with the reason in a notice
-        try await step("the refusal's reason, whole") { $0.contains("a: nothing to accept: no call is ringing (the app is active)") }
+        try tmux.send("a")  // accept with no call: refused by the one gate, with the reason in a notice
+        try await step("the refusal's reason, whole") { $0.contains("accept: nothing to accept: no call is ringing (the app is active)") }
         try tmux.send("c")
         try await step("the call") { $0.contains("Publish Background") || $0.contains("INTERRUPTED") || $0.contains("PAUSED") }
         try tmux.send("d")

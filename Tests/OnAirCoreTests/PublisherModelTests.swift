@@ -255,7 +255,7 @@ struct PublisherModel {
         switch event {
         case .operator(let action): .operator(action)
         case .control(let control): .control(control)
-        case .network, .timerFired, .wire: nil
+        case .network, .timerFired, .wire, .refused: nil
         }
     }
 }

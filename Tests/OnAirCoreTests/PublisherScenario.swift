@@ -24,7 +24,7 @@ extension PublisherStep {
         switch event {
         case .operator(let action): .operator(action)
         case .control(let control): .control(control)
-        case .network, .timerFired, .wire: nil
+        case .network, .timerFired, .wire, .refused: nil
         }
     }
 

@@ -12,8 +12,8 @@ protocol FrontEndPresenter: AnyObject {
     var endsOnFailure: Bool { get }
     /// A terminal event, as the console's key table reads it: the operator command it means, if any.
     func command(for event: TerminalEvent, sides: FrontEndSides) -> OperatorCommand?
-    /// Why a command did nothing (or a stdin line that is none); `byKey` when a console key gave it.
-    func refused(_ message: String, byKey: Bool)
+    /// Why a command did nothing (or a stdin line that is none), shown alike whichever way it came.
+    func refused(_ message: String)
     /// An event from outside the loop (the link stage, ABR).
     func outside(_ event: OnAirEvent)
     func notice(_ text: String)
@@ -52,21 +52,20 @@ enum FrontEndLoop {
                 presenter.quitting("quit command")
                 break loop
             case .command(let command):
-                if let refusal = sides.commands.perform(command) { presenter.refused(refusal, byKey: false) }
+                if let refusal = sides.commands.perform(command) { presenter.refused(refusal) }
             case .unknownCommand(let line):
-                presenter.refused("unknown command '\(ControlText.escaped(line))'; commands: \(OperatorCommand.names.joined(separator: ", "))", byKey: false)
+                presenter.refused("unknown command '\(ControlText.escaped(line))'; commands: \(OperatorCommand.names.joined(separator: ", "))")
             case .badCommand(let reason):
-                presenter.refused(reason, byKey: false)
+                presenter.refused(reason)
             case .terminal(let event):
-                // A key's one result is a command, routed like a stdin line's; the key table offered only
-                // what the core's rule allows, so a refusal here is news.
+                // A key's one result is a command, through the same gate as a stdin line's or a press's.
                 switch presenter.command(for: event, sides: sides) {
                 case nil: break
                 case .quit?:
                     presenter.quitting(event == .stopRequested ? "signal" : "q key")
                     break loop
                 case let command?:
-                    if let refusal = sides.commands.perform(command) { presenter.refused(refusal, byKey: true) }
+                    if let refusal = sides.commands.perform(command) { presenter.refused(refusal) }
                 }
             case .event(let event):
                 presenter.outside(event)

@@ -93,9 +93,11 @@ final class ConsolePresenter: FrontEndPresenter {
         }
     }
 
-    /// A refused key says why at the foot of the screen; a scenario's refused press is in its report.
-    func refused(_ message: String, byKey: Bool) {
-        if byKey { notice(message) }
+    /// A refused command says why at the foot of the screen, whichever way it came, and in `--log` as
+    /// headless prints it.
+    func refused(_ message: String) {
+        notice(message)
+        emit([OnAirEvent(time: clock.now, side: .app, .refused(message))])
     }
 
     func outside(_ event: OnAirEvent) {

@@ -19,7 +19,7 @@ final class HeadlessPresenter: FrontEndPresenter {
     /// Headless has no terminal.
     func command(for event: TerminalEvent, sides: FrontEndSides) -> OperatorCommand? { nil }
 
-    func refused(_ message: String, byKey: Bool) {
+    func refused(_ message: String) {
         writer.write(OnAirEvent(time: clock.now, side: .app, .refused(message)))
     }
 

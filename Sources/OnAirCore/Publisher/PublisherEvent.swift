@@ -12,4 +12,7 @@ public enum PublisherEvent: Sendable, Equatable {
     /// feed the send-stall watchdog; its `sendStall` timer decides when STALLED starts and when the
     /// connection is torn down.
     case wire(WireProgress)
+    /// A command the one rule refused before it got here (a link or device command, a server command):
+    /// recorded as every refusal is, nothing else.
+    case refused(CommandRefusal)
 }

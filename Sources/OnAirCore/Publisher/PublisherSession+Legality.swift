@@ -65,12 +65,11 @@ extension PublisherSession {
     /// Logs and toasts why `command` is refused, and returns true; false when it may go ahead.
     mutating func refuse(_ command: PublisherCommand, at now: SessionTime) -> Bool {
         guard let reason = refusal(of: command) else { return false }
-        switch command {
-        case .operator(let action): log(now, .key, "key \(action.rawValue)")
-        case .control(let control): log(now, .key, "control \(control)")
+        let asked = switch command {
+        case .operator(let action): "key \(action.rawValue)"
+        case .control(let control): "control \(control)"
         }
-        log(now, .key, "refused: \(reason)")
-        state.toasts.post(Toast(text: reason, postedAt: now))
+        CommandRefusal(asked: asked, reason: reason).record(at: now, log: &state.log, toasts: &state.toasts)
         return true
     }
 }

@@ -58,6 +58,9 @@ public struct PublisherSession: Sendable, Equatable {
         case .network(let network): actions = handleNetwork(network, at: now)
         case .timerFired(let timer): actions = timerFired(timer, at: now)
         case .wire(let progress): actions = observeWire(progress, at: now)
+        case .refused(let refusal):
+            refusal.record(at: now, log: &state.log, toasts: &state.toasts)
+            actions = []
         }
         actions += settle(at: now)
         refreshDerivedState()

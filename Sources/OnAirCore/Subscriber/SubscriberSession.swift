@@ -73,6 +73,9 @@ public struct SubscriberSession: Sendable, Equatable {
         case .linkChanged(let text):
             log(now, .engine, text)
             return []
+        case .refused(let refusal):
+            refusal.record(at: now, log: &state.log, toasts: &state.toasts)
+            return []
         }
     }
 
@@ -98,9 +101,7 @@ public struct SubscriberSession: Sendable, Equatable {
 
     private mutating func operate(_ action: OperatorAction, at now: SessionTime) -> [SubscriberAction] {
         if let reason = refusal(of: action) {
-            log(now, .key, "key \(action.rawValue)")
-            log(now, .key, "refused: \(reason)")
-            state.toasts.post(Toast(text: reason, postedAt: now))
+            CommandRefusal(asked: "key \(action.rawValue)", reason: reason).record(at: now, log: &state.log, toasts: &state.toasts)
             return []
         }
         return simulator.press(action, at: now, log: &state.log, toasts: &state.toasts).flatMap { lifecycle($0, at: now) }
