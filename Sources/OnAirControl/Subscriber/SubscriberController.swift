@@ -14,7 +14,6 @@ public final class SubscriberController {
     public let url: StreamURL
     /// Made at the first track; each track's decoder inside is rebuilt only when its configuration changes.
     public private(set) var decoder: DecoderThread?
-    private var renderPaused = false
     /// Counts of decoders already replaced, so totals survive a new codec configuration.
     private var retiredCounters = PacketDecoder.Counters()
     /// `decoderCounters` when the current play (or the publisher's current session on it) began:
@@ -245,10 +244,8 @@ public final class SubscriberController {
             player = nil
             if let stopping { Task { await stopping.stop() } }
         case .pauseRender:
-            renderPaused = true
             decoder?.setRenderPaused(true)
         case .resumeRender:
-            renderPaused = false
             decoder?.setRenderPaused(false)
         case .scheduleTimer(let id, let delay):
             timers.schedule(id, after: delay)
@@ -309,7 +306,8 @@ public final class SubscriberController {
             decoder = try DecoderThread(
                 video: nil, audio: nil, previewWidth: previewSize.width, previewHeight: previewSize.height,
                 glassToGlass: GlassToGlassMeter(streamEpochMicroseconds: streamEpochMicroseconds))
-            decoder?.setRenderPaused(renderPaused)
+            // Whether video is decoded is the session's fact (`renderActive`), kept nowhere else.
+            decoder?.setRenderPaused(!session.state.renderActive)
         } catch {
             notices.append(.log(.error, "cannot decode this stream: \(error)"))
         }

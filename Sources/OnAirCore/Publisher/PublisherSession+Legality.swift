@@ -61,15 +61,4 @@ extension PublisherSession {
             return nil
         }
     }
-
-    /// Logs and toasts why `command` is refused, and returns true; false when it may go ahead.
-    mutating func refuse(_ command: PublisherCommand, at now: SessionTime) -> Bool {
-        guard let reason = refusal(of: command) else { return false }
-        let asked = switch command {
-        case .operator(let action): "key \(action.rawValue)"
-        case .control(let control): "control \(control)"
-        }
-        CommandRefusal(asked: asked, reason: reason).record(at: now, log: &state.log, toasts: &state.toasts)
-        return true
-    }
 }

@@ -92,6 +92,7 @@ public struct SubscriberSession: Sendable, Equatable {
 
     /// Writes the dashboard's fields kept by the phase and the rule for keys: their only writer.
     private mutating func refreshDerivedState() {
+        state.lifecycle = simulator.state
         state.connection = phase.connection
         state.reconnectAttempts = phase.loopPlays ?? 0
         state.refusals = currentRefusals
@@ -113,7 +114,6 @@ public struct SubscriberSession: Sendable, Equatable {
     /// `willResignActive` then `didBecomeActive` with no `willEnterForeground`, and following the seed
     /// alone would leave the display dead for the rest of the session.
     private mutating func lifecycle(_ notification: AppNotification, at now: SessionTime) -> [SubscriberAction] {
-        if let lifecycle = notification.resultingState { state.lifecycle = lifecycle }
         log(now, .lifecycle, notification.rawValue)
         switch notification {
         case .willResignActive:
