@@ -21,6 +21,9 @@ final class ConsolePresenter: FrontEndPresenter {
     /// observer), so both see exactly what a headless run sees.
     private var eventSinks: [@Sendable (OnAirEvent) -> Void] = []
     private var terminal: TerminalThread?
+    /// Both sides' figures, built once per tick (the engine's latency percentiles are sorted under its
+    /// queue's lock): a turn for a key, a network event or a subscriber input redraws the states with them.
+    private var telemetry: (publisher: StreamTelemetry, subscriber: StreamTelemetry)?
     /// What the summary printed on exit reports.
     var summary = SessionSummary()
 
@@ -78,6 +81,7 @@ final class ConsolePresenter: FrontEndPresenter {
     var endsOnFailure: Bool { false }
 
     func command(for event: TerminalEvent, sides: FrontEndSides) -> OperatorCommand? {
+        telemetry = nil  // a key may toggle the preview or act on a side: its redraw reads the figures afresh
         switch event {
         case .key(let key):
             ui.link = sides.publisher?.link
@@ -108,6 +112,7 @@ final class ConsolePresenter: FrontEndPresenter {
     }
 
     func ticked(_ sides: FrontEndSides, stats: [OnAirEvent], at now: SessionTime) {
+        telemetry = nil
         summary.observe(publisher: sides.publisher?.state, subscriber: sides.subscriber?.state, bytesSent: sides.publisher?.bytesOnWire, at: now)
         emit(stats)
     }
@@ -141,11 +146,15 @@ final class ConsolePresenter: FrontEndPresenter {
         ui.subscriberLink = sides.subscriber?.link?.state
         ui.hasRelay = sides.commands.server != nil
         ui.devicesTaken = sides.publisher?.engine.devicesTaken ?? []
+        let figures = telemetry ?? (
+            publisher: sides.publisher.map { $0.telemetry(preview: ui.showPreview ? $0.engine.preview : nil) } ?? .none,
+            subscriber: sides.subscriber?.telemetry ?? .none)
+        telemetry = figures
         return ConsoleScreen(
             publisher: sides.publisher?.state,
-            publisherTelemetry: sides.publisher.map { $0.telemetry(preview: ui.showPreview ? $0.engine.preview : nil) } ?? .none,
+            publisherTelemetry: figures.publisher,
             subscriber: sides.subscriber?.state,
-            subscriberTelemetry: sides.subscriber?.telemetry ?? .none,
+            subscriberTelemetry: figures.subscriber,
             ui: ui,
             now: clock.now
         )
