@@ -61,7 +61,7 @@ public struct ScenarioTimeline: Sendable {
     /// The `frozen|gap below … for W` windows played so far: where each started and how long it lasted.
     private(set) var frozenWindows: [FrozenWindow] = []
     /// The publisher's badge as last seen, and since when it has not been live.
-    private var publisherStatus: String?
+    private var publisherStatus: PublisherStatus?
     private var notLiveSince: Int64?
     private var wasLive = false
 
@@ -79,7 +79,6 @@ public struct ScenarioTimeline: Sendable {
         switch observation.what {
         case .state(let fields):
             latestState[observation.side] = fields
-            if observation.side == "publisher" { publisherStatusChanged(fields, at: observation.milliseconds) }
         case .stats(let fields):
             record(stats: fields, of: observation.side, at: observation.milliseconds)
         case .toast(let text):
@@ -90,6 +89,8 @@ public struct ScenarioTimeline: Sendable {
             // Every play after the first is the subscriber trying again (its state's counter resets too
             // quickly to be sampled).
             countedMetrics.subscriberReconnectAttempts = max(0, plays - 1)
+        case .publisherStatus(let status):
+            publisherStatusChanged(status, at: observation.milliseconds)
         }
     }
 
@@ -172,14 +173,13 @@ public struct ScenarioTimeline: Sendable {
 
     /// Going live again after an interruption is timed from the last key pressed while not live (or, with
     /// no key, from the moment it stopped being live: an automatic reconnect).
-    private mutating func publisherStatusChanged(_ fields: [String: ScenarioValue], at now: Int64) {
-        guard case .text(let status)? = fields["status"], status != publisherStatus else { return }
+    private mutating func publisherStatusChanged(_ status: PublisherStatus, at now: Int64) {
+        guard status != publisherStatus else { return }
         publisherStatus = status
-        if status.hasPrefix("RECONNECTING"), let attempt = Int(status.split(separator: " ").last?.split(separator: "/").first ?? "") {
+        if case .reconnecting(let attempt, _) = status {
             countedMetrics.publisherReconnectAttempts = max(countedMetrics.publisherReconnectAttempts, attempt)
         }
-        let live = status == "PUBLISHING" || status == "PAUSED VIDEO" || status == "PAUSED A+V"
-        if live {
+        if status.isLive {
             if wasLive, let since = notLiveSince {
                 let press = presses.last { $0.milliseconds >= since }
                 countedMetrics.backToPublishing.append(ScenarioMetrics.BackToPublishing(

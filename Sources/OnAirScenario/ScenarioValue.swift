@@ -1,3 +1,5 @@
+import OnAirCore
+
 /// A value of a headless event's `details`, as far as expectations compare them.
 public enum ScenarioValue: Sendable, Equatable {
     case text(String)
@@ -33,6 +35,8 @@ public struct ScenarioObservation: Sendable, Equatable {
         case log(String)
         /// Plays the subscriber has asked for since it began: every one after the first is a reconnect.
         case subscriberPlays(Int)
+        /// The publisher's status when it changed, typed (its badge's text is a `state` field).
+        case publisherStatus(PublisherStatus)
     }
 
     public var milliseconds: Int64

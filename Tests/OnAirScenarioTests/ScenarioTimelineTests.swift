@@ -21,6 +21,13 @@ struct ScenarioTimelineTests {
         event(ms, "publisher", "state", ["status": .text(status), "pauseVideo": .flag(pauseVideo), "lifecycle": .text("ACTIVE")])
     }
 
+    /// The typed status a badge stands for, as the front end reports it beside the `state` event.
+    private func publisherStatus(_ ms: Int64, _ badge: String) -> ScenarioObservation {
+        let statuses: [PublisherStatus] = [.idle, .connecting, .publishing, .pausedVideo, .interrupted, .awaitingTap, .stalled]
+            + (1...20).map { .reconnecting(attempt: $0, maxAttempts: 20) }
+        return ScenarioObservation(milliseconds: ms, side: "publisher", .publisherStatus(statuses.first { $0.badge == badge }!))
+    }
+
     @Test("a toast counts only once posted after the last press, and text compares ignoring case")
     func toastsSinceLastPress() {
         var timeline = ScenarioTimeline()
@@ -162,7 +169,7 @@ struct ScenarioTimelineTests {
         var timeline = ScenarioTimeline()
         for step in flow.steps {
             if let press = step.press, let command = OperatorCommand(press) { timeline.recordPress(command, typed: press, line: 1, at: step.ms) }
-            if let status = step.status { timeline.record(publisherState(step.ms, status)) }
+            if let status = step.status { timeline.record(publisherStatus(step.ms, status)) }
         }
         #expect(timeline.metrics.backToPublishing.map { "\($0.trigger) \($0.duration.secondsText)" } == flow.expected)
     }
@@ -170,9 +177,9 @@ struct ScenarioTimelineTests {
     @Test("reconnect attempts: the highest the publisher's badge showed; the subscriber's plays after its first")
     func reconnects() {
         var timeline = ScenarioTimeline()
-        timeline.record(publisherState(0, "RECONNECTING 1/20"))
-        timeline.record(publisherState(10, "RECONNECTING 3/20"))
-        timeline.record(publisherState(20, "PUBLISHING"))
+        timeline.record(publisherStatus(0, "RECONNECTING 1/20"))
+        timeline.record(publisherStatus(10, "RECONNECTING 3/20"))
+        timeline.record(publisherStatus(20, "PUBLISHING"))
         for (ms, plays): (Int64, Int) in [(30, 1), (2030, 2), (4030, 3)] {
             timeline.record(ScenarioObservation(milliseconds: ms, side: "subscriber", .subscriberPlays(plays)))
         }

@@ -11,6 +11,7 @@ final class FrontEndSides {
     private var publisherReporter = HeadlessReporter(side: .publisher)
     private var subscriberReporter = HeadlessReporter(side: .subscriber)
     private var subscriberPlaysReported = 0
+    private var publisherStatusReported: PublisherStatus?
 
     init(publisher: PublisherController?, subscriber: SubscriberController?) {
         self.publisher = publisher
@@ -53,6 +54,10 @@ final class FrontEndSides {
         var events: [OnAirEvent] = []
         if let state = publisher?.state {
             events += publisherReporter.report(log: state.log, toasts: state.toasts, summary: state.headlessSummary, at: now)
+            if state.status != publisherStatusReported {
+                publisherStatusReported = state.status
+                events.append(OnAirEvent(time: now, side: .publisher, .publisherStatus(state.status)))
+            }
             events += publisher?.takeDeviceEvents(at: now) ?? []
         }
         if let subscriber {

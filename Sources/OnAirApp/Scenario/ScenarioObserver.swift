@@ -23,6 +23,7 @@ final class ScenarioObserver: Sendable {
         case .state(let fields): .state(fields.compactMapValues(\.scenarioValue))
         case .stats(let fields): .stats(fields.compactMapValues(\.scenarioValue))
         case .subscriberPlays(let plays): .subscriberPlays(plays)
+        case .publisherStatus(let status): .publisherStatus(status)
         case .warning, .refused, .link, .started, .quit, .stopped, .reported: nil
         }
     }

@@ -33,6 +33,9 @@ public struct OnAirEvent: Sendable, Equatable {
         /// How many plays the subscriber has asked for since it began (every reconnect is one more):
         /// for the process alone, no JSON line.
         case subscriberPlays(Int)
+        /// The publisher's status, typed, when it changed (its `state` event carries the badge's text): for
+        /// the process alone, no JSON line.
+        case publisherStatus(PublisherStatus)
         /// What only the JSON output reads — ABR changes, devices, tracks, metadata, a scenario's
         /// verdicts, relay checks: never read back in the process.
         case reported(kind: String, details: [String: JSONValue])
@@ -63,7 +66,7 @@ public struct OnAirEvent: Sendable, Equatable {
         case .quit(let reason): event("quit", ["reason": .string(reason)])
         case .stopped(let of, let figures):
             event("stopped", figures.merging(["side": .string(of.rawValue)]) { old, _ in old })
-        case .subscriberPlays: nil
+        case .subscriberPlays, .publisherStatus: nil
         case .reported(let kind, let details): event(kind, details)
         }
     }
