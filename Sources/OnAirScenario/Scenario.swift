@@ -100,8 +100,9 @@ public struct ScenarioStep: Sendable, Equatable {
     public enum Action: Sendable, Equatable {
         /// `wait 2s`: let the broadcast run.
         case wait(Duration)
-        /// `press call`, `press sub home`: a headless command, the same names as on stdin.
-        case press(String)
+        /// `press call`, `press sub home`: a headless command, the same names as on stdin, parsed once
+        /// here; `typed` is how the line wrote it (for messages and the report).
+        case press(OperatorCommand, typed: String)
         case expect(ScenarioExpectation)
     }
 
@@ -120,7 +121,7 @@ extension ScenarioStep {
     public var text: String {
         switch action {
         case .wait(let duration): "wait \(duration.scenarioText)"
-        case .press(let command): "press \(command)"
+        case .press(_, let typed): "press \(typed)"
         case .expect(let expectation): expectation.text
         }
     }

@@ -177,9 +177,12 @@ public enum ScenarioParser {
             guard !words.isEmpty, words.count <= 4 else {
                 throw Failure(message: "`press` takes a command, e.g. `press call`, `press sub home` or `press link-cap 800k`")
             }
-            let command = words.map(\.text).joined(separator: " ").lowercased()
-            if let problem = linkProblem(command) { throw Failure(message: problem) }
-            return .press(command)
+            let typed = words.map(\.text).joined(separator: " ").lowercased()
+            if let problem = OperatorCommand.linkError(in: typed) { throw Failure(message: "`press \(typed)`: \(problem)") }
+            guard let command = OperatorCommand(typed), command != .quit else {
+                throw Failure(message: "unknown command '\(typed)' for `press`; commands: \(OperatorCommand.names.filter { $0 != "quit" }.joined(separator: ", "))")
+            }
+            return .press(command, typed: typed)
         case "expect":
             return .expect(try ScenarioExpectationParser.parse(words, line: line, text: String(text.trimmingBlanks)))
         default:
@@ -187,23 +190,6 @@ public enum ScenarioParser {
         }
     }
 
-    /// Why a press that names a link or server command (`link-cap 9`, `sub handoff fast`, `server-busy 1h`) cannot be one, or nil: the
-    /// value is checked here, so a bad rate is refused with its line before anything is published.
-    static func linkProblem(_ command: String) -> String? {
-        var link = command
-        for prefix in ["sub ", "subscriber "] where link.hasPrefix(prefix) { link = String(link.dropFirst(prefix.count)) }
-        do {
-            _ = try ServerCommand.parse(command)
-        } catch {
-            return "`press \(command)`: \(error.description)"
-        }
-        do {
-            _ = try LinkCommand.parse(link)
-            return nil
-        } catch {
-            return "`press \(command)`: \(error.description)"
-        }
-    }
 
     static func duration(_ text: String) throws(Failure) -> Duration {
         guard let duration = ScenarioDurationText.parse(text) else {

@@ -96,10 +96,10 @@ extension ScenarioTimeline {
     }
 
     /// The cap a press puts on the publisher's link: `link-cap RATE` or `handoff RATE [MS]`.
-    static func cap(of command: String) -> Int? {
-        switch try? LinkCommand.parse(command) {
-        case .cap(let bitsPerSecond)?: bitsPerSecond
-        case .handoff(let cap?, _)?: cap
+    static func cap(of command: OperatorCommand) -> Int? {
+        switch command {
+        case .link(.cap(let bitsPerSecond)): bitsPerSecond
+        case .link(.handoff(let cap?, _)): cap
         default: nil
         }
     }

@@ -1,18 +1,27 @@
+import OnAirCore
+
 /// What a scenario run has seen so far: the key presses it made and the headless events both sides
 /// printed, kept in the shape expectations and the report ask about (bounded, however long the run).
 public struct ScenarioTimeline: Sendable {
     /// A `press` line, as performed.
     public struct Press: Sendable, Equatable {
         public var milliseconds: Int64
-        public var command: String
+        public var command: OperatorCommand
+        /// How the line wrote it: the report's trigger.
+        public var typed: String
         public var line: Int
     }
 
     /// A toast or event-log line.
     struct Line: Sendable, Equatable {
+        enum Kind: Sendable, Equatable {
+            case toast
+            case log
+        }
+
         var milliseconds: Int64
         var side: String
-        var kind: String
+        var kind: Kind
         var text: String
     }
 
@@ -52,61 +61,69 @@ public struct ScenarioTimeline: Sendable {
     /// The `frozen|gap below … for W` windows played so far: where each started and how long it lasted.
     private(set) var frozenWindows: [FrozenWindow] = []
     /// The publisher's badge as last seen, and since when it has not been live.
-    private var publisherStatus: String?
+    private var publisherStatus: PublisherStatus?
     private var notLiveSince: Int64?
     private var wasLive = false
-    private var subscriberPlays = 0
 
     public init() {}
 
     /// The time expectations about toasts and log lines look back to: the last press, or the start.
     public var lastPressTime: Int64 { presses.last?.milliseconds ?? 0 }
 
-    public mutating func recordPress(_ command: String, line: Int, at milliseconds: Int64) {
-        presses.append(Press(milliseconds: milliseconds, command: command, line: line))
+    public mutating func recordPress(_ command: OperatorCommand, typed: String, line: Int, at milliseconds: Int64) {
+        presses.append(Press(milliseconds: milliseconds, command: command, typed: typed, line: line))
         if presses.count > Self.lineLimit { presses.removeFirst(presses.count - Self.lineLimit) }
     }
 
     public mutating func record(_ observation: ScenarioObservation) {
-        switch observation.kind {
-        case "state":
-            latestState[observation.side] = observation.fields
-            if observation.side == "publisher" { publisherStatusChanged(observation) }
-        case "stats":
-            latestStats[observation.side] = observation.fields
-            if observation.side == "subscriber" {
-                subscriberStatsSeen += 1
-                let gap = max(observation.fields["longestVideoGapMs"]?.number ?? 0, observation.fields["videoGapMs"]?.number ?? 0)
-                if observation.fields["longestVideoGapMs"] != nil {
-                    countedMetrics.longestVideoGap = max(countedMetrics.longestVideoGap ?? .zero, .milliseconds(Int64(gap)))
-                }
-                if let frozen = observation.fields["frozenMs"]?.number {
-                    Self.append(Sample(milliseconds: observation.milliseconds, value: frozen), to: &frozenSeries)
-                }
-                if let rate = observation.fields["fps"]?.number {
-                    Self.append(Sample(milliseconds: observation.milliseconds, value: rate), to: &framesPerSecondSeries)
-                }
-                if let current = observation.fields["videoGapMs"]?.number, let longest = observation.fields["longestVideoGapMs"]?.number {
-                    Self.append(Sample(milliseconds: observation.milliseconds, value: current), to: &gapSeries)
-                    Self.append(Sample(milliseconds: observation.milliseconds, value: longest), to: &longestGapSeries)
-                }
-            } else if observation.side == "publisher" {
-                if let sent = observation.fields["bitrate"]?.number {
-                    Self.append(Sample(milliseconds: observation.milliseconds, value: sent), to: &sentRateSeries)
-                }
-                let drops = (observation.fields["droppedVideoPackets"]?.number ?? 0) + (observation.fields["droppedAudioPackets"]?.number ?? 0)
-                countedMetrics.congestionDrops = max(countedMetrics.congestionDrops, Int(clamping: Int64(drops)))
-            }
-        default:
-            guard case .text(let text)? = observation.fields["text"] else { return }
+        switch observation.what {
+        case .state(let fields):
+            latestState[observation.side] = fields
+        case .stats(let fields):
+            record(stats: fields, of: observation.side, at: observation.milliseconds)
+        case .toast(let text):
+            append(Line(milliseconds: observation.milliseconds, side: observation.side, kind: .toast, text: text))
+        case .log(let text):
+            append(Line(milliseconds: observation.milliseconds, side: observation.side, kind: .log, text: text))
+        case .subscriberPlays(let plays):
             // Every play after the first is the subscriber trying again (its state's counter resets too
             // quickly to be sampled).
-            if observation.side == "subscriber", observation.kind == "action", text.hasPrefix("→ play ") {
-                subscriberPlays += 1
-                countedMetrics.subscriberReconnectAttempts = max(0, subscriberPlays - 1)
+            countedMetrics.subscriberReconnectAttempts = max(0, plays - 1)
+        case .publisherStatus(let status):
+            publisherStatusChanged(status, at: observation.milliseconds)
+        }
+    }
+
+    private mutating func append(_ line: Line) {
+        lines.append(line)
+        if lines.count > Self.lineLimit { lines.removeFirst(lines.count - Self.lineLimit) }
+    }
+
+    private mutating func record(stats fields: [String: ScenarioValue], of side: String, at milliseconds: Int64) {
+        let observation = (milliseconds: milliseconds, side: side, fields: fields)
+        latestStats[side] = fields
+        if observation.side == "subscriber" {
+            subscriberStatsSeen += 1
+            let gap = max(observation.fields["longestVideoGapMs"]?.number ?? 0, observation.fields["videoGapMs"]?.number ?? 0)
+            if observation.fields["longestVideoGapMs"] != nil {
+                countedMetrics.longestVideoGap = max(countedMetrics.longestVideoGap ?? .zero, .milliseconds(Int64(gap)))
             }
-            lines.append(Line(milliseconds: observation.milliseconds, side: observation.side, kind: observation.kind, text: text))
-            if lines.count > Self.lineLimit { lines.removeFirst(lines.count - Self.lineLimit) }
+            if let frozen = observation.fields["frozenMs"]?.number {
+                Self.append(Sample(milliseconds: observation.milliseconds, value: frozen), to: &frozenSeries)
+            }
+            if let rate = observation.fields["fps"]?.number {
+                Self.append(Sample(milliseconds: observation.milliseconds, value: rate), to: &framesPerSecondSeries)
+            }
+            if let current = observation.fields["videoGapMs"]?.number, let longest = observation.fields["longestVideoGapMs"]?.number {
+                Self.append(Sample(milliseconds: observation.milliseconds, value: current), to: &gapSeries)
+                Self.append(Sample(milliseconds: observation.milliseconds, value: longest), to: &longestGapSeries)
+            }
+        } else if observation.side == "publisher" {
+            if let sent = observation.fields["bitrate"]?.number {
+                Self.append(Sample(milliseconds: observation.milliseconds, value: sent), to: &sentRateSeries)
+            }
+            let drops = (observation.fields["droppedVideoPackets"]?.number ?? 0) + (observation.fields["droppedAudioPackets"]?.number ?? 0)
+            countedMetrics.congestionDrops = max(countedMetrics.congestionDrops, Int(clamping: Int64(drops)))
         }
     }
 
@@ -150,25 +167,23 @@ public struct ScenarioTimeline: Sendable {
         latestState[side] != nil && latestStats[side] != nil
     }
 
-    func lines(of side: String, kinds: Set<String>, since milliseconds: Int64) -> [Line] {
-        lines.filter { $0.side == side && kinds.contains($0.kind) && $0.milliseconds >= milliseconds }
+    func lines(of side: String, _ kind: Line.Kind, since milliseconds: Int64) -> [Line] {
+        lines.filter { $0.side == side && $0.kind == kind && $0.milliseconds >= milliseconds }
     }
 
     /// Going live again after an interruption is timed from the last key pressed while not live (or, with
     /// no key, from the moment it stopped being live: an automatic reconnect).
-    private mutating func publisherStatusChanged(_ observation: ScenarioObservation) {
-        guard case .text(let status)? = observation.fields["status"], status != publisherStatus else { return }
+    private mutating func publisherStatusChanged(_ status: PublisherStatus, at now: Int64) {
+        guard status != publisherStatus else { return }
         publisherStatus = status
-        let now = observation.milliseconds
-        if status.hasPrefix("RECONNECTING"), let attempt = Int(status.split(separator: " ").last?.split(separator: "/").first ?? "") {
+        if case .reconnecting(let attempt, _) = status {
             countedMetrics.publisherReconnectAttempts = max(countedMetrics.publisherReconnectAttempts, attempt)
         }
-        let live = status == "PUBLISHING" || status == "PAUSED VIDEO" || status == "PAUSED A+V"
-        if live {
+        if status.isLive {
             if wasLive, let since = notLiveSince {
                 let press = presses.last { $0.milliseconds >= since }
                 countedMetrics.backToPublishing.append(ScenarioMetrics.BackToPublishing(
-                    trigger: press?.command ?? "reconnect",
+                    trigger: press?.typed ?? "reconnect",
                     duration: .milliseconds(now - (press?.milliseconds ?? since))
                 ))
             }

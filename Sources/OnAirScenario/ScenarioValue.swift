@@ -1,3 +1,5 @@
+import OnAirCore
+
 /// A value of a headless event's `details`, as far as expectations compare them.
 public enum ScenarioValue: Sendable, Equatable {
     case text(String)
@@ -20,19 +22,32 @@ public enum ScenarioValue: Sendable, Equatable {
     }
 }
 
-/// One headless event as the scenario runner sees it: what the JSON Lines output prints.
+/// One event as the scenario runner sees it, typed: the runner never reads an event's kind or text back
+/// to decide what it was.
 public struct ScenarioObservation: Sendable, Equatable {
+    public enum What: Sendable, Equatable {
+        /// The side's `state` fields (its dashboard summary), by their headless names.
+        case state([String: ScenarioValue])
+        /// The side's `stats` fields, once a second.
+        case stats([String: ScenarioValue])
+        case toast(String)
+        /// An event-log line or a notice: what `expect SIDE log "TEXT"` looks through.
+        case log(String)
+        /// Plays the subscriber has asked for since it began: every one after the first is a reconnect.
+        case subscriberPlays(Int)
+        /// The publisher's status when it changed, typed (its badge's text is a `state` field).
+        case publisherStatus(PublisherStatus)
+    }
+
     public var milliseconds: Int64
     /// `publisher`, `subscriber`, `relay` or `app`.
     public var side: String
-    public var kind: String
-    public var fields: [String: ScenarioValue]
+    public var what: What
 
-    public init(milliseconds: Int64, side: String, kind: String, fields: [String: ScenarioValue]) {
+    public init(milliseconds: Int64, side: String, _ what: What) {
         self.milliseconds = milliseconds
         self.side = side
-        self.kind = kind
-        self.fields = fields
+        self.what = what
     }
 }
 

@@ -16,21 +16,21 @@ extension ScenarioTimeline {
         let since = lastPressTime
         switch condition {
         case .toast(let side, let text):
-            let toasts = lines(of: side.rawValue, kinds: ["toast"], since: since)
+            let toasts = lines(of: side.rawValue, .toast, since: since)
             if toasts.contains(where: { $0.text.caseInsensitiveEquals(text) }) { return .met }
             return .unmet(seen: toasts.isEmpty ? "no \(side.rawValue) toast" : "toasts " + quoted(toasts.map(\.text)))
         case .noToast(let side, let text):
-            if let toast = lines(of: side.rawValue, kinds: ["toast"], since: since).first(where: { $0.text.caseInsensitiveEquals(text) }) {
+            if let toast = lines(of: side.rawValue, .toast, since: since).first(where: { $0.text.caseInsensitiveEquals(text) }) {
                 return .broken(seen: "the \(side.rawValue) showed \"\(toast.text)\" at \(seconds(toast.milliseconds))")
             }
             return .met
         case .noLog(let side, let text):
-            if let line = lines(of: side.rawValue, kinds: Self.logKinds, since: since).first(where: { $0.text.lowercased().contains(text.lowercased()) }) {
+            if let line = lines(of: side.rawValue, .log, since: since).first(where: { $0.text.lowercased().contains(text.lowercased()) }) {
                 return .broken(seen: "the \(side.rawValue) logged \"\(line.text)\" at \(seconds(line.milliseconds))")
             }
             return .met
         case .log(let side, let text):
-            let logged = lines(of: side.rawValue, kinds: Self.logKinds, since: since)
+            let logged = lines(of: side.rawValue, .log, since: since)
             if logged.contains(where: { $0.text.lowercased().contains(text.lowercased()) }) { return .met }
             return .unmet(seen: logged.isEmpty ? "no \(side.rawValue) log line" : "log " + quoted(logged.suffix(4).map(\.text)))
         case .field(let side, let name, let comparison):
@@ -51,9 +51,6 @@ extension ScenarioTimeline {
             return recordingVerdict(recording, check)
         }
     }
-
-    /// Event kinds that are event-log lines (README, "Headless output").
-    static let logKinds: Set<String> = ["key", "lifecycle", "action", "status", "message", "engine", "error", "notice"]
 
     private func fieldVerdict(side: String, name: String, comparison: ScenarioExpectation.Comparison) -> ScenarioVerdict {
         guard let value = field(name, of: side) else {

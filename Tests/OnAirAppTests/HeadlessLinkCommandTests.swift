@@ -92,7 +92,7 @@ struct HeadlessLinkCommandTests {
         #expect(demo.events.malformed.isEmpty, "lines outside the schema: \(demo.events.malformed)")
     }
 
-    @Test("publish connects directly unless --link-* asks for the stage: a link command is refused with the reason; --link-* with --direct is a usage error")
+    @Test("publish connects directly unless --link-* asks for the stage: a link command is refused with the reason (logged and toasted as every refusal); --link-* with --direct is a usage error")
     func directHasNoStage() async throws {
         let directory = try TemporaryDirectory(prefix: "onair-direct")
         let server = try ServeRun(in: directory)
@@ -108,6 +108,11 @@ struct HeadlessLinkCommandTests {
         stdin.fileHandleForWriting.write(Data("link-down\n".utf8))
         let refused = await publisher.waitFor(.seconds(10)) { $0.kind == "error" && $0.text.contains("no link stage") }
         #expect(refused != nil, "link-down was not refused:\n\(publisher.peer.standardOutput)")
+        // The one gate records it as every refusal: in the publisher's event log, and as a toast.
+        let logged = await publisher.waitFor(.seconds(10)) { $0.side == "publisher" && $0.kind == "key" && $0.text.hasPrefix("refused: link-down: no link stage") }
+        #expect(logged != nil, "the refusal is not in the publisher's log:\n\(publisher.peer.standardOutput)")
+        let toast = await publisher.waitFor(.seconds(10)) { $0.side == "publisher" && $0.kind == "toast" && $0.text.hasPrefix("link-down: no link stage") }
+        #expect(toast != nil, "the refusal was not toasted:\n\(publisher.peer.standardOutput)")
         #expect(!publisher.events.events.contains { $0.kind == "link" }, "a link event without a stage")
         stdin.fileHandleForWriting.write(Data("quit\n".utf8))
         await publisher.peer.exitStatus(within: .seconds(20))

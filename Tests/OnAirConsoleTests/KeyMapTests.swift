@@ -160,16 +160,17 @@ struct KeyMapTests {
         #expect(offered == [.confirm, .cancel])
     }
 
-    @Test("a refused key leaves a notice saying why and does nothing")
+    @Test("a key the core's rule refuses still gives its command (the one gate refuses it, as a stdin line's); an unknown key leaves a notice that fades")
     func refusal() {
         var ui = ConsoleUIState()
         let publisher = ConsoleFixtures.publisher(.publishing)
         let command = ui.handle(.character("d"), publisher: publisher, subscriber: nil, now: ConsoleFixtures.now)
-        #expect(command == nil)
-        #expect(ui.visibleNotice(at: ConsoleFixtures.now)?.contains("nothing to decline") == true)
-        #expect(ui.visibleNotice(at: ConsoleFixtures.now + .seconds(5)) == nil)
+        #expect(command == .phone(.decline))
+        #expect(ui.notice == nil)
         _ = ui.handle(.character("Z"), publisher: publisher, subscriber: nil, now: ConsoleFixtures.now)
         #expect(ui.notice?.text.contains("? shows the keys") == true)
+        #expect(ui.visibleNotice(at: ConsoleFixtures.now)?.contains("? shows the keys") == true)
+        #expect(ui.visibleNotice(at: ConsoleFixtures.now + .seconds(5)) == nil)
     }
 
     @Test("allowed keys become the operator command for the focused pane (sub … on the subscriber's); Tab moves the focus")

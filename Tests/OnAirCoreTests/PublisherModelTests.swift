@@ -263,7 +263,7 @@ struct PublisherModel {
         switch event {
         case .operator(let action): .operator(action)
         case .control(let control): .control(control)
-        case .network, .timerFired, .wire, .engine: nil
+        case .network, .timerFired, .wire, .engine, .refused: nil
         }
     }
 }

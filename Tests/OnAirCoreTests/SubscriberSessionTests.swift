@@ -180,6 +180,19 @@ struct SubscriberSessionTests {
         #expect(session.state.reconnectAttempts == 0)
     }
 
+    @Test("every play asked for is counted and never reset, so a scenario counts reconnects without reading the log")
+    func playsAskedNeverReset() {
+        var steps = Self.scenarios[1].steps
+        steps.removeLast()
+        let back = steps.removeLast()
+        var session = SubscriberScenario("loop", steps).run()
+        let plays = steps.filter { $0.actions.contains { if case .play = $0 { true } else { false } } }.count
+        #expect(plays == 4)
+        #expect(session.state.playsAsked == plays)
+        _ = session.handle(back.event, at: SessionTime(milliseconds: back.time))
+        #expect(session.state.playsAsked == plays)
+    }
+
     @Test("replayed frames on a loop's play keep its count: the play is counted, the loop goes on")
     func replayedFramesKeepTheCount() {
         let session = Self.scenarios.first { $0.name.hasPrefix("replayed frames after a re-play") }!

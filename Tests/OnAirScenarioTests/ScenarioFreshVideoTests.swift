@@ -1,3 +1,4 @@
+import OnAirCore
 import OnAirScenario
 import Testing
 
@@ -27,14 +28,14 @@ struct ScenarioFreshVideoTests {
         var timeline = ScenarioTimeline()
         let condition = ScenarioExpectation.Condition.videoCapturedAfterLastPress
         #expect(timeline.verdict(for: condition, recording: nil) == .unmet(seen: "no subscriber picture with a readable frame marker yet"))
-        timeline.record(ScenarioObservation(milliseconds: 3000, side: "subscriber", kind: "state", fields: ["connection": .text("PLAYING")]))
-        timeline.record(ScenarioObservation(milliseconds: 3000, side: "subscriber", kind: "stats", fields: ["lastFrameCapturedAtMs": .number(2950)]))
+        timeline.record(ScenarioObservation(milliseconds: 3000, side: "subscriber", .state(["connection": .text("PLAYING")])))
+        timeline.record(ScenarioObservation(milliseconds: 3000, side: "subscriber", .stats(["lastFrameCapturedAtMs": .number(2950)])))
         #expect(timeline.verdict(for: condition, recording: nil) == .met, "no press yet: any picture is after the start")
-        timeline.recordPress("tap", line: 9, at: 4000)
-        timeline.record(ScenarioObservation(milliseconds: 5000, side: "subscriber", kind: "stats", fields: ["lastFrameCapturedAtMs": .number(2950)]))
+        timeline.recordPress(.phone(.tap), typed: "tap", line: 9, at: 4000)
+        timeline.record(ScenarioObservation(milliseconds: 5000, side: "subscriber", .stats(["lastFrameCapturedAtMs": .number(2950)])))
         #expect(timeline.verdict(for: condition, recording: nil)
             == .unmet(seen: "the subscriber's newest picture was captured at 2.95s, the last press was at 4.00s"))
-        timeline.record(ScenarioObservation(milliseconds: 6000, side: "subscriber", kind: "stats", fields: ["lastFrameCapturedAtMs": .number(4033)]))
+        timeline.record(ScenarioObservation(milliseconds: 6000, side: "subscriber", .stats(["lastFrameCapturedAtMs": .number(4033)])))
         #expect(timeline.verdict(for: condition, recording: nil) == .met)
     }
 }

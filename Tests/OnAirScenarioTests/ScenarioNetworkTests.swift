@@ -7,13 +7,12 @@ import Testing
 @Suite("scenario network settings, frozen windows and figures")
 struct ScenarioNetworkTests {
     private func subscriberStats(_ ms: Int64, frozen: Int64) -> ScenarioObservation {
-        ScenarioObservation(milliseconds: ms, side: "subscriber", kind: "stats", fields: ["frozenMs": .number(Double(frozen))])
+        ScenarioObservation(milliseconds: ms, side: "subscriber", .stats(["frozenMs": .number(Double(frozen))]))
     }
 
     private func publisherStats(_ ms: Int64, sent: Int, drops: Int = 0) -> ScenarioObservation {
         ScenarioObservation(
-            milliseconds: ms, side: "publisher", kind: "stats",
-            fields: ["bitrate": .number(Double(sent)), "droppedVideoPackets": .number(Double(drops)), "droppedAudioPackets": .number(0)])
+            milliseconds: ms, side: "publisher", .stats(["bitrate": .number(Double(sent)), "droppedVideoPackets": .number(Double(drops)), "droppedAudioPackets": .number(0)]))
     }
 
     @Test("abr, bitrate, size and fps settings; link presses of up to four words")
@@ -32,7 +31,7 @@ struct ScenarioNetworkTests {
         #expect(scenario.settings.bitrate == 2_500_000)
         #expect(scenario.settings.size == ScenarioPictureSize("1920x1080") && scenario.settings.size?.text == "1920x1080")
         #expect(scenario.settings.framesPerSecond == 30)
-        #expect(scenario.steps.prefix(3).map(\.action) == [.press("link-cap 800k"), .press("sub handoff 300k 120"), .press("link-down")])
+        #expect(scenario.steps.prefix(3).map(\.action) == [.press(.link(.cap(bitsPerSecond: 800_000)), typed: "link-cap 800k"), .press(.subscriberLink(.handoff(capBitsPerSecond: 300_000, delay: .milliseconds(120))), typed: "sub handoff 300k 120"), .press(.link(.down), typed: "link-down")])
         let frozen = try #require(scenario.expectations.first)
         #expect(frozen.condition == .frozen(below: .milliseconds(500), since: nil))
         #expect(frozen.within == .seconds(38) && frozen.waitsOut)
@@ -85,8 +84,7 @@ struct ScenarioNetworkTests {
     func gapWindow() throws {
         var timeline = ScenarioTimeline()
         func gap(_ ms: Int64, _ current: Int, _ longest: Int) {
-            timeline.record(ScenarioObservation(milliseconds: ms, side: "subscriber", kind: "stats",
-                fields: ["videoGapMs": .number(Double(current)), "longestVideoGapMs": .number(Double(longest))]))
+            timeline.record(ScenarioObservation(milliseconds: ms, side: "subscriber", .stats(["videoGapMs": .number(Double(current)), "longestVideoGapMs": .number(Double(longest))])))
         }
         gap(1000, 10_000, 10_000)  // the elevator's gap, before the window
         let scenario = try ScenarioParser.parse("expect subscriber gap below 1s for 10s", source: "x")
@@ -103,9 +101,9 @@ struct ScenarioNetworkTests {
 
         // A gap that closed between two events still shows in the session's longest when that grows.
         var fresh = ScenarioTimeline()
-        fresh.record(ScenarioObservation(milliseconds: 0, side: "subscriber", kind: "stats", fields: ["videoGapMs": .number(20), "longestVideoGapMs": .number(300)]))
+        fresh.record(ScenarioObservation(milliseconds: 0, side: "subscriber", .stats(["videoGapMs": .number(20), "longestVideoGapMs": .number(300)])))
         let window = fresh.begin(expectation.condition, within: .seconds(10), at: 100)
-        fresh.record(ScenarioObservation(milliseconds: 1000, side: "subscriber", kind: "stats", fields: ["videoGapMs": .number(20), "longestVideoGapMs": .number(1500)]))
+        fresh.record(ScenarioObservation(milliseconds: 1000, side: "subscriber", .stats(["videoGapMs": .number(20), "longestVideoGapMs": .number(1500)])))
         #expect(fresh.verdict(for: window, recording: nil) == .broken(seen: "the subscriber went 1.50s without video since the line started"))
     }
 
@@ -113,8 +111,7 @@ struct ScenarioNetworkTests {
     func framesPerSecondWindow() throws {
         var timeline = ScenarioTimeline()
         func stats(_ ms: Int64, fps: Double) {
-            timeline.record(ScenarioObservation(milliseconds: ms, side: "subscriber", kind: "stats",
-                fields: ["fps": .number(fps), "videoGapMs": .number(30), "longestVideoGapMs": .number(300)]))
+            timeline.record(ScenarioObservation(milliseconds: ms, side: "subscriber", .stats(["fps": .number(fps), "videoGapMs": .number(30), "longestVideoGapMs": .number(300)])))
         }
         stats(1000, fps: 3)  // before the window
         let scenario = try ScenarioParser.parse("expect subscriber fps above 20 for 38s", source: "x")
@@ -139,7 +136,7 @@ struct ScenarioNetworkTests {
     func frozenWithoutMarkers() {
         var timeline = ScenarioTimeline()
         let condition = timeline.begin(.frozen(below: .seconds(1), since: nil), within: .seconds(5), at: 0)
-        timeline.record(ScenarioObservation(milliseconds: 1000, side: "subscriber", kind: "stats", fields: ["bitrate": .number(1)]))
+        timeline.record(ScenarioObservation(milliseconds: 1000, side: "subscriber", .stats(["bitrate": .number(1)])))
         #expect(timeline.verdict(for: condition, recording: nil) == .unmet(seen: "no subscriber picture with a readable frame marker yet"))
         #expect(timeline.metrics.frozenAfterConverging == .zero)
     }
@@ -148,16 +145,16 @@ struct ScenarioNetworkTests {
     func capConvergence() {
         var timeline = ScenarioTimeline()
         timeline.record(publisherStats(500, sent: 2_400_000))
-        timeline.recordPress("link-cap 800k", line: 5, at: 1000)
+        timeline.recordPress(OperatorCommand("link-cap 800k")!, typed: "link-cap 800k", line: 5, at: 1000)
         let underCapRun = (6...11).map { ($0 * 1000, 650_000) }
         for (ms, sent) in [(2000, 800_000), (3000, 790_000), (4000, 700_000), (5000, 730_000)] + underCapRun {
             timeline.record(publisherStats(Int64(ms), sent: sent, drops: ms / 1000))
         }
-        timeline.recordPress("link-uncap", line: 9, at: 11_500)
+        timeline.recordPress(OperatorCommand("link-uncap")!, typed: "link-uncap", line: 9, at: 11_500)
         timeline.record(publisherStats(12_000, sent: 2_000_000, drops: 11))
-        timeline.recordPress("handoff 300k", line: 11, at: 13_000)
+        timeline.recordPress(OperatorCommand("handoff 300k")!, typed: "handoff 300k", line: 11, at: 13_000)
         timeline.record(publisherStats(14_000, sent: 600_000, drops: 13))
-        timeline.recordPress("link-cap 1M", line: 13, at: 15_000)
+        timeline.recordPress(OperatorCommand("link-cap 1M")!, typed: "link-cap 1M", line: 13, at: 15_000)
         for ms in stride(from: 16_000, through: 19_000, by: 1000) { timeline.record(publisherStats(Int64(ms), sent: 500_000, drops: 13)) }
         let metrics = timeline.metrics
         #expect(metrics.capConvergence == [

@@ -82,8 +82,8 @@ struct ScenarioParserTests {
         #expect(scenario.settings.stallTimeout == .milliseconds(500))
         #expect(scenario.steps.map(\.line) == Array(11...26))
         #expect(scenario.steps[0].action == .wait(.seconds(2)))
-        #expect(scenario.steps[1].action == .press("call"))
-        #expect(scenario.steps[2].action == .press("sub home"))
+        #expect(scenario.steps[1].action == .press(.phone(.incomingCall), typed: "call"))
+        #expect(scenario.steps[2].action == .press(.subscriberPhone(.home), typed: "sub home"))
         let conditions = scenario.expectations.map(\.condition)
         #expect(conditions == [
             .toast(.subscriber, "Publish Background"),
@@ -170,7 +170,7 @@ struct ScenarioParserTests {
     func lenientWhitespace() throws {
         let scenario = try ScenarioParser.parse("POLICY\tTap-Republish\r\n\tWAIT 1s\r\nPress CALL\r\n", source: "x")
         #expect(scenario.settings.policy == .tapRepublish)
-        #expect(scenario.steps.map(\.action) == [.wait(.seconds(1)), .press("call")])
+        #expect(scenario.steps.map(\.action) == [.wait(.seconds(1)), .press(.phone(.incomingCall), typed: "call")])
     }
 
     @Test("too many steps are refused, not kept")

@@ -1,22 +1,38 @@
+import OnAirCore
 import OnAirScenario
 import Testing
 
 /// Expectations judged against what both sides printed, and the figures of the report.
 @Suite("scenario timeline and verdicts")
 struct ScenarioTimelineTests {
+    /// The observation of an event as the test names it: `state`/`stats` fields, a toast, else a log line.
     private func event(_ ms: Int64, _ side: String, _ kind: String, _ fields: [String: ScenarioValue]) -> ScenarioObservation {
-        ScenarioObservation(milliseconds: ms, side: side, kind: kind, fields: fields)
+        let text = fields["text"]?.text ?? ""
+        let what: ScenarioObservation.What = switch kind {
+        case "state": .state(fields)
+        case "stats": .stats(fields)
+        case "toast": .toast(text)
+        default: .log(text)
+        }
+        return ScenarioObservation(milliseconds: ms, side: side, what)
     }
 
     private func publisherState(_ ms: Int64, _ status: String, pauseVideo: Bool = false) -> ScenarioObservation {
         event(ms, "publisher", "state", ["status": .text(status), "pauseVideo": .flag(pauseVideo), "lifecycle": .text("ACTIVE")])
     }
 
+    /// The typed status a badge stands for, as the front end reports it beside the `state` event.
+    private func publisherStatus(_ ms: Int64, _ badge: String) -> ScenarioObservation {
+        let statuses: [PublisherStatus] = [.idle, .connecting, .publishing, .pausedVideo, .interrupted, .awaitingTap, .stalled]
+            + (1...20).map { .reconnecting(attempt: $0, maxAttempts: 20) }
+        return ScenarioObservation(milliseconds: ms, side: "publisher", .publisherStatus(statuses.first { $0.badge == badge }!))
+    }
+
     @Test("a toast counts only once posted after the last press, and text compares ignoring case")
     func toastsSinceLastPress() {
         var timeline = ScenarioTimeline()
         timeline.record(event(100, "subscriber", "toast", ["text": .text("Publish Background")]))
-        timeline.recordPress("decline", line: 7, at: 200)
+        timeline.recordPress(.phone(.decline), typed: "decline", line: 7, at: 200)
         let condition = ScenarioExpectation.Condition.toast(.subscriber, "publish background")
         #expect(timeline.verdict(for: condition, recording: nil) == .unmet(seen: "no subscriber toast"))
         timeline.record(event(250, "subscriber", "toast", ["text": .text("Publisher Interrupted")]))
@@ -152,8 +168,8 @@ struct ScenarioTimelineTests {
     func backToPublishing(_ flow: Flow) {
         var timeline = ScenarioTimeline()
         for step in flow.steps {
-            if let press = step.press { timeline.recordPress(press, line: 1, at: step.ms) }
-            if let status = step.status { timeline.record(publisherState(step.ms, status)) }
+            if let press = step.press, let command = OperatorCommand(press) { timeline.recordPress(command, typed: press, line: 1, at: step.ms) }
+            if let status = step.status { timeline.record(publisherStatus(step.ms, status)) }
         }
         #expect(timeline.metrics.backToPublishing.map { "\($0.trigger) \($0.duration.secondsText)" } == flow.expected)
     }
@@ -161,14 +177,25 @@ struct ScenarioTimelineTests {
     @Test("reconnect attempts: the highest the publisher's badge showed; the subscriber's plays after its first")
     func reconnects() {
         var timeline = ScenarioTimeline()
-        timeline.record(publisherState(0, "RECONNECTING 1/20"))
-        timeline.record(publisherState(10, "RECONNECTING 3/20"))
-        timeline.record(publisherState(20, "PUBLISHING"))
-        for ms: Int64 in [30, 2030, 4030] {
-            timeline.record(event(ms, "subscriber", "action", ["text": .text("→ play stream1 on a new connection")]))
+        timeline.record(publisherStatus(0, "RECONNECTING 1/20"))
+        timeline.record(publisherStatus(10, "RECONNECTING 3/20"))
+        timeline.record(publisherStatus(20, "PUBLISHING"))
+        for (ms, plays): (Int64, Int) in [(30, 1), (2030, 2), (4030, 3)] {
+            timeline.record(ScenarioObservation(milliseconds: ms, side: "subscriber", .subscriberPlays(plays)))
         }
         timeline.record(event(40, "subscriber", "action", ["text": .text("→ stop")]))
         #expect(timeline.metrics.publisherReconnectAttempts == 3)
         #expect(timeline.metrics.subscriberReconnectAttempts == 2)
+    }
+
+    @Test("the subscriber's reconnects are counted from its plays, never from the text of its log")
+    func reconnectsNotFromLogText() {
+        var timeline = ScenarioTimeline()
+        for ms: Int64 in [30, 2030, 4030] {
+            timeline.record(event(ms, "subscriber", "action", ["text": .text("→ play stream1 on a new connection")]))
+        }
+        #expect(timeline.metrics.subscriberReconnectAttempts == 0)
+        timeline.record(ScenarioObservation(milliseconds: 5000, side: "subscriber", .subscriberPlays(1)))
+        #expect(timeline.metrics.subscriberReconnectAttempts == 0)
     }
 }

@@ -70,7 +70,7 @@ public enum DemoFrontEnd {
                 send: { post(.command($0)) },
                 quit: { post(.quit(reason: $0)) },
                 checked: { expectation, verdict, elapsed in
-                    writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "expectation", details: expectation.headlessDetails(verdict, after: elapsed)))
+                    writer.write(OnAirEvent(time: clock.now, side: .app, .reported(kind: "expectation", details: expectation.headlessDetails(verdict, after: elapsed))))
                 }
             ))
         })
@@ -162,7 +162,7 @@ public enum DemoFrontEnd {
         clock: SessionClock,
         publisherPost: @escaping @Sendable (PublisherInput) -> Void,
         subscriberPost: @escaping @Sendable (SubscriberInput) -> Void,
-        events: @escaping @Sendable (HeadlessEvent) -> Void,
+        events: @escaping @Sendable (OnAirEvent) -> Void,
         notice: (String) -> Void
     ) throws -> (PublisherController, SubscriberController) {
         let reconnectDelay = try FrontEndSetup.seconds(options.reconnectDelay, option: "--reconnect-delay", command: "demo")

@@ -13,7 +13,7 @@ extension PublishNetwork {
     /// `--link-*` with rtmps:// or with `--direct` is a usage error.
     static func start(
         _ options: NetworkOptions, url: StreamURL, engine: MediaEngine, clock: SessionClock, command: String, withStage: Bool = false,
-        events: @escaping @Sendable (HeadlessEvent) -> Void
+        events: @escaping @Sendable (OnAirEvent) -> Void
     ) throws -> (url: StreamURL, network: PublishNetwork) {
         if options.direct, options.asksForLinkStage {
             throw FrontEndExit(code: 2, message: "onair \(command): --link-* needs the link stage, which --direct leaves out; drop one of them")
@@ -42,9 +42,7 @@ extension PublishNetwork {
         // of it: under 1 ms of queueing for 8 s in a row). A quiet path proves nothing here, so the lifted
         // cap is found by the backed-off probes, as before.
         configuration?.quietPathQueueing = .zero
-        events(HeadlessEvent(time: clock.now, side: .publisher, kind: "link", details: [
-            "state": .string(stage.state.description), "abr": .string(options.abr.rawValue),
-        ]))
+        events(OnAirEvent(time: clock.now, side: .publisher, .link(state: stage.state.description, command: nil, abr: options.abr.rawValue)))
         return (url, PublishNetwork(stage: stage, configuration: configuration, engine: engine, clock: clock, events: events))
     }
 

@@ -19,7 +19,7 @@ extension RelayCheck {
         } catch {
             outcome = .failed("\(error)")
         }
-        writer?.write(HeadlessEvent(time: clock.now, side: .app, kind: "check", details: outcome.headlessDetails(url: target)))
+        writer?.write(OnAirEvent(time: clock.now, side: .app, .reported(kind: "check", details: outcome.headlessDetails(url: target))))
         return outcome
     }
 }

@@ -58,9 +58,9 @@ public enum RelayCheck {
         let (outcome, warnings) = await checkReportingWarnings(url: url, engine: engine, rtmp: rtmp)
         if headless {
             for warning in warnings {
-                writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "warning", details: ["text": .string(warning)]))
+                writer.write(OnAirEvent(time: clock.now, side: .app, .warning(warning, dropped: nil)))
             }
-            writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "check", details: outcome.headlessDetails(url: url)))
+            writer.write(OnAirEvent(time: clock.now, side: .app, .reported(kind: "check", details: outcome.headlessDetails(url: url))))
         } else {
             warnings.forEach { writeLine("relay check: warning: \($0)") }
         }

@@ -29,7 +29,7 @@ public enum ScenarioFrontEnd {
                 let row = try await play(file, demo: options, headless: headless, writer: writer, clock: clock)
                 rows.append(row)
                 if headless {
-                    writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "scenario", details: row.headlessDetails(file: file.scenario.source)))
+                    writer.write(OnAirEvent(time: clock.now, side: .app, .reported(kind: "scenario", details: row.headlessDetails(file: file.scenario.source))))
                 }
             }
         }
@@ -37,7 +37,7 @@ public enum ScenarioFrontEnd {
         if report {
             if headless {
                 for row in rows {
-                    writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "report", details: row.headlessReport))
+                    writer.write(OnAirEvent(time: clock.now, side: .app, .reported(kind: "report", details: row.headlessReport)))
                 }
             } else {
                 write(table.text(width: 80))
@@ -72,10 +72,10 @@ public enum ScenarioFrontEnd {
                 recordings: recordings)
         }
         if headless {
-            writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "scenario", details: [
+            writer.write(OnAirEvent(time: clock.now, side: .app, .reported(kind: "scenario", details: [
                 "file": .string(scenario.source), "title": .string(scenario.title), "policy": .string(demo.publisher.policy.rawValue),
                 "abr": .string(demo.publisher.network.abr.rawValue), "steps": .integer(Int64(scenario.steps.count)),
-            ]))
+            ])))
         }
         if scenario.settings.requirements.contains(.recording), demo.server != nil {
             return row(.skipped("it checks the embedded relay's recordings; run it without --server"))

@@ -5,7 +5,7 @@ import OnAirCore
 import OnAirRelay
 
 /// `onair serve`: runs the embedded relay until SIGINT or SIGTERM, printing what it does — JSON Lines on
-/// stdout with `--headless` (``HeadlessEvent``, side `relay`), readable lines on stderr otherwise.
+/// stdout with `--headless` (``OnAirEvent``, side `relay`), readable lines on stderr otherwise.
 ///
 /// On a signal it stops the relay, which closes every recording after writing its buffered whole tags,
 /// then returns normally (exit 0). Problems that prevent serving — a bad address, a port in use, a

@@ -17,7 +17,7 @@ enum FrontEndInput: Sendable {
     /// The console's terminal: a key, a resize, a stop request (Ctrl-C, SIGTERM).
     case terminal(TerminalEvent)
     /// An event from a task outside the loop (the link stage, ABR) for `--log` and a scenario's observer.
-    case event(HeadlessEvent)
+    case event(OnAirEvent)
     /// A line at the foot of the console (a scenario's step).
     case notice(String)
     /// The front end's tick; `second` about once a second, when the subscriber's watchdog runs and the

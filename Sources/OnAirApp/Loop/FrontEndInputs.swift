@@ -105,7 +105,7 @@ final class FrontEndInputs: Sendable {
         case .status, .videoTrack, .audioTrack, .closed, .reconnectRequest: return false
         }
     }
-    var eventPost: @Sendable (HeadlessEvent) -> Void { { [continuation] in continuation.yield(.event($0)) } }
+    var eventPost: @Sendable (OnAirEvent) -> Void { { [continuation] in continuation.yield(.event($0)) } }
     var poster: @Sendable (FrontEndInput) -> Void { { [continuation] in continuation.yield($0) } }
 
     /// Starts the feeders; the loop calls this as it begins.

@@ -12,19 +12,19 @@ protocol FrontEndPresenter: AnyObject {
     var endsOnFailure: Bool { get }
     /// A terminal event, as the console's key table reads it: the operator command it means, if any.
     func command(for event: TerminalEvent, sides: FrontEndSides) -> OperatorCommand?
-    /// Why a command did nothing (or a stdin line that is none); `byKey` when a console key gave it.
-    func refused(_ message: String, byKey: Bool)
+    /// Why a command did nothing (or a stdin line that is none), shown alike whichever way it came.
+    func refused(_ message: String)
     /// An event from outside the loop (the link stage, ABR).
-    func outside(_ event: HeadlessEvent)
+    func outside(_ event: OnAirEvent)
     func notice(_ text: String)
     /// The tick's figures: `stats` once a second.
-    func ticked(_ sides: FrontEndSides, stats: [HeadlessEvent], at now: SessionTime)
+    func ticked(_ sides: FrontEndSides, stats: [OnAirEvent], at now: SessionTime)
     /// The end of a turn, with what the sides reported (empty unless `reportsEvents`).
-    func turnEnded(_ sides: FrontEndSides, reported: [HeadlessEvent])
+    func turnEnded(_ sides: FrontEndSides, reported: [OnAirEvent])
     /// The run ends for `reason` (a quit input), before the sides shut down.
     func quitting(_ reason: String)
     /// After the sides shut down, with their last figures.
-    func ended(stopped: [HeadlessEvent])
+    func ended(stopped: [OnAirEvent])
 }
 
 /// The one loop of every front end (docs/conventions.md §8): console or headless, `publish`, `subscribe` or
@@ -52,21 +52,20 @@ enum FrontEndLoop {
                 presenter.quitting("quit command")
                 break loop
             case .command(let command):
-                if let refusal = sides.commands.perform(command) { presenter.refused(refusal, byKey: false) }
+                if let refusal = sides.commands.perform(command) { presenter.refused(refusal) }
             case .unknownCommand(let line):
-                presenter.refused("unknown command '\(ControlText.escaped(line))'; commands: \(OperatorCommand.names.joined(separator: ", "))", byKey: false)
+                presenter.refused("unknown command '\(ControlText.escaped(line))'; commands: \(OperatorCommand.names.joined(separator: ", "))")
             case .badCommand(let reason):
-                presenter.refused(reason, byKey: false)
+                presenter.refused(reason)
             case .terminal(let event):
-                // A key's one result is a command, routed like a stdin line's; the key table offered only
-                // what the core's rule allows, so a refusal here is news.
+                // A key's one result is a command, through the same gate as a stdin line's or a press's.
                 switch presenter.command(for: event, sides: sides) {
                 case nil: break
                 case .quit?:
                     presenter.quitting(event == .stopRequested ? "signal" : "q key")
                     break loop
                 case let command?:
-                    if let refusal = sides.commands.perform(command) { presenter.refused(refusal, byKey: true) }
+                    if let refusal = sides.commands.perform(command) { presenter.refused(refusal) }
                 }
             case .event(let event):
                 presenter.outside(event)
@@ -75,10 +74,8 @@ enum FrontEndLoop {
             case .tick(let second):
                 let dropped = second ? inputs.takeDroppedSubscriberInputs() : 0
                 if dropped > 0 {
-                    presenter.outside(HeadlessEvent(time: clock.now, side: .subscriber, kind: "warning", details: [
-                        "text": .string("the server sends faster than OnAir can take: dropped \(dropped) data and media inputs"),
-                        "dropped": .integer(Int64(dropped)),
-                    ]))
+                    presenter.outside(OnAirEvent(time: clock.now, side: .subscriber, .warning(
+                        "the server sends faster than OnAir can take: dropped \(dropped) data and media inputs", dropped: dropped)))
                 }
                 sides.tick(second: second)
                 presenter.ticked(sides, stats: second ? sides.statsEvents(at: clock.now) : [], at: clock.now)
@@ -94,7 +91,7 @@ enum FrontEndLoop {
         }
         inputs.finish()
         await sides.shutdown()
-        presenter.ended(stopped: sides.statsEvents(at: clock.now))
+        presenter.ended(stopped: sides.stoppedEvents(at: clock.now))
         // A run that ends on a failed publish exits 1 with the reason on stderr, console and headless alike.
         if let message = failure ?? sides.publisherFailure {
             throw FrontEndExit(code: 1, message: "onair \(sides.commandName): \(message)")

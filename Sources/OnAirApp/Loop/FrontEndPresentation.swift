@@ -58,7 +58,7 @@ final class FrontEndPresentation {
     /// at the foot of the console, or a `notice` event of `side` headless.
     func notice(_ text: String, side: HeadlessEvent.Side) {
         if let writer {
-            writer.write(HeadlessEvent(time: clock.now, side: side, kind: "notice", details: ["text": .string(text)]))
+            writer.write(OnAirEvent(time: clock.now, side: side, .notice(text)))
         } else {
             pendingNotices.append(text)
         }
@@ -66,14 +66,14 @@ final class FrontEndPresentation {
 
     /// Where the link stage and ABR send their events from their own tasks: straight to stdout headless,
     /// through the loop to `--log` and the screen in the console.
-    var events: @Sendable (HeadlessEvent) -> Void {
+    var events: @Sendable (OnAirEvent) -> Void {
         if let writer { return { writer.write($0) } }
         return inputs.eventPost
     }
 
     /// The `started` event: headless on stdout, the console in `--log` (the screen shows its dashboards).
     func started(_ details: [String: JSONValue]) {
-        let event = HeadlessEvent(time: clock.now, side: .app, kind: "started", details: details)
+        let event = OnAirEvent(time: clock.now, side: .app, .started(details))
         writer?.write(event)
         screen?.log(event)
     }
@@ -83,7 +83,7 @@ final class FrontEndPresentation {
         if let screen {
             for text in pendingNotices {
                 screen.notice(text)
-                screen.log(HeadlessEvent(time: clock.now, side: .app, kind: "notice", details: ["text": .string(text)]))
+                screen.log(OnAirEvent(time: clock.now, side: .app, .notice(text)))
             }
             try await screen.run(sides, inputs: inputs)
         } else if let writer {

@@ -73,7 +73,7 @@ enum FrontEndSetup {
     }
 
     /// The headless writer on stdout, copying every event to `--log FILE` when given.
-    static func headlessWriter(logFile: String?, command: String, observer: (@Sendable (HeadlessEvent) -> Void)? = nil) throws -> JSONLinesWriter {
+    static func headlessWriter(logFile: String?, command: String, observer: (@Sendable (OnAirEvent) -> Void)? = nil) throws -> JSONLinesWriter {
         guard let log = try eventLog(logFile, command: command) else { return JSONLinesWriter(observer: observer) }
         return JSONLinesWriter { event in
             observer?(event)

@@ -10,6 +10,8 @@ final class FrontEndSides {
     let commands: CommandRouter
     private var publisherReporter = HeadlessReporter(side: .publisher)
     private var subscriberReporter = HeadlessReporter(side: .subscriber)
+    private var subscriberPlaysReported = 0
+    private var publisherStatusReported: PublisherStatus?
 
     init(publisher: PublisherController?, subscriber: SubscriberController?) {
         self.publisher = publisher
@@ -34,22 +36,38 @@ final class FrontEndSides {
     }
 
     /// The `stats` events (README, "Headless output"), one per side.
-    func statsEvents(at now: SessionTime) -> [HeadlessEvent] {
-        (publisher.map { [HeadlessEvent(time: now, side: .publisher, kind: "stats", details: $0.headlessStats)] } ?? [])
-            + (subscriber.map { [HeadlessEvent(time: now, side: .subscriber, kind: "stats", details: $0.headlessStats)] } ?? [])
+    func statsEvents(at now: SessionTime) -> [OnAirEvent] {
+        (publisher.map { [OnAirEvent(time: now, side: .publisher, .stats($0.headlessStats))] } ?? [])
+            + (subscriber.map { [OnAirEvent(time: now, side: .subscriber, .stats($0.headlessStats))] } ?? [])
+    }
+
+    /// The sides' last figures as the run ends: a `stopped` event of the app per side.
+    func stoppedEvents(at now: SessionTime) -> [OnAirEvent] {
+        statsEvents(at: now).compactMap { event in
+            guard case .stats(let figures) = event.kind else { return nil }
+            return OnAirEvent(time: now, side: .app, .stopped(event.side, figures))
+        }
     }
 
     /// What the sides have to say since the last turn: log lines, toasts, state, stream announcements.
-    func report(at now: SessionTime) -> [HeadlessEvent] {
-        var events: [HeadlessEvent] = []
+    func report(at now: SessionTime) -> [OnAirEvent] {
+        var events: [OnAirEvent] = []
         if let state = publisher?.state {
             events += publisherReporter.report(log: state.log, toasts: state.toasts, summary: state.headlessSummary, at: now)
+            if state.status != publisherStatusReported {
+                publisherStatusReported = state.status
+                events.append(OnAirEvent(time: now, side: .publisher, .publisherStatus(state.status)))
+            }
             events += publisher?.takeDeviceEvents(at: now) ?? []
         }
         if let subscriber {
-            events += subscriber.takeNotices().map { HeadlessEvent(time: now, side: .subscriber, kind: $0.kind, details: $0.details) }
+            events += subscriber.takeNotices().map { OnAirEvent(time: now, side: .subscriber, $0) }
             let state = subscriber.state
             events += subscriberReporter.report(log: state.log, toasts: state.toasts, summary: state.headlessSummary, at: now)
+            if state.playsAsked != subscriberPlaysReported {
+                subscriberPlaysReported = state.playsAsked
+                events.append(OnAirEvent(time: now, side: .subscriber, .subscriberPlays(state.playsAsked)))
+            }
         }
         return events
     }

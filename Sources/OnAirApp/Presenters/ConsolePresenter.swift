@@ -19,8 +19,11 @@ final class ConsolePresenter: FrontEndPresenter {
     let tick: Duration
     /// Where the sides' events go as the console runs, in the headless schema (`--log FILE`, a scenario's
     /// observer), so both see exactly what a headless run sees.
-    private var eventSinks: [@Sendable (HeadlessEvent) -> Void] = []
+    private var eventSinks: [@Sendable (OnAirEvent) -> Void] = []
     private var terminal: TerminalThread?
+    /// Both sides' figures, built once per tick (the engine's latency percentiles are sorted under its
+    /// queue's lock): a turn for a key, a network event or a subscriber input redraws the states with them.
+    private var telemetry: (publisher: StreamTelemetry, subscriber: StreamTelemetry)?
     /// What the summary printed on exit reports.
     var summary = SessionSummary()
 
@@ -41,7 +44,7 @@ final class ConsolePresenter: FrontEndPresenter {
     }
 
     /// Plays a scenario on this console: what both sides show is reported to `observer`.
-    func observeForScenario(_ observer: @escaping @Sendable (HeadlessEvent) -> Void) {
+    func observeForScenario(_ observer: @escaping @Sendable (OnAirEvent) -> Void) {
         eventSinks.append(observer)
     }
 
@@ -78,6 +81,7 @@ final class ConsolePresenter: FrontEndPresenter {
     var endsOnFailure: Bool { false }
 
     func command(for event: TerminalEvent, sides: FrontEndSides) -> OperatorCommand? {
+        telemetry = nil  // a key may toggle the preview or act on a side: its redraw reads the figures afresh
         switch event {
         case .key(let key):
             ui.link = sides.publisher?.link
@@ -93,47 +97,47 @@ final class ConsolePresenter: FrontEndPresenter {
         }
     }
 
-    /// A refused key says why at the foot of the screen; a scenario's refused press is in its report.
-    func refused(_ message: String, byKey: Bool) {
-        if byKey { notice(message) }
+    /// A refused command says why at the foot of the screen, whichever way it came, and in `--log` as
+    /// headless prints it.
+    func refused(_ message: String) {
+        notice(message)
+        emit([OnAirEvent(time: clock.now, side: .app, .refused(message))])
     }
 
-    func outside(_ event: HeadlessEvent) {
+    func outside(_ event: OnAirEvent) {
         emit([event])
-        if event.kind == "link", case .string(let state)? = event.details["state"] {
-            let command = event.details["command"].flatMap { if case .string(let text) = $0 { text } else { nil } }
+        if case .link(let state, let command, _) = event.kind {
             notice(command.map { "\($0): link \(state)" } ?? "link \(state)")
         }
     }
 
-    func ticked(_ sides: FrontEndSides, stats: [HeadlessEvent], at now: SessionTime) {
+    func ticked(_ sides: FrontEndSides, stats: [OnAirEvent], at now: SessionTime) {
+        telemetry = nil
         summary.observe(publisher: sides.publisher?.state, subscriber: sides.subscriber?.state, bytesSent: sides.publisher?.bytesOnWire, at: now)
         emit(stats)
     }
 
-    func turnEnded(_ sides: FrontEndSides, reported: [HeadlessEvent]) {
+    func turnEnded(_ sides: FrontEndSides, reported: [OnAirEvent]) {
         emit(reported)
         terminal?.show(screen(sides))
     }
 
     /// `--log` holds what headless prints: the quit and its reason.
     func quitting(_ reason: String) {
-        emit([HeadlessEvent(time: clock.now, side: .app, kind: "quit", details: ["reason": .string(reason)])])
+        emit([OnAirEvent(time: clock.now, side: .app, .quit(reason: reason))])
     }
 
     /// The sides' last figures, as `stopped` events of the app (as headless).
-    func ended(stopped: [HeadlessEvent]) {
-        emit(stopped.map {
-            HeadlessEvent(time: clock.now, side: .app, kind: "stopped", details: $0.details.merging(["side": .string($0.side.rawValue)]) { old, _ in old })
-        })
+    func ended(stopped: [OnAirEvent]) {
+        emit(stopped)
     }
 
     /// An event only the log and a scenario's observer see (`started`, a setup `notice`).
-    func log(_ event: HeadlessEvent) {
+    func log(_ event: OnAirEvent) {
         emit([event])
     }
 
-    private func emit(_ events: [HeadlessEvent]) {
+    private func emit(_ events: [OnAirEvent]) {
         for event in events { eventSinks.forEach { $0(event) } }
     }
 
@@ -142,11 +146,15 @@ final class ConsolePresenter: FrontEndPresenter {
         ui.subscriberLink = sides.subscriber?.link?.state
         ui.hasRelay = sides.commands.server != nil
         ui.devicesTaken = sides.publisher?.engine.devicesTaken ?? []
+        let figures = telemetry ?? (
+            publisher: sides.publisher.map { $0.telemetry(preview: ui.showPreview ? $0.engine.preview : nil) } ?? .none,
+            subscriber: sides.subscriber?.telemetry ?? .none)
+        telemetry = figures
         return ConsoleScreen(
             publisher: sides.publisher?.state,
-            publisherTelemetry: sides.publisher.map { $0.telemetry(preview: ui.showPreview ? $0.engine.preview : nil) } ?? .none,
+            publisherTelemetry: figures.publisher,
             subscriber: sides.subscriber?.state,
-            subscriberTelemetry: sides.subscriber?.telemetry ?? .none,
+            subscriberTelemetry: figures.subscriber,
             ui: ui,
             now: clock.now
         )

@@ -19,34 +19,32 @@ final class HeadlessPresenter: FrontEndPresenter {
     /// Headless has no terminal.
     func command(for event: TerminalEvent, sides: FrontEndSides) -> OperatorCommand? { nil }
 
-    func refused(_ message: String, byKey: Bool) {
-        writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "error", details: ["text": .string(message)]))
+    func refused(_ message: String) {
+        writer.write(OnAirEvent(time: clock.now, side: .app, .refused(message)))
     }
 
-    func outside(_ event: HeadlessEvent) {
+    func outside(_ event: OnAirEvent) {
         writer.write(event)
     }
 
     func notice(_ text: String) {
-        writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "notice", details: ["text": .string(text)]))
+        writer.write(OnAirEvent(time: clock.now, side: .app, .notice(text)))
     }
 
-    func ticked(_ sides: FrontEndSides, stats: [HeadlessEvent], at now: SessionTime) {
+    func ticked(_ sides: FrontEndSides, stats: [OnAirEvent], at now: SessionTime) {
         stats.forEach(writer.write)
     }
 
-    func turnEnded(_ sides: FrontEndSides, reported: [HeadlessEvent]) {
+    func turnEnded(_ sides: FrontEndSides, reported: [OnAirEvent]) {
         reported.forEach(writer.write)
     }
 
     func quitting(_ reason: String) {
-        writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "quit", details: ["reason": .string(reason)]))
+        writer.write(OnAirEvent(time: clock.now, side: .app, .quit(reason: reason)))
     }
 
     /// The sides' last figures, as `stopped` events of the app.
-    func ended(stopped: [HeadlessEvent]) {
-        for event in stopped {
-            writer.write(HeadlessEvent(time: clock.now, side: .app, kind: "stopped", details: event.details.merging(["side": .string(event.side.rawValue)]) { old, _ in old }))
-        }
+    func ended(stopped: [OnAirEvent]) {
+        stopped.forEach(writer.write)
     }
 }

@@ -1,8 +1,8 @@
 import OnAirControl
 import OnAirCore
 
-/// Turns what changed in a side's state since the last look into headless events: new event-log lines,
-/// new toasts, and a `state` event whenever the summary the dashboard shows changes.
+/// Turns what changed in a side's state since the last look into events: new event-log lines, new
+/// toasts, and a `state` event whenever the summary the dashboard shows changes.
 ///
 /// Diffing state after each loop turn (rather than emitting from inside the controllers) keeps one source
 /// of truth: the JSON a script sees is exactly what the console would draw.
@@ -22,18 +22,18 @@ public struct HeadlessReporter: Sendable {
         toasts: ToastQueue,
         summary: [String: JSONValue],
         at now: SessionTime
-    ) -> [HeadlessEvent] {
-        var events: [HeadlessEvent] = []
+    ) -> [OnAirEvent] {
+        var events: [OnAirEvent] = []
         for entry in log.entries(after: logSeen) {
-            events.append(HeadlessEvent(time: entry.time, side: side, kind: entry.source.headlessKind, details: ["text": .string(entry.text)]))
+            events.append(OnAirEvent(time: entry.time, side: side, .log(entry.source, entry.text)))
         }
         logSeen = log.appendedCount
         for toast in toasts.toasts(after: toastsSeen) {
-            events.append(HeadlessEvent(time: toast.postedAt, side: side, kind: "toast", details: ["text": .string(toast.text)]))
+            events.append(OnAirEvent(time: toast.postedAt, side: side, .toast(toast.text)))
         }
         toastsSeen = toasts.postedCount
         if summary != lastSummary {
-            events.append(HeadlessEvent(time: now, side: side, kind: "state", details: summary))
+            events.append(OnAirEvent(time: now, side: side, .state(summary)))
             lastSummary = summary
         }
         return events

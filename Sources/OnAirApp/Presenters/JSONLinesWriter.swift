@@ -2,15 +2,16 @@ import Foundation
 import OnAirControl
 import Synchronization
 
-/// Writes `HeadlessEvent`s as JSON Lines: one compact object per line, flushed per line so a pipe
-/// reader (a test, `jq`, a CI log) sees each event as it happens.
+/// Writes events as JSON Lines: one compact object per line, flushed per line so a pipe reader (a test,
+/// `jq`, a CI log) sees each event as it happens. The JSON is `OnAirEvent.headless`'s; nothing else in
+/// the process makes or reads it.
 public final class JSONLinesWriter: Sendable {
     private let handle: FileHandle
     private let encoder: Mutex<JSONEncoder>
     /// Sees every event written, in order (a scenario run's timeline).
-    private let observer: (@Sendable (HeadlessEvent) -> Void)?
+    private let observer: (@Sendable (OnAirEvent) -> Void)?
 
-    public init(handle: FileHandle = .standardOutput, observer: (@Sendable (HeadlessEvent) -> Void)? = nil) {
+    public init(handle: FileHandle = .standardOutput, observer: (@Sendable (OnAirEvent) -> Void)? = nil) {
         self.handle = handle
         self.observer = observer
         let encoder = JSONEncoder()
@@ -18,11 +19,11 @@ public final class JSONLinesWriter: Sendable {
         self.encoder = Mutex(encoder)
     }
 
-    public func write(_ event: HeadlessEvent) {
+    public func write(_ event: OnAirEvent) {
         // One lock around encoding, observing and writing keeps the observer's order the printed order.
         encoder.withLock { encoder in
             observer?(event)
-            guard let encoded = try? encoder.encode(event) else { return }
+            guard let headless = event.headless, let encoded = try? encoder.encode(headless) else { return }
             var line = Self.escapingC1(encoded)
             line.append(0x0A)
             // A closed stdout (reader gone) must not kill a broadcast; the event is simply not seen.

@@ -2,14 +2,14 @@ import OnAirControl
 import OnAirCore
 import OnAirRelay
 
-/// Turns relay events into `onair serve`'s output: a ``HeadlessEvent`` (side `relay`) for `--headless`,
+/// Turns relay events into `onair serve`'s output: an ``OnAirEvent`` (side `relay`) for `--headless`,
 /// or one human-readable line for stderr. Kinds: `listening`, `connection`, `disconnection`, `publish`,
 /// `rejected`, `publishRefused`, `unpublish`, `play`, `playRefused`, `playStop`, `drop`, `stats`, `recording`,
 /// `recordingStopped`, `recordingFailed`, `acceptPaused`, `error`, `stopped`.
 public enum ServeEventFormatter {
-    public static func headless(_ event: RelayEvent, time: SessionTime) -> HeadlessEvent {
+    public static func headless(_ event: RelayEvent, time: SessionTime) -> OnAirEvent {
         let (kind, details) = describe(event)
-        return HeadlessEvent(time: time, side: .relay, kind: kind, details: details)
+        return OnAirEvent(time: time, side: .relay, .reported(kind: kind, details: details))
     }
 
     /// One line for a terminal: control characters escaped whatever an event carries (GitHub issue 14).

@@ -53,9 +53,8 @@ struct ScenarioDriver: Sendable {
                 } catch {
                     return stopped(at: step)
                 }
-            case .press(let text):
-                guard let command = file.commands[step.line] else { continue }
-                observer.recordPress(text, line: step.line, at: clock.now.milliseconds)
+            case .press(let command, let typed):
+                observer.recordPress(command, typed: typed, line: step.line, at: clock.now.milliseconds)
                 callbacks.send(command)
             case .expect(let expectation):
                 if let failure = await check(expectation, callbacks) { return failure }

@@ -2,12 +2,10 @@ import Foundation
 import OnAirCore
 import OnAirScenario
 
-/// A scenario file read and checked: parsed by ``ScenarioParser``, and every `press` resolved to the
+/// A scenario file read and checked: parsed by ``ScenarioParser``, which resolves every `press` to the
 /// command it stands for, so a typo fails before anything is published.
 struct ScenarioFile: Sendable {
     let scenario: Scenario
-    /// The command of each `press` line, by line number.
-    let commands: [Int: OperatorCommand]
 
     /// Reads `path`; a missing, unreadable or malformed file is a usage error (exit 2) naming the file and line.
     static func load(_ path: String) throws -> ScenarioFile {
@@ -44,18 +42,6 @@ struct ScenarioFile: Sendable {
         } catch {
             throw FrontEndExit(code: 2, message: "onair demo: scenario \(error)")
         }
-        var commands: [Int: OperatorCommand] = [:]
-        for step in scenario.steps {
-            guard case .press(let text) = step.action else { continue }
-            guard let command = OperatorCommand(text), command != .quit else {
-                let error = ScenarioParseError(
-                    source: source, line: step.line,
-                    message: "unknown command '\(text)' for `press`; commands: \(OperatorCommand.names.filter { $0 != "quit" }.joined(separator: ", "))"
-                )
-                throw FrontEndExit(code: 2, message: "onair demo: scenario \(error)")
-            }
-            commands[step.line] = command
-        }
-        return ScenarioFile(scenario: scenario, commands: commands)
+        return ScenarioFile(scenario: scenario)
     }
 }

@@ -1,22 +1,35 @@
 import OnAirControl
+import OnAirCore
 import OnAirScenario
 import Synchronization
 
-/// The timeline of one scenario run, fed from the loop's thread (every headless event, as printed) and
-/// read by the ``ScenarioDriver``'s task.
+/// The timeline of one scenario run, fed from the loop's thread (every event, as printed) and read by the
+/// ``ScenarioDriver``'s task.
 final class ScenarioObserver: Sendable {
     private let timeline = Mutex(ScenarioTimeline())
 
-    func observe(_ event: HeadlessEvent) {
-        let observation = ScenarioObservation(
-            milliseconds: event.time, side: event.side.rawValue, kind: event.kind,
-            fields: event.details.compactMapValues(\.scenarioValue)
-        )
+    func observe(_ event: OnAirEvent) {
+        guard let what = Self.observation(event.kind) else { return }
+        let observation = ScenarioObservation(milliseconds: event.time.milliseconds, side: event.side.rawValue, what)
         timeline.withLock { $0.record(observation) }
     }
 
-    func recordPress(_ command: String, line: Int, at time: Int64) {
-        timeline.withLock { $0.recordPress(command, line: line, at: time) }
+    /// What the timeline keeps of an event, by its type: toasts, log lines and notices, `state` and `stats`
+    /// fields, the subscriber's plays; nothing of the rest.
+    static func observation(_ kind: OnAirEvent.Kind) -> ScenarioObservation.What? {
+        switch kind {
+        case .log(_, let text), .notice(let text): .log(text)
+        case .toast(let text): .toast(text)
+        case .state(let fields): .state(fields.compactMapValues(\.scenarioValue))
+        case .stats(let fields): .stats(fields.compactMapValues(\.scenarioValue))
+        case .subscriberPlays(let plays): .subscriberPlays(plays)
+        case .publisherStatus(let status): .publisherStatus(status)
+        case .warning, .refused, .link, .started, .quit, .stopped, .reported: nil
+        }
+    }
+
+    func recordPress(_ command: OperatorCommand, typed: String, line: Int, at time: Int64) {
+        timeline.withLock { $0.recordPress(command, typed: typed, line: line, at: time) }
     }
 
     func verdict(for condition: ScenarioExpectation.Condition, recording: RecordingSummary?) -> ScenarioVerdict {

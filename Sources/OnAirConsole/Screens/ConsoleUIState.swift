@@ -77,8 +77,8 @@ public struct ConsoleUIState: Sendable, Equatable {
     }
 
     /// Applies one key: updates the console's own state and returns the operator command the key means —
-    /// addressed to the focused pane's side (`sub home` on the subscriber pane) and allowed by the core's
-    /// rule — or nil when the key only changed the console. A confirmed quit is `quit`: the owner's
+    /// addressed to the focused pane's side (`sub home` on the subscriber pane), allowed or not: the one
+    /// gate decides — or nil when the key only changed the console. A confirmed quit is `quit`: the owner's
     /// shutdown unpublishes in order, as for a stdin `quit`.
     public mutating func handle(
         _ key: ConsoleKey, publisher: PublisherAppState?, subscriber: SubscriberAppState?, now: SessionTime, keyMap: KeyMap = .standard
@@ -92,6 +92,16 @@ public struct ConsoleUIState: Sendable, Equatable {
         guard let intent = keyMap.intent(for: key, mode: context.mode) else {
             if context.mode == .normal { notice = Notice(text: "\(key): not a key here (? shows the keys)", postedAt: now) }
             return nil
+        }
+        if context.mode == .normal, intent.reachesCore {
+            // Whether it acts is the one gate's to say (`CommandRouter.perform`), as for a stdin line or a
+            // scenario's press: it records and shows a refusal the same way for all three.
+            guard let command = context.command(for: intent) else {
+                notice = Notice(text: Self.refusal(of: intent, key: key, context: context), postedAt: now)
+                return nil
+            }
+            notice = nil
+            return command
         }
         guard keyMap.isAvailable(intent, in: context) else {
             notice = Notice(text: Self.refusal(of: intent, key: key, context: context), postedAt: now)

@@ -1,11 +1,12 @@
 import OnAirCore
 
 /// One line of headless output (`--headless`): a JSON object with `time`, `side`, `kind` and `details`.
+/// Made only by `OnAirEvent.headless`; the process passes `OnAirEvent`s and never decodes one of these.
 ///
-/// The schema is documented in README.md ("Headless output") and checked by tests; keep the two in step.
-public struct HeadlessEvent: Sendable, Equatable, Codable {
+/// The schema is docs/headless-events.schema.json, checked by tests; keep the two in step.
+public struct HeadlessEvent: Sendable, Equatable, Encodable {
     /// Which part of OnAir speaks.
-    public enum Side: String, Sendable, Equatable, Codable, CaseIterable {
+    public enum Side: String, Sendable, Equatable, Encodable, CaseIterable {
         case publisher
         case subscriber
         case relay

@@ -1,5 +1,6 @@
-/// A JSON value for the `details` of a headless event: typed, so events never carry `Any`.
-public enum JSONValue: Sendable, Equatable, Codable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+/// A JSON value for the `details` of a headless event: typed, so events never carry `Any`. Encodable
+/// only: the process writes headless JSON and never reads it back.
+public enum JSONValue: Sendable, Equatable, Encodable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral
 {
     case string(String)
@@ -19,25 +20,6 @@ public enum JSONValue: Sendable, Equatable, Codable, ExpressibleByStringLiteral,
     }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
 
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -49,21 +31,5 @@ public enum JSONValue: Sendable, Equatable, Codable, ExpressibleByStringLiteral,
         case .object(let value): try container.encode(value)
         case .null: try container.encodeNil()
         }
-    }
-
-    public subscript(key: String) -> JSONValue? {
-        if case .object(let fields) = self { return fields[key] }
-        return nil
-    }
-
-    /// The fields of an object; an empty dictionary for anything else.
-    public var objectFields: [String: JSONValue] {
-        if case .object(let fields) = self { return fields }
-        return [:]
-    }
-
-    public var stringValue: String? {
-        if case .string(let value) = self { return value }
-        return nil
     }
 }

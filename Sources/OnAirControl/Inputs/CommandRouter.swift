@@ -21,13 +21,35 @@ public final class CommandRouter {
                        hasRelay: server != nil)
     }
 
-    /// Performs `command`; returns why it did nothing (the line stdin and scenarios report), nil when it
-    /// acted. A refused gesture or control still reaches its session, which logs and toasts the refusal
-    /// itself; a refused link command or a command for a side that is not there goes nowhere.
+    /// The one gate: performs `command`, whichever way it came (a console key, a stdin line, a scenario's
+    /// `press`), and returns why it did nothing — the message every front end shows alike (the console's
+    /// footer; headless and `--log`, an `error` event) — or nil when it acted. The core's rule is read once
+    /// here; a refused command goes to the session of its side as `.refused`, which records it as every
+    /// refusal is (`CommandRefusal`: the event log and a toast), and reaches nothing else.
     public func perform(_ command: OperatorCommand) -> String? {
         let targets = targets
-        let refusal = command.refusalMessage(in: targets)
         let side = command.side(in: targets)
+        if let reason = command.refusal(in: targets) {
+            record(CommandRefusal(asked: command.asked, reason: reason), side: side)
+            return command.refusalMessage(for: reason, in: targets)
+        }
+        act(command, side: side)
+        return nil
+    }
+
+    /// A refusal in the log of the side it names; a server command's in the publisher's (the subscriber's
+    /// without one). A side that is not there has no log: the message alone says it.
+    private func record(_ refusal: CommandRefusal, side: OperatorCommand.Side) {
+        switch side {
+        case .publisher: publisher?.handle(.event(.refused(refusal)))
+        case .subscriber: subscriber?.handle(.event(.refused(refusal)))
+        case .frontEnd:
+            if let publisher { publisher.handle(.event(.refused(refusal))) } else { subscriber?.handle(.event(.refused(refusal))) }
+        }
+    }
+
+    /// Sends an allowed command to the side it names.
+    private func act(_ command: OperatorCommand, side: OperatorCommand.Side) {
         switch command {
         case .phone(let action) where side == .publisher:
             publisher?.handle(.event(.operator(action)))
@@ -37,19 +59,16 @@ public final class CommandRouter {
             publisher?.handle(.event(.control(control)))
         case .subscriber(let control):
             subscriber?.handle(.event(.control(control)))
-        case .link(let link) where refusal == nil:
+        case .link(let link):
             publisher?.apply(link)
-        case .subscriberLink(let link) where refusal == nil:
+        case .subscriberLink(let link):
             subscriber?.apply(link)
-        case .link, .subscriberLink, .quit:
+        case .quit:
             break
         case .server(let command):
-            if refusal == nil { server?(command) }
-        case .device(let device) where refusal == nil:
+            server?(command)
+        case .device(let device):
             publisher?.apply(device)
-        case .device:
-            break
         }
-        return refusal
     }
 }

@@ -25,14 +25,14 @@ public final class PublishNetwork: Sendable {
     /// The kernel's counters across the broadcast's connections, as of the newest reading.
     private let path = PathCell()
     /// Where the `link` and `abr` events go (stdout headless, `--log FILE` in the console).
-    private let events: @Sendable (HeadlessEvent) -> Void
+    private let events: @Sendable (OnAirEvent) -> Void
     private let clock: SessionClock
 
     /// Starts reading the publisher's socket, and ABR (with a configuration); `PublishNetwork.start` in
     /// OnAirApp makes both, and the stage, from the command line.
     public init(
         stage: LinkImpairment?, configuration: AdaptiveBitrateConfiguration?, engine: MediaEngine, clock: SessionClock,
-        events: @escaping @Sendable (HeadlessEvent) -> Void
+        events: @escaping @Sendable (OnAirEvent) -> Void
     ) {
         self.stage = stage
         self.events = events
@@ -71,15 +71,13 @@ public final class PublishNetwork: Sendable {
     public func apply(_ command: LinkCommand) -> LinkImpairmentState? {
         guard let stage else { return nil }
         let state = stage.apply(command)
-        events(HeadlessEvent(time: clock.now, side: .publisher, kind: "link", details: [
-            "state": .string(state.description), "command": .string(command.text),
-        ]))
+        events(OnAirEvent(time: clock.now, side: .publisher, .link(state: state.description, command: command.text, abr: nil)))
         return state
     }
 
     private static func sample(
         _ configuration: AdaptiveBitrateConfiguration?, probe: PublisherTCPProbe, path: PathCell, stage: LinkImpairment?,
-        engine: MediaEngine, clock: SessionClock, target: TargetCell, events: @Sendable (HeadlessEvent) -> Void
+        engine: MediaEngine, clock: SessionClock, target: TargetCell, events: @Sendable (OnAirEvent) -> Void
     ) async {
         var meter = SendPathMeter()
         var machine = configuration.map { AdaptiveBitrate($0) }
@@ -135,7 +133,7 @@ public final class PublishNetwork: Sendable {
     static let outageRate = 32_000
 
     /// The `abr` event: the old and new target, the reason, and the measurements that led to it.
-    public static func event(_ change: AdaptiveBitrateChange, input: AdaptiveBitrate.Input, link: String) -> HeadlessEvent {
+    public static func event(_ change: AdaptiveBitrateChange, input: AdaptiveBitrate.Input, link: String) -> OnAirEvent {
         var details: [String: JSONValue] = [
             "reason": .string(change.reason.name),
             "old": .string(change.old.description), "new": .string(change.new.description),
@@ -148,7 +146,7 @@ public final class PublishNetwork: Sendable {
             details["queueDelayMs"] = .integer(sample.queueDelay.wholeMilliseconds)
             details["offered"] = .integer(Int64(sample.offered))
         }
-        return HeadlessEvent(time: sampleTime(input), side: .publisher, kind: "abr", details: details)
+        return OnAirEvent(time: sampleTime(input), side: .publisher, .reported(kind: "abr", details: details))
     }
 
     private static func sampleTime(_ input: AdaptiveBitrate.Input) -> SessionTime {

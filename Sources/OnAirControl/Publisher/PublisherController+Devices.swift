@@ -14,7 +14,7 @@ extension PublisherController {
 
     /// The `device` events since the last call: a device lost (by the operator or by itself, and why), a
     /// reopen that failed and when the next one is, a device back.
-    public func takeDeviceEvents(at now: SessionTime) -> [HeadlessEvent] {
+    public func takeDeviceEvents(at now: SessionTime) -> [OnAirEvent] {
         deviceWatch.events(for: engine.devices, at: now)
     }
 }
@@ -37,12 +37,12 @@ struct DeviceEventWatch {
 
     mutating func commanded(_ command: DeviceCommand) { pending.append(command) }
 
-    mutating func events(for statuses: [DeviceStatus], at now: SessionTime) -> [HeadlessEvent] {
-        var events: [HeadlessEvent] = []
+    mutating func events(for statuses: [DeviceStatus], at now: SessionTime) -> [OnAirEvent] {
+        var events: [OnAirEvent] = []
         for command in pending {
-            events.append(HeadlessEvent(time: now, side: .publisher, kind: "device", details: [
+            events.append(OnAirEvent(time: now, side: .publisher, .reported(kind: "device", details: [
                 "device": .string(command.device.rawValue), "state": .string("commanded"), "command": .string(command.rawValue),
-            ]))
+            ])))
         }
         pending = []
         for status in statuses {
@@ -65,7 +65,7 @@ struct DeviceEventWatch {
             if let substitute = status.substitute { details["substitute"] = .string(substitute) }
             if let retry = status.retryInMilliseconds { details["retryInMs"] = .integer(retry) }
             if let text = status.dashboardText { details["text"] = .string(text) }
-            events.append(HeadlessEvent(time: now, side: .publisher, kind: "device", details: details))
+            events.append(OnAirEvent(time: now, side: .publisher, .reported(kind: "device", details: details)))
         }
         return events
     }

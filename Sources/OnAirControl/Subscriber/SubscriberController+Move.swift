@@ -12,7 +12,7 @@ extension SubscriberController {
         var target = movedURL ?? url
         if let tcUrl, let moved = try? StreamURL("\(tcUrl)/\(target.streamName)") { target = moved }
         if name != url.bareStreamName { target.streamName = name }
-        report("notice", "the server asked to reconnect (NetConnection.Connect.ReconnectRequest): playing at \(target.redacted); the old connection plays until the new one has caught up")
+        report(.notice("the server asked to reconnect (NetConnection.Connect.ReconnectRequest): playing at \(target.redacted); the old connection plays until the new one has caught up"))
         let id = newGeneration()
         let player = RTMPPlayer(url: target, configuration: rtmp)
         let newest = streamHasVideo ? videoFreshness.newestTimestamp : audioFreshness.newestTimestamp
@@ -49,12 +49,12 @@ extension SubscriberController {
         case .closed(let error):
             pendingMove = nil
             Task { await move.player.stop() }
-            report("warning", "the move to \(move.target.redacted) failed before it played (\(error?.description ?? "the server closed the connection")); playing on at the old connection")
+            report(.warning("the move to \(move.target.redacted) failed before it played (\(error?.description ?? "the server closed the connection")); playing on at the old connection", dropped: nil))
             return
         case .notice(let text):
-            report("notice", text)
+            report(.notice(text))
         case .warning(let text):
-            report("warning", text)
+            report(.warning(text, dropped: nil))
         case .status, .message, .streamBegin, .streamEOF, .streamDry, .reconnectRequest:
             break
         }
@@ -65,7 +65,7 @@ extension SubscriberController {
     func movePlayFailed(_ reason: String) {
         guard let move = pendingMove else { return }
         pendingMove = nil
-        report("warning", "the move to \(move.target.redacted) failed: \(reason); playing on at the old connection")
+        report(.warning("the move to \(move.target.redacted) failed: \(reason); playing on at the old connection", dropped: nil))
     }
 
     /// Makes the move's connection the play and leaves the old one.
@@ -77,7 +77,7 @@ extension SubscriberController {
         audioPlayedThrough = audioFreshness.newestTimestamp
         for held in [move.metadata, move.videoTrack, move.audioTrack].compactMap({ $0 }) { playerReported(held, at: now) }
         let milliseconds = now.milliseconds - move.since.milliseconds
-        report("notice", "moved: playing at \(move.target.redacted) \(milliseconds) ms after the request (\(move.skipped) packets the old connection had delivered skipped); the old connection is left")
+        report(.notice("moved: playing at \(move.target.redacted) \(milliseconds) ms after the request (\(move.skipped) packets the old connection had delivered skipped); the old connection is left"))
         if let old { Task { await old.stop() } }
     }
 

@@ -13,7 +13,6 @@ public final class SubscriberController {
     public let url: StreamURL
     /// Made at the first track; each track's decoder inside is rebuilt only when its configuration changes.
     public private(set) var decoder: DecoderThread?
-    private var renderPaused = false
     /// Counts of decoders already replaced, so totals survive a new codec configuration.
     private var retiredCounters = PacketDecoder.Counters()
     /// `decoderCounters` when the current play (or the publisher's current session on it) began:
@@ -56,7 +55,7 @@ public final class SubscriberController {
     /// Replayed pictures the decoder's markers had found at the last tick.
     private var replayedPicturesSeen = 0
     /// What the stream announced (metadata, codec configurations) since the front end last took them.
-    private var notices: [(kind: String, details: [String: JSONValue])] = []
+    private var notices: [OnAirEvent.Kind] = []
     /// Decoder problems (refused configurations) already turned into notices.
     private var decoderProblemsReported = 0
     /// A video track announced without a frame rate (no `onMetaData`), waiting for frames to measure it.
@@ -122,7 +121,7 @@ public final class SubscriberController {
     /// a `link` event, side subscriber, says what it did.
     public func apply(_ command: LinkCommand) {
         guard let state = link?.apply(command) else { return }
-        notices.append((kind: "link", details: ["state": .string(state.description), "command": .string(command.text)]))
+        notices.append(.link(state: state.description, command: command.text, abr: nil))
         showNotice?("sub \(command.text): link \(state.dashboardText)")
         apply(.linkChanged("\(command.text): link \(state.dashboardText)"), at: clock.now)
     }
@@ -158,7 +157,7 @@ public final class SubscriberController {
     }
 
     /// Hands over what the stream announced since the last call (for headless `track`/`metadata` events).
-    public func takeNotices() -> [(kind: String, details: [String: JSONValue])] {
+    public func takeNotices() -> [OnAirEvent.Kind] {
         collectDecoderProblems()
         defer { notices.removeAll() }
         return notices
@@ -214,16 +213,16 @@ public final class SubscriberController {
             if track.framesPerSecond > 0 { announce(track) } else { frameRateProbe = FrameRateProbe(track: track) }
         case .audioTrack(let track):
             decoderForTracks()?.configure(audio: track)
-            notices.append(("audioTrack", [
+            notices.append(.reported(kind: "audioTrack", details: [
                 "codec": .string(track.codec.name),
                 "sampleRate": .integer(Int64(track.sampleRate)), "channels": .integer(Int64(track.channels)),
             ]))
         case .notice(let text):
-            report("notice", text)
+            report(.notice(text))
         case .warning(let text):
-            report("warning", text)
+            report(.warning(text, dropped: nil))
         case .metadata(let metadata):
-            notices.append(("metadata", metadata.mapValues(\.json)))
+            notices.append(.reported(kind: "metadata", details: metadata.mapValues(\.json)))
         case .packet(let packet):
             mediaPacket(packet, at: now)
         case .closed(let error?):
@@ -257,10 +256,8 @@ public final class SubscriberController {
             player = nil
             if let stopping { Task { await stopping.stop() } }
         case .pauseRender:
-            renderPaused = true
             decoder?.setRenderPaused(true)
         case .resumeRender:
-            renderPaused = false
             decoder?.setRenderPaused(false)
         case .scheduleTimer(let id, let delay):
             timers.schedule(id, after: delay)
@@ -321,16 +318,17 @@ public final class SubscriberController {
             decoder = try DecoderThread(
                 video: nil, audio: nil, previewWidth: previewSize.width, previewHeight: previewSize.height,
                 glassToGlass: GlassToGlassMeter(streamEpochMicroseconds: streamEpochMicroseconds))
-            decoder?.setRenderPaused(renderPaused)
+            // Whether video is decoded is the session's fact (`renderActive`), kept nowhere else.
+            decoder?.setRenderPaused(!session.state.renderActive)
         } catch {
-            notices.append(("error", ["text": .string("cannot decode this stream: \(error)")]))
+            notices.append(.log(.error, "cannot decode this stream: \(error)"))
         }
         return decoder
     }
 
     /// The `videoTrack` event, with the rate from metadata or measured from frames.
     private func announce(_ track: VideoTrackDescription) {
-        notices.append(("videoTrack", [
+        notices.append(.reported(kind: "videoTrack", details: [
             "width": .integer(Int64(track.width)), "height": .integer(Int64(track.height)),
             "fps": .number((track.framesPerSecond * 100).rounded() / 100), "sps": .integer(Int64(track.sequenceParameterSets.count)),
         ]))
@@ -338,15 +336,16 @@ public final class SubscriberController {
 
     /// A `warning` (a peer broke the spec) or `notice` (a codec OnAir does not decode) line, as an event
     /// and on the dashboard.
-    func report(_ kind: String, _ text: String) {
-        notices.append((kind, ["text": .string(text)]))
-        showNotice?(text)
+    func report(_ event: OnAirEvent.Kind) {
+        notices.append(event)
+        if case .notice(let text) = event { showNotice?(text) }
+        if case .warning(let text, _) = event { showNotice?(text) }
     }
 
     /// Turns configurations the decoder refused (a huge picture, a broken AAC configuration) into notices.
     private func collectDecoderProblems() {
         guard let problems = decoder?.snapshot.problems, problems.count > decoderProblemsReported else { return }
-        for problem in problems[decoderProblemsReported...] { report("notice", problem) }
+        for problem in problems[decoderProblemsReported...] { report(.notice(problem)) }
         decoderProblemsReported = problems.count
     }
 

@@ -92,7 +92,11 @@ extension OperatorCommand {
     /// The refusal as headless stdin and a scenario report it: the command's name, then the reason
     /// (`home: Home only leaves an active app …`, `sub link-down: no link stage here …`).
     public func refusalMessage(in targets: CommandTargets) -> String? {
-        guard let reason = refusal(in: targets) else { return nil }
+        refusal(in: targets).map { refusalMessage(for: $0, in: targets) }
+    }
+
+    /// `reason` (this command's refusal in `targets`) as a message.
+    public func refusalMessage(for reason: String, in targets: CommandTargets) -> String {
         if case .server = self { return reason }        // the server rule's reason starts with the word
         if side(in: targets) == .publisher ? targets.publisher == nil : targets.subscriber == nil { return reason }
         switch self {
@@ -100,6 +104,17 @@ extension OperatorCommand {
         case .link: return reason
         case .subscriberLink: return "sub \(reason)"
         default: return "\(name): \(reason)"
+        }
+    }
+
+    /// What was asked, as a side's event log records a refusal of it (`CommandRefusal`): `key decline`,
+    /// `control stop`, `key link-down`.
+    public var asked: String {
+        switch self {
+        case .phone(let action), .subscriberPhone(let action): "key \(action.rawValue)"
+        case .publisher(let control): "control \(control)"
+        case .subscriber(let control): "control \(control.rawValue)"
+        case .link, .subscriberLink, .quit, .server, .device: "key \(name)"
         }
     }
 }

@@ -63,8 +63,8 @@ public enum OperatorCommand: Sendable, Hashable {
             self = .link(link)
             return
         }
-        for prefix in ["sub ", "subscriber "] where word.hasPrefix(prefix) {
-            word = Self.trimmed(word.dropFirst(prefix.count))
+        if let rest = Self.subscriberRest(word) {
+            word = rest
             if let link = try? LinkCommand.parse(word) {
                 self = .subscriberLink(link)
                 return
@@ -97,9 +97,7 @@ extension OperatorCommand {
     /// Why a line that starts with a link command's word is not one (`link-cap 9`: not a rate), or nil.
     public static func linkError(in text: some StringProtocol) -> String? {
         var line = trimmed(text).lowercased()
-        for prefix in ["sub ", "subscriber "] where line.hasPrefix(prefix) {
-            line = trimmed(line.dropFirst(prefix.count))
-        }
+        if let rest = subscriberRest(line) { line = rest }
         do {
             _ = try ServerCommand.parse(line)
             _ = try LinkCommand.parse(line)
@@ -109,6 +107,13 @@ extension OperatorCommand {
         } catch {
             return "\(error)"
         }
+    }
+
+    /// What follows `sub ` or `subscriber ` (the subscriber's side in `onair demo`), trimmed; nil when the
+    /// line does not name the subscriber. The one place that prefix is read.
+    static func subscriberRest(_ line: String) -> String? {
+        for prefix in ["sub ", "subscriber "] where line.hasPrefix(prefix) { return trimmed(line.dropFirst(prefix.count)) }
+        return nil
     }
 
     /// `text` without the blanks around it (the core has no Foundation to trim with).

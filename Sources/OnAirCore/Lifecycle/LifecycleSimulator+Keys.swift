@@ -8,13 +8,12 @@ extension LifecycleSimulator {
         log: inout EventLog,
         toasts: inout ToastQueue
     ) -> [AppNotification] {
-        log.append(now, .key, "key \(action.rawValue)")
         switch handle(action) {
         case .refused(let reason):
-            log.append(now, .key, "refused: \(reason)")
-            toasts.post(Toast(text: reason, postedAt: now))
+            CommandRefusal(asked: "key \(action.rawValue)", reason: reason).record(at: now, log: &log, toasts: &toasts)
             return []
         case .delivered(let notifications):
+            log.append(now, .key, "key \(action.rawValue)")
             return notifications
         }
     }

@@ -15,4 +15,7 @@ public enum PublisherEvent: Sendable, Equatable {
     /// A fact from the media engine worth a line of the event log (frames dropped, and why): logged,
     /// nothing else.
     case engine(String)
+    /// A command the one rule refused before it got here (a link or device command, a server command):
+    /// recorded as every refusal is, nothing else.
+    case refused(CommandRefusal)
 }

@@ -61,16 +61,4 @@ extension PublisherSession {
             return nil
         }
     }
-
-    /// Logs and toasts why `command` is refused, and returns true; false when it may go ahead.
-    mutating func refuse(_ command: PublisherCommand, at now: SessionTime) -> Bool {
-        guard let reason = refusal(of: command) else { return false }
-        switch command {
-        case .operator(let action): log(now, .key, "key \(action.rawValue)")
-        case .control(let control): log(now, .key, "control \(control)")
-        }
-        log(now, .key, "refused: \(reason)")
-        state.toasts.post(Toast(text: reason, postedAt: now))
-        return true
-    }
 }

@@ -45,6 +45,9 @@ public struct SubscriberAppState: Sendable, Equatable {
     public var redactedURL: String
     /// Plays started by the reconnect loop so far (0 outside the loop): the phase's count.
     public var reconnectAttempts = 0
+    /// Every play asked for since the session began (the first, and each reconnect): never reset, so a
+    /// scenario counts reconnects from it rather than from the log's text.
+    public internal(set) var playsAsked = 0
     /// Why each phone gesture would do nothing now (`SubscriberSession.refusal(of:)`), for the console.
     public var refusals: [OperatorAction: String] = [:]
     public var toasts = ToastQueue()

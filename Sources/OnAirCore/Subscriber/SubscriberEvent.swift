@@ -24,4 +24,7 @@ public enum SubscriberEvent: Sendable, Equatable {
     case linkChanged(String)
     /// A timer the session scheduled has run out.
     case timerFired(SubscriberTimer)
+    /// A command the one rule refused before it got here (a link command on the subscriber's stage):
+    /// recorded as every refusal is, nothing else.
+    case refused(CommandRefusal)
 }

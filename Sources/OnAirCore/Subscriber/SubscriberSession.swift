@@ -73,6 +73,9 @@ public struct SubscriberSession: Sendable, Equatable {
         case .linkChanged(let text):
             log(now, .engine, text)
             return []
+        case .refused(let refusal):
+            refusal.record(at: now, log: &state.log, toasts: &state.toasts)
+            return []
         }
     }
 
@@ -89,6 +92,7 @@ public struct SubscriberSession: Sendable, Equatable {
 
     /// Writes the dashboard's fields kept by the phase and the rule for keys: their only writer.
     private mutating func refreshDerivedState() {
+        state.lifecycle = simulator.state
         state.connection = phase.connection
         state.reconnectAttempts = phase.loopPlays ?? 0
         state.refusals = currentRefusals
@@ -98,9 +102,7 @@ public struct SubscriberSession: Sendable, Equatable {
 
     private mutating func operate(_ action: OperatorAction, at now: SessionTime) -> [SubscriberAction] {
         if let reason = refusal(of: action) {
-            log(now, .key, "key \(action.rawValue)")
-            log(now, .key, "refused: \(reason)")
-            state.toasts.post(Toast(text: reason, postedAt: now))
+            CommandRefusal(asked: "key \(action.rawValue)", reason: reason).record(at: now, log: &state.log, toasts: &state.toasts)
             return []
         }
         return simulator.press(action, at: now, log: &state.log, toasts: &state.toasts).flatMap { lifecycle($0, at: now) }
@@ -112,7 +114,6 @@ public struct SubscriberSession: Sendable, Equatable {
     /// `willResignActive` then `didBecomeActive` with no `willEnterForeground`, and following the seed
     /// alone would leave the display dead for the rest of the session.
     private mutating func lifecycle(_ notification: AppNotification, at now: SessionTime) -> [SubscriberAction] {
-        if let lifecycle = notification.resultingState { state.lifecycle = lifecycle }
         log(now, .lifecycle, notification.rawValue)
         switch notification {
         case .willResignActive:
@@ -278,7 +279,10 @@ public struct SubscriberSession: Sendable, Equatable {
 
     /// Logs each action the owner is asked for; the reconnect timer's bookkeeping is the phase's.
     private mutating func perform(_ actions: [SubscriberAction], at now: SessionTime) -> [SubscriberAction] {
-        for action in actions { log(now, .policy, "→ \(action)") }
+        for action in actions {
+            if case .play = action { state.playsAsked += 1 }
+            log(now, .policy, "→ \(action)")
+        }
         return actions
     }
 
