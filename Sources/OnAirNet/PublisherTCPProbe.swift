@@ -15,18 +15,32 @@ public final class PublisherTCPProbe: Sendable {
     private struct Attached {
         var connection = 0
         var channel: (any Channel)?
+        /// The server's Acknowledgements on this connection (RTMP spec §5.4.3): the cross-check of TCP_INFO.
+        var acknowledgements: RTMPAcknowledgementCheck?
     }
 
     private let attached = Mutex(Attached())
 
     public init() {}
 
-    /// The connection that now carries the broadcast.
-    func attach(_ channel: any Channel) {
+    /// The connection that now carries the broadcast; `window` is the Window Acknowledgement Size it
+    /// announced to the server.
+    func attach(_ channel: any Channel, window: UInt32) {
         attached.withLock {
             $0.connection += 1
             $0.channel = channel
+            $0.acknowledgements = RTMPAcknowledgementCheck(window: window)
         }
+    }
+
+    /// The server acknowledged `sequence` bytes of the chunk stream on the attached connection.
+    func serverAcknowledged(_ sequence: UInt32) {
+        attached.withLock { $0.acknowledgements?.acknowledged(sequence: sequence) }
+    }
+
+    /// The server's Acknowledgements on the attached connection, and its number; nil before one is attached.
+    public var acknowledgements: (connection: Int, check: RTMPAcknowledgementCheck)? {
+        attached.withLock { attached in attached.acknowledgements.map { (attached.connection, $0) } }
     }
 
     /// The newest reading of the attached connection, its number, and the instant the kernel was read (on

@@ -20,8 +20,10 @@ public enum RTMPClient {
         /// Outgoing chunk size announced with Set Chunk Size (RTMP spec §5.4.1); FFmpeg and OBS use 4096,
         /// bigger chunks cost fewer headers on high-bitrate streams.
         public var chunkSize: Int = 4096
-        /// Acknowledgement window we announce to the server (RTMP spec §5.4.4).
-        public var windowAcknowledgementSize: UInt32 = 2_500_000
+        /// Acknowledgement window we announce to the server after `connect` (RTMP spec §5.4.4): it then
+        /// acknowledges each this many bytes it read, which a publisher checks TCP_INFO against. 256 KiB: an
+        /// Acknowledgement a second at 2 Mbit/s, a few bytes each (was 2.5 MB, never sent).
+        public var windowAcknowledgementSize: UInt32 = 256 << 10
         /// The `flashVer` of `connect` (RTMP spec §7.2.1.1).
         public var flashVersion: String = "FMLE/3.0 (compatible; OnAir)"
         /// Bytes the kernel may hold unsent on the socket before a write waits (`TCP_NOTSENT_LOWAT`).

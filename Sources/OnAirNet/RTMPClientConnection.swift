@@ -107,6 +107,12 @@ final class RTMPClientConnection: Sendable {
             if let status = result.status, status.code != .connectSuccess {
                 throw RTMPClient.Error.connectRejected(status)
             }
+            // The window after which the server acknowledges what it read (RTMP spec §5.4.4), as FFmpeg and
+            // OBS announce theirs: a publisher cross-checks TCP_INFO with those Acknowledgements.
+            let window = configuration.windowAcknowledgementSize
+            connection.execute { handler in
+                handler.send(RTMPMessage.windowAcknowledgementSize(window).raw(), flush: true)
+            }
         } catch {
             await connection.close()
             if case RTMPClient.Error.commandFailed(_, let status) = error { throw RTMPClient.Error.connectRejected(status) }

@@ -68,9 +68,11 @@ public final class RTMPPublisher: Sendable {
         streamName: String? = nil, type: PublishType = .live, video: VideoTrackDescription?, audio: AudioTrackDescription?
     ) async throws {
         let continuation = self.continuation
+        let probe = self.probe
         let connection = try await RTMPClientConnection.open(
             url: url, configuration: configuration,
             onIncoming: { incoming in
+                if case .acknowledgement(let sequence) = incoming.message { probe?.serverAcknowledged(sequence) }
                 if case .command(let command) = incoming.message, command.name == RTMPCommand.Name.onStatus, let status = command.status {
                     continuation.yield(.status(status))
                     if let move = command.reconnectTarget { continuation.yield(.reconnectRequest(tcUrl: move.tcUrl, description: move.description)) }
@@ -97,7 +99,7 @@ public final class RTMPPublisher: Sendable {
                 $0.streamName = name
                 $0.messageStreamID = streamID
             }
-            probe?.attach(connection.channel)
+            probe?.attach(connection.channel, window: configuration.windowAcknowledgementSize)
             var headers: [RTMPRawMessage] = [
                 RTMPMessage.data(.setDataFrame(metadata: FLVMetadata.onMetaData(video: video, audio: audio)))
                     .raw(messageStreamID: streamID),

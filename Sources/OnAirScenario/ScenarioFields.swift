@@ -8,7 +8,7 @@ public enum ScenarioFields {
         "encoderAudioBitrate", "encoderBitrate", "encoderFps", "encoderVideoBitrate", "fps", "framesEncoded",
         "framesSent", "keyframes", "latencyP50Ms", "latencyP99Ms", "lifecycle", "link", "onAirMs", "pauseAudio",
         "pauseVideo", "policy", "publishType", "queueDepth", "sendStalledMs", "status", "stream", "tapArmed",
-        "tearDownInMs", "camera", "microphone", "framesFilled",
+        "tearDownInMs", "camera", "microphone", "framesFilled", "serverAcknowledgedBytes", "tcpAcknowledgedBytes",
     ]
 
     public static let subscriber: Set<String> = [

@@ -59,18 +59,36 @@ struct HostileServerTests {
         #expect(run.peer.standardOutput.contains("flood\\u009b2J\\u0085"), "the flood's text, escaped, never appeared")
     }
 
-    @Test("a data-message flood does not hold --duration back")
+    /// `--duration 6` under a flood of long data messages (4 KB of text each, every one a line to escape and
+    /// print): the run ends within `durationSlack` of the duration, and the loop saw no more messages than the
+    /// player's budget lets through. Without the budget and the urgent quit the loop falls behind the socket,
+    /// `duration reached` waits behind the backlog, and every message becomes a line (a flood of short texts
+    /// did not tell the two apart: the loop kept up with it and quit at 4 s either way).
+    static let durationSlack = 7.0
+    /// Long enough that the budget's 100 a second, not its burst of 500, sets the count.
+    static let duration = 6
+
+    @Test("a data-message flood does not hold --duration back, and the loop sees only the budget's messages")
     func dataFloodDuration() async throws {
-        let server = try ScriptedRTMPServer(attack: .dataFlood(text: "flood"))
+        let server = try ScriptedRTMPServer(attack: .dataFlood(text: String(repeating: "flood\u{9B}", count: 700)))
         defer { server.stop() }
         let directory = try TemporaryDirectory(prefix: "onair-data-flood")
-        let run = try HeadlessRun(["subscribe", "rtmp://127.0.0.1:\(server.port)/live/flood", "--headless", "--duration", "3"], in: directory)
+        let start = ContinuousClock.now
+        let run = try HeadlessRun(["subscribe", "rtmp://127.0.0.1:\(server.port)/live/flood", "--headless", "--duration", "\(Self.duration)"], in: directory)
         var figures = ProcessFigures()
-        let status = await ProcessFigures.watch(run.peer, within: .seconds(30), figures: &figures)
+        let status = await ProcessFigures.watch(run.peer, within: .seconds(60), figures: &figures)
+        let elapsed = (ContinuousClock.now - start).components
+        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         if status == nil { run.peer.stop(signal: SIGKILL) }
-        print("data flood, subscriber --duration 3: \(figures), exit \(status.map(String.init) ?? "none within 30 s")")
-        #expect(status == 0, "--duration 3 did not end the run: \(run.peer.standardError.suffix(500))")
+        // Each data message the loop took is one `onTextData(…)` line (and a "no handler" line beside it).
+        let messages = run.events.events.filter { $0.kind == "message" && $0.text.hasPrefix("onTextData(") }.count
+        print("data flood (4 KB texts), subscriber --duration \(Self.duration): \(figures), exit \(status.map(String.init) ?? "none within 60 s") after "
+              + String(format: "%.1f s", seconds) + ", \(messages) data messages printed")
+        #expect(status == 0, "--duration \(Self.duration) did not end the run: \(run.peer.standardError.suffix(500))")
         #expect(run.peer.standardOutput.contains("duration reached"))
+        #expect(seconds < Double(Self.duration) + Self.durationSlack, "the run ended \(seconds) s after it started, --duration \(Self.duration)")
+        // The budget: a burst of 500, then 100 a second, over the whole run.
+        #expect(messages <= 500 + 100 * (Int(seconds) + 1), "\(messages) data messages reached the loop in \(seconds) s")
     }
 
     @Test("a ping flood that never reads: each client closes on 'protocol answers unread', bounded",

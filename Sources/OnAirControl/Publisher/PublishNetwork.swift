@@ -62,6 +62,10 @@ public final class PublishNetwork: Sendable {
         path.value.withLock { cell in cell.readAt.map { (cell.path.acknowledgedBytes, $0) } }
     }
 
+    /// The server's own count of what it read (its newest RTMP Acknowledgement) beside the kernel's
+    /// acknowledged bytes on the same connection; nil until the server acknowledged a window.
+    public var serverAcknowledgement: RTMPAcknowledgementCheck.Verdict? { path.value.withLock { $0.acknowledgement } }
+
     /// Bytes the kernel holds that the server has not acknowledged yet.
     public var heldBytes: Int { path.value.withLock { $0.path.heldBytes } }
 
@@ -82,13 +86,27 @@ public final class PublishNetwork: Sendable {
         var meter = SendPathMeter()
         var machine = configuration.map { AdaptiveBitrate($0) }
         var outageSeen = false
+        var disagreeing: Int?
         while !Task.isCancelled {
             let read = await probe.read()
             let readAt = read.map { clock.time(at: $0.at) } ?? clock.now
+            let verdict = read.flatMap { read in
+                probe.acknowledgements.flatMap { $0.connection == read.connection ? $0.check.verdict(tcpDelivered: read.sample.bytesAcknowledged) : nil }
+            }
             let now = path.value.withLock { cell in
                 cell.path.update(read?.sample, connection: read?.connection)
                 cell.readAt = readAt
+                if let verdict { cell.acknowledgement = verdict }
                 return cell.path
+            }
+            if let verdict, let read {
+                // Said once per connection while the disagreement lasts, again if it comes back.
+                if verdict.disagrees, disagreeing != read.connection {
+                    disagreeing = read.connection
+                    events(acknowledgementWarning(verdict, at: readAt))
+                } else if !verdict.disagrees {
+                    disagreeing = nil
+                }
             }
             if var current = machine {
                 // Sent: what the server's TCP acknowledged. Queued: the engine's queue and what the kernel
@@ -129,6 +147,18 @@ public final class PublishNetwork: Sendable {
         sample.throughput < outageRate && sample.queueDelay > .zero
     }
 
+    /// The `warning` that the server's RTMP Acknowledgements and the kernel's TCP figure disagree.
+    static func acknowledgementWarning(_ verdict: RTMPAcknowledgementCheck.Verdict, at time: SessionTime) -> HeadlessEvent {
+        let text = verdict.gap > 0
+            ? "TCP counts \(verdict.gap) bytes more than the server acknowledged reading (RTMP Acknowledgement): something between acknowledges for it, or it stopped reading; the bitrate shown may be above what it received"
+            : "the server acknowledged reading \(-verdict.gap) bytes more than TCP counts as delivered: TCP_INFO undercounts this connection"
+        return HeadlessEvent(time: time, side: .publisher, kind: "warning", details: [
+            "text": .string(text),
+            "serverAcknowledgedBytes": .integer(Int64(clamping: verdict.serverRead)),
+            "tcpAcknowledgedBytes": .integer(Int64(clamping: verdict.tcpDelivered)),
+        ])
+    }
+
     /// Below this a link with media waiting carries nothing that counts: not even a mono voice codec.
     static let outageRate = 32_000
 
@@ -161,6 +191,8 @@ public final class PublishNetwork: Sendable {
         struct Counters {
             var path = TCPSendPath()
             var readAt: SessionTime?
+            /// The server's newest Acknowledgement against the same connection's TCP figure.
+            var acknowledgement: RTMPAcknowledgementCheck.Verdict?
         }
 
         let value = Mutex(Counters())

@@ -21,6 +21,11 @@ extension PublisherController {
             details["tearDownInMs"] = .integer(max(0, stall.tearDownAt.milliseconds - clock.now.milliseconds))
         }
         if let link { details["link"] = .string(link.description) }
+        if let acknowledgement = network?.serverAcknowledgement {
+            // The cross-check of `bitrate`'s source: the server's own count (RTMP Acknowledgement) beside TCP's.
+            details["serverAcknowledgedBytes"] = .integer(Int64(clamping: acknowledgement.serverRead))
+            details["tcpAcknowledgedBytes"] = .integer(Int64(clamping: acknowledgement.tcpDelivered))
+        }
         if let target = network?.abrTarget { details["abrTarget"] = .integer(target.audioOnly ? 0 : Int64(target.videoBitrate)) }
         for device in engine.devices {
             // `camera`/`microphone`: available or lost, what scenarios wait for after a device command.

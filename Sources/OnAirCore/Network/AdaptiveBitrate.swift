@@ -62,6 +62,8 @@ public struct AdaptiveBitrate: Sendable, Equatable {
         var from: AdaptiveBitrateTarget
         var started: SessionTime
         var capacity: Int?
+        /// Started by a quiet path before the backed-off wait was over.
+        var byQuietPath = false
     }
 
     public let configuration: AdaptiveBitrateConfiguration
@@ -74,6 +76,12 @@ public struct AdaptiveBitrate: Sendable, Equatable {
     /// when a probe holds, so a link that cannot take more is not re-probed every few seconds, while a
     /// lifted cap is still found within a few intervals.
     private var backoff = 1
+    /// When the last throughput probe failed.
+    private var lastFailedProbe: SessionTime?
+    /// A probe that a quiet path started before its backed-off wait failed: the path reads quiet under its
+    /// cap, so from then on its quiet starts no probe within `failedProbeSpacing` of any failed one — until a
+    /// probe the wire proved (`held`) shows the link has changed.
+    private var quietDistrusted = false
     /// The ladder's probes are its rungs, at most four quiet intervals apart. Throughput's each cost the link
     /// a second or two at its cap, so after repeated failures at the same capacity they come up to eight
     /// recovery intervals (24 s) apart: the longer a cap has held, the rarer a probe past it.
@@ -188,6 +196,10 @@ public struct AdaptiveBitrate: Sendable, Equatable {
     private mutating func failed(_ probe: Probe, sample: Sample, measured: Int, reason: AdaptiveBitrateChange.Reason) -> [Action] {
         self.probe = nil
         backoff = min(maximumBackoff, backoff * 2)
+        if configuration.mode == .throughput {
+            lastFailedProbe = sample.time
+            if probe.byQuietPath { quietDistrusted = true }
+        }
         guard configuration.mode == .throughput else {
             guard isSettled(at: sample.time) else { return [] }
             return change(to: lower(measured: measured), at: sample.time, reason: reason)
@@ -224,10 +236,16 @@ public struct AdaptiveBitrate: Sendable, Equatable {
             // no capacity known, what the probe asked), after an interval without a standing queue. Until then
             // it has tested nothing (an encoder takes a second or more to reach a new target, a simple picture
             // never does), and nothing climbs past it; a standing queue fails it.
-            // A path that stayed quiet with the probe out carried it without queueing: it held too.
-            guard time.since(probe.started) >= configuration.recoveryInterval, held(probe) || isPathQuiet(at: time) else { return [] }
+            // A path that stayed quiet with the probe out carried it without queueing: it is released too, but
+            // only a probe the wire proved (`held`) resets the backoff — a quiet reading can be a keyframe that
+            // fit the bottleneck's burst, and a reset on it let the next probes fail 3 s and 6 s apart.
+            let proved = held(probe)
+            guard time.since(probe.started) >= configuration.recoveryInterval, proved || isPathQuiet(at: time) else { return [] }
             self.probe = nil
-            backoff = 1
+            if proved {
+                backoff = 1
+                quietDistrusted = false
+            }
         }
         guard target != top else { return [] }
         let quiet = isPathQuiet(at: time)
@@ -236,13 +254,29 @@ public struct AdaptiveBitrate: Sendable, Equatable {
         let isProbe = configuration.mode == .ladder || isPastCapacity(next)
         if isProbe, configuration.mode == .throughput, latestQueueDelay * 3 > configuration.probeQueueLimit { return [] }
         let quietSince = max(lastChange ?? time, lastCongestion ?? time)
-        let base = configuration.mode == .ladder ? configuration.quietInterval : configuration.recoveryInterval
-        guard time.since(quietSince) >= (isProbe && !quiet ? base * backoff : base) else { return [] }
+        let waited = time.since(quietSince)
+        guard isDue(isProbe: isProbe, quiet: quiet, waited: waited, at: time) else { return [] }
         if configuration.mode == .ladder, probe != nil { backoff = 1 }
         let old = target
         let actions = change(to: next, at: time, reason: configuration.mode == .ladder ? .quietInterval : .recovery)
-        if isProbe { probe = Probe(from: old, started: time, capacity: capacity) }
+        if isProbe { probe = Probe(from: old, started: time, capacity: capacity, byQuietPath: waited < backedOffWait) }
         return actions
+    }
+
+    /// The mode's interval between steps up.
+    private var baseWait: Duration { configuration.mode == .ladder ? configuration.quietInterval : configuration.recoveryInterval }
+    /// The wait before a probe that the path's quiet does not shorten.
+    private var backedOffWait: Duration { baseWait * backoff }
+
+    /// Whether the next step may go after `waited` without congestion or change: a climb after the base
+    /// interval, a probe after the backed-off one — or, on a quiet path, after the base interval, unless the
+    /// quiet is distrusted and a probe failed within `failedProbeSpacing` (``AdaptiveBitrateConfiguration/failedProbeSpacing``).
+    private func isDue(isProbe: Bool, quiet: Bool, waited: Duration, at time: SessionTime) -> Bool {
+        guard waited >= baseWait else { return false }
+        guard isProbe, waited < backedOffWait else { return true }
+        guard quiet else { return false }
+        guard quietDistrusted, let lastFailedProbe else { return true }
+        return time.since(lastFailedProbe) >= configuration.failedProbeSpacing
     }
 
     private mutating func change(to new: AdaptiveBitrateTarget, at time: SessionTime, reason: AdaptiveBitrateChange.Reason) -> [Action] {

@@ -60,6 +60,12 @@ public struct AdaptiveBitrateConfiguration: Sendable, Equatable {
     /// 800 kbit/s tbf: 43 ms), so a capped path never looks quiet this long.
     public var quietPathQueueing: Duration
     public var quietPathSpan: Duration
+    /// Throughput: once a probe that a quiet path started early has failed, the path's quiet starts no probe
+    /// within this long of any failed one (until a probe holds); only the backed-off wait does. Keyframes that fit the bottleneck's
+    /// burst allowance (the test clip at ~430k under an 800k tbf) can read quiet under a cap, and one run made
+    /// two failed probes within 20 s that way. A path that queues at its keyframes keeps the quiet signal
+    /// armed, so a lifted cap is still found within seconds there (issue 23).
+    public var failedProbeSpacing: Duration
 
     public init(
         mode: Mode = .off,
@@ -79,7 +85,8 @@ public struct AdaptiveBitrateConfiguration: Sendable, Equatable {
         recoveryFraction: Double = 0.1,
         recoveryInterval: Duration = .seconds(3),
         quietPathQueueing: Duration = .milliseconds(2),
-        quietPathSpan: Duration = .seconds(3)
+        quietPathSpan: Duration = .seconds(3),
+        failedProbeSpacing: Duration = .seconds(20)
     ) {
         self.mode = mode
         self.ceiling = max(1, ceiling)
@@ -100,5 +107,6 @@ public struct AdaptiveBitrateConfiguration: Sendable, Equatable {
         self.recoveryInterval = recoveryInterval
         self.quietPathQueueing = quietPathQueueing
         self.quietPathSpan = quietPathSpan
+        self.failedProbeSpacing = failedProbeSpacing
     }
 }
