@@ -148,15 +148,15 @@ public final class PublishNetwork: Sendable {
     }
 
     /// The `warning` that the server's RTMP Acknowledgements and the kernel's TCP figure disagree.
-    static func acknowledgementWarning(_ verdict: RTMPAcknowledgementCheck.Verdict, at time: SessionTime) -> HeadlessEvent {
+    static func acknowledgementWarning(_ verdict: RTMPAcknowledgementCheck.Verdict, at time: SessionTime) -> OnAirEvent {
         let text = verdict.gap > 0
             ? "TCP counts \(verdict.gap) bytes more than the server acknowledged reading (RTMP Acknowledgement): something between acknowledges for it, or it stopped reading; the bitrate shown may be above what it received"
             : "the server acknowledged reading \(-verdict.gap) bytes more than TCP counts as delivered: TCP_INFO undercounts this connection"
-        return HeadlessEvent(time: time, side: .publisher, kind: "warning", details: [
+        return OnAirEvent(time: time, side: .publisher, .reported(kind: "warning", details: [
             "text": .string(text),
             "serverAcknowledgedBytes": .integer(Int64(clamping: verdict.serverRead)),
             "tcpAcknowledgedBytes": .integer(Int64(clamping: verdict.tcpDelivered)),
-        ])
+        ]))
     }
 
     /// Below this a link with media waiting carries nothing that counts: not even a mono voice codec.
