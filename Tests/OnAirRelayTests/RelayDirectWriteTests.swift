@@ -15,7 +15,11 @@ struct RelayDirectWriteTests {
     @Test("a player's connection writes straight to its socket and gets every frame in order; off, none does",
           arguments: [true, false])
     func playerGetsEveryFrame(_ direct: Bool) async throws {
-        let harness = try await RelayTestHarness { $0.directWrites = direct; $0.audioMergeWindow = nil }
+        let harness = try await RelayTestHarness {
+            $0.directWrites = direct
+            $0.audioMergeWindow = nil
+            $0.socketSendBufferSize = 16_384        // every frame fills the socket: its tail goes through NIO
+        }
         let url = try harness.streamURL("direct")
         let seen = RelayTestLog<UInt32>()
         let player = try await RTMPClientConnection.open(
@@ -35,11 +39,13 @@ struct RelayDirectWriteTests {
             try await harness.events.wait { events in
                 events.contains { if case .playStarted(stream: "direct", _, _) = $0 { true } else { false } }
             }
-            // Frames of 200 kB: larger than one send(2) the socket takes at once when the player lags, so the
-            // unsent tail goes through NIO and must still arrive before the next frame.
+            // Frames of 200 kB: more than the socket takes at once, so each send(2) is partial and the unsent
+            // tail goes through NIO, and must still arrive whole before the next frame. Three frames at a time,
+            // each three once the player has the last ones, so no frame is dropped for lagging.
             let frames = RelayTestPublisher.syntheticVideo(count: 90, size: 200_000)
             for start in stride(from: 0, to: frames.count, by: 3) {
                 try await publisher.send(Array(frames[start..<min(start + 3, frames.count)]))
+                try await seen.wait(timeout: .seconds(60)) { $0.count >= start + 3 }
             }
             try await seen.wait(timeout: .seconds(60)) { $0.count >= frames.count }
             #expect(seen.all == (0..<UInt32(frames.count)).map { $0 })
