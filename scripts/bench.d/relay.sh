@@ -18,6 +18,12 @@
 # Measured 2026-11-27 (issue 31, 2 cores, load average 2.3-4.5): merge 0 ratio 1.48 (main's code) / 1.54 (this
 # branch, same relay write path), default merge 1.04 / 1.04; --no-tcp-nodelay 1.57: Nagle is not what makes
 # nginx cheaper. perf: most samples in the kernel (loopback TCP), then NIO's per-write path, retain/release.
+# Issue 31, direct writes (docs/relay-direct-writes.md: a player's bytes go to its socket with send(2) while NIO
+# holds none of them), measured 2026-11-27 on 2 shared cores, before/after in alternation, same-run nginx:
+# merge 0 ratio 1.39 / 1.52 / 1.59 before, 1.07 / 1.20 / 1.13 after (and 1.17 in a full run); default merge
+# 0.97 / 1.22 / 1.26 before, 0.83 / 0.83 / 0.83 after (0.86 full run); load average 2.9-8.4. perf (15 s at merge
+# 0): user space 0.29 -> 0.14 CPU-s, kernel 0.55 -> 0.53 (nginx's whole worker 0.65, its kernel 0.55): what is
+# left is loopback TCP, where nginx's Nagle merges the audio it sends behind an unacknowledged video frame.
 # Issue 31: the fan-out runs twice for onair, at --audio-merge-ms 0 (every message leaves when it arrives, as
 # nginx-rtmp sends) and at the default merge window, both against the same nginx run, and a third, short
 # onair run at --audio-merge-ms 0 is sampled with perf (lib.sh's bench_perf_top) for its top frames.

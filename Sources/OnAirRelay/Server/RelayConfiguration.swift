@@ -88,6 +88,10 @@ public struct RelayConfiguration: Sendable {
     /// TCP_NODELAY on accepted sockets: on, media goes out as soon as it is written (lowest hop latency);
     /// off, the kernel may coalesce small writes (fewer packets, a little less CPU on busy fan-outs).
     public var tcpNoDelay = true
+    /// Players' bytes go straight to their sockets (`send(2)` on a duplicate of the descriptor) while NIO
+    /// holds none of their unsent bytes, instead of one NIO pipeline write and flush per player per burst:
+    /// the relay's fan-out CPU at nginx-rtmp's latency (GitHub issue 31). Off: every byte through NIO.
+    public var directWrites = true
     /// Outgoing chunk size announced to every peer (RTMP spec §5.4.1); nginx-rtmp and FFmpeg use 4096.
     public var chunkSize: Int = 4096
     /// Window Acknowledgement Size and Set Peer Bandwidth announced on connect (RTMP spec §5.4.4, §5.4.5);

@@ -8,7 +8,8 @@ import OnAirRTMP
 /// asked for. Runs on the relay's one event loop, like the registry.
 ///
 /// Every outgoing byte goes through ``RelayPlayerQueue`` and is written only while the channel is
-/// writable (NIO write-buffer water marks), so a peer that stops reading costs bounded memory.
+/// writable (NIO write-buffer water marks), so a peer that stops reading costs bounded memory; a player's
+/// bytes go straight to its socket while NIO holds none of them (`RelayConnectionHandler+Output.swift`).
 final class RelayConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -23,12 +24,12 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     let decoder: RTMPInboundDecoder
     private let processor: NIOSingleStepByteToMessageProcessor<RTMPInboundDecoder>
     private var duties = RTMPProtocolDuties()
-    private var encoder = RTMPChunkEncoder()
-    private var queue: RelayPlayerQueue
+    var encoder = RTMPChunkEncoder()
+    var queue: RelayPlayerQueue
     private(set) var context: ChannelHandlerContext?
     /// The channel's writability as last reported by `channelWritabilityChanged` (NIO fires it on the
     /// loop as soon as a write crosses a water mark), so the fan-out loop reads a field, not an atomic.
-    private var writable = true
+    var writable = true
     /// The key given in `connect`'s `app`/`tcUrl` query, if any.
     private var connectKey: String?
     /// `connect`'s application: part of every stream name this connection publishes or plays.
@@ -42,7 +43,12 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     var oldestPartial: (serial: UInt64, since: NIODeadline)?
     private(set) var publishing: (streamID: UInt32, name: RelayStreamName)?
     private(set) var playing: [UInt32: RelayStreamName] = [:]
-    private var needsFlush = false
+    var needsFlush = false
+    /// The connection's socket for fan-out writes past NIO's pipeline, once it plays (``RelayDirectSocket``).
+    var direct: RelayDirectSocket?
+    /// Whether NIO may still hold bytes written through the pipeline; direct writes wait until it holds none
+    /// (``RelayConnectionHandler/pipelineIsEmpty(_:)``), so bytes leave in the order they were written.
+    var pipelineMayHoldBytes = true
     /// Message types this connection was told it sent in vain (``warnUnhandled(_:)``), once each.
     var warnedTypes: Set<UInt8> = []
     /// Set by `connect`; a peer that has not sent it within ``RelayConfiguration/handshakeTimeout`` is closed.
@@ -54,7 +60,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     var requestsRefilled = NIODeadline.now()
     /// Every byte read from the peer, handshake included (what the relay acknowledges, RTMP spec §5.4.3).
     var bytesIn: UInt64 { duties.bytesReceived }
-    private(set) var bytesOut: UInt64 = 0
+    var bytesOut: UInt64 = 0
 
     init(registry: RelayStreamRegistry) {
         self.registry = registry
@@ -147,6 +153,8 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         handshakeDeadline?.cancel()
         handshakeDeadline = nil
+        direct?.close()
+        direct = nil
         registry.closed(self)
         self.context = nil
         context.fireChannelInactive()
@@ -159,30 +167,6 @@ final class RelayConnectionHandler: ChannelInboundHandler {
 
     // MARK: Registry API
 
-    /// Writes `bytes` (whole relayed messages) at once if the peer keeps up — socket writable, nothing
-    /// queued, not skipping to a keyframe — and returns true; otherwise writes nothing and returns false.
-    /// Flushes at once (with anything written before): the batch is the end of the burst for this peer,
-    /// and flushing now saves touching 100 handlers a second time in ``RelayStreamRegistry/flushDirty()``.
-    func writeIfKeepingUp(_ bytes: ByteBuffer) -> Bool {
-        guard let context, writable, queue.isEmpty, !queue.waitingForRandomAccess else { return false }
-        bytesOut += UInt64(bytes.readableBytes)
-        needsFlush = false              // if listed as dirty, its flushIfNeeded() is then a no-op
-        context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
-        return true
-    }
-
-    /// Queues bytes for the peer and writes what the socket takes now.
-    func enqueue(_ item: RelayPlayerQueue.Item) -> RelayPlayerQueue.Outcome {
-        guard let context else { return .dropped }
-        if writable && queue.isEmpty && !queue.waitingForRandomAccess {
-            write(item.bytes, context: context)         // the common case: nothing waiting, socket keeps up
-            return .queued
-        }
-        let outcome = queue.enqueue(item)
-        drain()
-        return outcome
-    }
-
     func sendStatus(_ status: RTMPStatus, streamID: UInt32) {
         sendControl(.command(.onStatus(status)), streamID: streamID)
     }
@@ -193,12 +177,6 @@ final class RelayConnectionHandler: ChannelInboundHandler {
 
     func sendUserControl(_ event: RTMPUserControlEvent) {
         sendControl(.userControl(event), streamID: 0)
-    }
-
-    func flushIfNeeded() {
-        guard needsFlush, let context else { return }
-        needsFlush = false
-        context.flush()
     }
 
     func close() {
@@ -352,6 +330,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
         do {
             let name = try RelayStreamName.parse(rawName).name.inApplication(application)
             if let previous = playing[streamID] { registry.stopPlaying(previous, handler: self, streamID: streamID) }
+            if playing.isEmpty { openDirectSocket() }
             playing[streamID] = name
             updateIdle()
             registry.play(name, handler: self, streamID: streamID)
@@ -371,31 +350,5 @@ final class RelayConnectionHandler: ChannelInboundHandler {
             registry.stopPlaying(name, handler: self, streamID: streamID)
         }
         updateIdle()
-    }
-
-    private func sendControl(_ message: RTMPMessage, streamID: UInt32) {
-        guard let context else { return }
-        let raw = message.raw(messageStreamID: streamID)
-        var out = context.channel.allocator.buffer(capacity: raw.payload.readableBytes + 32)
-        encoder.encode(raw, into: &out)
-        _ = enqueue(RelayPlayerQueue.Item(bytes: out, kind: .control))
-        let limit = registry.configuration.maxQueuedControlBytes
-        if queue.queuedControlBytes > limit { reject(.controlQueueFull(bytes: queue.queuedControlBytes, limit: limit)) }
-    }
-
-    private func drain() {
-        guard let context else { return }
-        while writable, let item = queue.dequeue() {
-            write(item.bytes, context: context)
-        }
-    }
-
-    private func write(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
-        bytesOut += UInt64(bytes.readableBytes)
-        context.write(wrapOutboundOut(bytes), promise: nil)
-        if !needsFlush {
-            needsFlush = true
-            registry.markDirty(self)
-        }
     }
 }

@@ -146,6 +146,13 @@ public final class RelayServer: Sendable {
         return try await channel.eventLoop.submit { registry.value.connectionNoDelay() }.get()
     }
 
+    /// Whether each open connection writes straight to its socket (tests: a player does, with
+    /// ``RelayConfiguration/directWrites``, GitHub issue 31).
+    func connectionDirectWrites() async throws -> [Bool] {
+        let registry = self.registry
+        return try await channel.eventLoop.submit { registry.value.connectionDirectWrites() }.get()
+    }
+
     /// The operator's interruption from the server's side (`server-restart`, `server-busy`, `server-stall`;
     /// issue 27), started on the relay's loop; its start and end are ``RelayEvent/serverInterruption(action:milliseconds:ended:)`` events.
     public func interrupt(_ command: ServerCommand) {

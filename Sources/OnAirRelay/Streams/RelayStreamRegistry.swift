@@ -300,6 +300,11 @@ final class RelayStreamRegistry {
         }
     }
 
+    /// Whether each open connection writes straight to its socket (``RelayServer/connectionDirectWrites()``).
+    func connectionDirectWrites() -> [Bool] {
+        connections.values.map(\.writesDirectly)
+    }
+
     func snapshot() -> [RelayStreamSnapshot] {
         streams.values.sorted { $0.name.qualified < $1.name.qualified }.map { stream in
             RelayStreamSnapshot(
