@@ -34,6 +34,7 @@ public enum PublishFrontEnd {
             post: presentation.inputs.publisherPost
         )
         controller.network = network
+        controller.outputs = try furtherOutputs(options, first: url, engine: engine, presentation: presentation, notice: notice)
         do {
             try controller.start()
         } catch {
@@ -41,6 +42,7 @@ public enum PublishFrontEnd {
         }
         presentation.started([
             "command": "publish", "url": .string(url.redacted), "policy": .string(options.policy.rawValue),
+            "outputs": .integer(Int64(1 + options.furtherURLs.count)),
             "video": .string(engine.configuration.video?.description ?? "none"),
             "audio": .string(engine.configuration.audio?.description ?? "none"),
         ])
