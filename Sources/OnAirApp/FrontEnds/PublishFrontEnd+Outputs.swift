@@ -1,6 +1,7 @@
 import OnAirControl
 import OnAirCore
 import OnAirMedia
+import OnAirNet
 
 extension PublishFrontEnd {
     /// Outputs 2…N of `onair publish URL URL …`, or nil with one URL (the single-output path is unchanged).
@@ -23,5 +24,25 @@ extension PublishFrontEnd {
             initialType: options.initialType ?? .live,
             sendTimeout: try FrontEndSetup.seconds(options.sendTimeout, option: "--send-timeout", command: "publish"),
             clock: presentation.clock, events: presentation.events)
+    }
+
+    /// The network options output 1's `PublishNetwork` runs with: with several outputs its own ABR is off,
+    /// as ABR then runs across every output (`OutputGroup.startAdaptiveBitrate`).
+    static func networkOptions(_ options: PublishOptions) -> NetworkOptions {
+        var network = options.network
+        if !options.furtherURLs.isEmpty { network.abr = .off }
+        return network
+    }
+}
+
+extension OutputGroup {
+    /// `--abr ladder|throughput` across the outputs, with the single output's configuration.
+    func startAdaptiveBitrate(_ options: PublishOptions, probe: PublisherTCPProbe, engine: MediaEngine) {
+        guard options.network.abr != .off else { return }
+        let configuration = AdaptiveBitrateConfiguration(
+            mode: options.network.abr, ceiling: engine.configuration.videoBitrate,
+            audioBitrate: engine.configuration.audio == nil ? 0 : engine.configuration.audioBitrate,
+            framesPerSecond: engine.configuration.framesPerSecond, requireVideo: options.network.abrRequireVideo)
+        startAdaptiveBitrate(configuration, firstProbe: probe, engine: engine)
     }
 }

@@ -26,7 +26,7 @@ public enum PublishFrontEnd {
         let rtmp = try FrontEndSetup.rtmpConfiguration(url: url, caFile: options.caFile, command: "publish", notice: notice)
         let engine = try FrontEndSetup.engine(presentation.engineSettings(options.engine), command: "publish", notice: notice)
         let (publishURL, network) = try PublishNetwork.start(
-            options.network, url: url, engine: engine, clock: clock, command: "publish", events: presentation.events)
+            networkOptions(options), url: url, engine: engine, clock: clock, command: "publish", events: presentation.events)
         defer { network.stop() }
         let controller = PublisherController(
             session: PublisherSession(configuration: try options.sessionConfiguration(url: url, command: "publish")),
@@ -35,6 +35,7 @@ public enum PublishFrontEnd {
         )
         controller.network = network
         controller.outputs = try furtherOutputs(options, first: url, engine: engine, presentation: presentation, notice: notice)
+        controller.outputs?.startAdaptiveBitrate(options, probe: network.probe, engine: engine)
         do {
             try controller.start()
         } catch {

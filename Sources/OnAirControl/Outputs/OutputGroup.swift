@@ -19,7 +19,9 @@ public final class OutputGroup: Sendable {
     public let firstURL: StreamURL
     private let onAir = Mutex<Bool?>(nil)
     /// Output 1's badge and connections opened, as its controller last reported them.
-    private let first = Mutex<(state: String, connections: Int)>(("IDLE", 0))
+    private let first = Mutex<(state: String, connections: Int, live: Bool)>(("IDLE", 0, false))
+    /// `--abr` across the outputs; nil with `--abr off`.
+    private let adaptive = Mutex<OutputsAdaptiveBitrate?>(nil)
     private let initialType: PublishType
     private let ticker = Mutex<Task<Void, Never>?>(nil)
     private let clock: SessionClock
@@ -66,8 +68,8 @@ public final class OutputGroup: Sendable {
     /// The broadcast wants to be on air (`true`) or not: outputs 2…N start or stop with it. Called after
     /// every input the broadcast's loop applies, with output 1's badge and connections opened for its
     /// `outputStats`; only a change of `wanted` is passed on.
-    public func follow(onAir wanted: Bool, firstState: String, firstConnections: Int) {
-        first.withLock { $0 = (firstState, firstConnections) }
+    public func follow(onAir wanted: Bool, firstState: String, firstConnections: Int, firstLive: Bool) {
+        first.withLock { $0 = (firstState, firstConnections, firstLive) }
         let changed = onAir.withLock { current in
             defer { current = wanted }
             return current != wanted
@@ -75,6 +77,22 @@ public final class OutputGroup: Sendable {
         guard changed else { return }
         for output in outputs { output.post(.event(wanted ? .start(initialType) : .stop)) }
     }
+
+    /// Starts ABR across the outputs: each output's own machine on its own path (output 1's through
+    /// `firstProbe`, its controller's), the encoder at the lowest healthy target (`OutputRateDecision`).
+    public func startAdaptiveBitrate(_ configuration: AdaptiveBitrateConfiguration, firstProbe: PublisherTCPProbe, engine: MediaEngine) {
+        let fanOut = fanOut
+        let first = Path(output: 1, probe: firstProbe, load: { fanOut.load(0) }, live: { [weak self] in
+            self?.first.withLock { $0.live } ?? false
+        })
+        let further = outputs.map { output in
+            Path(output: output.index, probe: output.probe, load: { output.queue.load }, live: { output.link.isLive && output.link.stall == nil })
+        }
+        let machine = OutputsAdaptiveBitrate(configuration, paths: [first] + further, engine: engine, clock: clock, events: events)
+        adaptive.withLock { $0 = machine }
+    }
+
+    private typealias Path = OutputsAdaptiveBitrate.Path
 
     /// A notice the broadcast sends on output 1, sent on every other output that is live.
     public func notify(handler: String, parameter: String) {
@@ -91,6 +109,7 @@ public final class OutputGroup: Sendable {
     /// Ends every output and the fan-out.
     public func shutdown() async {
         ticker.withLock { $0 }?.cancel()
+        adaptive.withLock { $0 }?.stop()
         fanOut.stop()
         await withTaskGroup(of: Void.self) { group in
             for output in outputs { group.addTask { await output.shutdown() } }
@@ -107,7 +126,7 @@ public final class OutputGroup: Sendable {
 
     /// The `outputStats` events, one per output: output 1's figures come from its controller.
     public func statsEvents(at now: SessionTime) -> [HeadlessEvent] {
-        let (state, connections) = first.withLock { $0 }
+        let (state, connections, _) = first.withLock { $0 }
         let counts = firstWire.withLock { $0 }?.snapshot ?? PublisherWireMeter.Counts()
         var events = [Self.stats(
             index: 1, url: firstURL, state: state, counts: counts, queue: fanOut.queues[0].snapshot,

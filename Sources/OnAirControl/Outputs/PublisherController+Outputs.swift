@@ -9,6 +9,7 @@ extension PublisherController {
         let connection = session.connection
         var onAir = connection.isBroadcasting
         if case .failed = connection { onAir = true }
-        outputs.follow(onAir: onAir, firstState: state.status.badge, firstConnections: state.connectionsOpened)
+        outputs.follow(onAir: onAir, firstState: state.status.badge, firstConnections: state.connectionsOpened,
+            firstLive: connection.isLive && connection.sendStall == nil)
     }
 }
