@@ -80,6 +80,14 @@ struct MultiDestinationTests {
         // Frames are 40 ms apart; a drop to a keyframe or a blocked output leaves seconds.
         #expect(longest < 1.0, "the healthy subscriber's longest timestamp gap was \(longest) s")
         #expect(publisher.events.malformed.isEmpty)
+        // Every line, the `output` and `outputStats` events included, follows the documented schema.
+        _ = publisher.peer.stop()
+        let lines = directory.file("publish.jsonl")
+        try Data(publisher.peer.standardOutput.utf8).write(to: lines)
+        let validation = try SchemaValidator.validate(lines, against: ScenarioRunTests.schema, in: directory)
+        #expect(validation.status == 0, "the JSON Lines do not follow the schema:\n\(validation.output)\(validation.error)")
+        // And no stream name of either server leaks into the output events' URLs beyond its redacted form.
+        #expect(publisher.events.events.filter { $0.kind == "outputStats" }.allSatisfy { urls.contains($0.details["url"] as? String ?? "") })
     }
 
     /// Every decode timestamp ffprobe printed so far, in seconds.
