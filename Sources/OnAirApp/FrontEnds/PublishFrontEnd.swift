@@ -41,12 +41,13 @@ public enum PublishFrontEnd {
         } catch {
             throw FrontEndExit(code: 1, message: "onair publish: \(error)")
         }
-        presentation.started([
+        var started: [String: JSONValue] = [
             "command": "publish", "url": .string(url.redacted), "policy": .string(options.policy.rawValue),
-            "outputs": .integer(Int64(1 + options.furtherURLs.count)),
             "video": .string(engine.configuration.video?.description ?? "none"),
             "audio": .string(engine.configuration.audio?.description ?? "none"),
-        ])
+        ]
+        if !options.furtherURLs.isEmpty { started["outputs"] = .integer(Int64(1 + options.furtherURLs.count)) }
+        presentation.started(started)
         presentation.inputs.post(.publisher(.event(.control(.start(options.initialType)))))
         try await presentation.run(FrontEndSides(publisher: controller, subscriber: nil))
     }
