@@ -5,7 +5,7 @@ import Testing
 /// `onair publish URL URL`: one destination refuses (a relay that wants another key), the other carries the
 /// broadcast. The refusing output is retried with its own backoff, its key never shows, and the other
 /// output neither stops nor drops (docs/multi-destination.md). Usage errors of several URLs exit 2.
-@Suite("one broadcast, several destinations: a refusing destination and usage")
+@Suite("one broadcast, several destinations: a refusing destination, following the broadcast, usage")
 struct MultiDestinationRefusalTests {
     @Test("a destination that refuses is retried with backoff (2 s, then 3 s) while the other stays PUBLISHING and drops nothing")
     func refusingDestinationIsRetried() async throws {
@@ -39,6 +39,33 @@ struct MultiDestinationRefusalTests {
         _ = relay.peer.stop()
         #expect(!publisher.peer.standardOutput.contains(secret), "output 2's key leaked into the events")
         #expect(publisher.events.events.contains { $0.kind == "output" && ($0.details["url"] as? String ?? "").hasSuffix("refused?key=***") })
+    }
+
+    @Test("further outputs follow the broadcast: a declined call's stop stops output 2, the tap publishes it again")
+    func furtherOutputsFollowTheBroadcast() async throws {
+        let servers = [try NginxRTMPServer(), try NginxRTMPServer()]
+        let directory = try TemporaryDirectory()
+        let pipe = Pipe()
+        let publisher = try HeadlessRun(
+            ["publish", servers[0].url(stream: "one"), servers[1].url(stream: "two"), "--headless", "--size", "320x180",
+             "--policy", "tap-republish", "--duration", "300"],
+            in: directory, standardInput: pipe.fileHandleForReading)
+        func output2(_ state: String, after time: Int64) async -> HeadlessRun.Event? {
+            await publisher.waitFor(.seconds(120)) { event in
+                event.kind == "output" && event.details["output"] as? Int == 2 && event.details["state"] as? String == state && event.time > time
+            }
+        }
+        let live = await output2("PUBLISHING", after: -1)
+        #expect(live != nil, "output 2 never live: \(publisher.peer.standardOutput.suffix(2000))")
+        pipe.fileHandleForWriting.write(Data("call\ndecline\n".utf8))
+        let stopped = await output2("IDLE", after: live?.time ?? 0)
+        #expect(stopped?.text == "stopped", "output 2 did not stop with the broadcast: \(publisher.peer.standardOutput.suffix(2000))")
+        #expect(await publisher.waitFor { $0.kind == "state" && $0.details["status"] as? String == "AWAITING TAP" } != nil)
+        pipe.fileHandleForWriting.write(Data("tap\n".utf8))
+        let again = await output2("PUBLISHING", after: stopped?.time ?? .max)
+        #expect(again != nil, "output 2 did not publish again after the tap: \(publisher.peer.standardOutput.suffix(2000))")
+        pipe.fileHandleForWriting.write(Data("quit\n".utf8))
+        #expect(await publisher.peer.exitStatus(within: .seconds(30)) == 0)
     }
 
     @Test("a bad further URL, or --link-cap with several URLs, is a usage error (exit 2) naming the problem")
