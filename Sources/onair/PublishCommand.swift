@@ -19,6 +19,9 @@ struct PublishCommand: AsyncParsableCommand {
     @Argument(help: "Where to publish: rtmp[s]://host[:port]/app/stream (rtmps: TLS, port 443 by default, certificate verified)")
     var url: String
 
+    @Argument(help: "Further destinations of the same broadcast: one encode, one connection per URL, each failing and recovering on its own.")
+    var moreURLs: [String] = []
+
     @Option(help: "Publish type of the first broadcast: live, record or append.")
     var type: PublishType?
 
@@ -35,6 +38,7 @@ struct PublishCommand: AsyncParsableCommand {
     func run() async throws {
         let url = try streamKey.url(self.url)
         var options = PublishOptions(url: url, type: type, policy: policy, engine: engine, tls: tls, presentation: presentation)
+        options.furtherURLs = moreURLs
         try await runFrontEnd {
             options.network = try network.options(command: "publish")
             if check {

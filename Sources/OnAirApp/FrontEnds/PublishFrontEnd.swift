@@ -26,7 +26,7 @@ public enum PublishFrontEnd {
         let rtmp = try FrontEndSetup.rtmpConfiguration(url: url, caFile: options.caFile, command: "publish", notice: notice)
         let engine = try FrontEndSetup.engine(presentation.engineSettings(options.engine), command: "publish", notice: notice)
         let (publishURL, network) = try PublishNetwork.start(
-            options.network, url: url, engine: engine, clock: clock, command: "publish", events: presentation.events)
+            networkOptions(options), url: url, engine: engine, clock: clock, command: "publish", events: presentation.events)
         defer { network.stop() }
         let controller = PublisherController(
             session: PublisherSession(configuration: try options.sessionConfiguration(url: url, command: "publish")),
@@ -34,16 +34,20 @@ public enum PublishFrontEnd {
             post: presentation.inputs.publisherPost
         )
         controller.network = network
+        controller.outputs = try furtherOutputs(options, first: url, engine: engine, presentation: presentation, notice: notice)
+        controller.outputs?.startAdaptiveBitrate(options, probe: network.probe, engine: engine)
         do {
             try controller.start()
         } catch {
             throw FrontEndExit(code: 1, message: "onair publish: \(error)")
         }
-        presentation.started([
+        var started: [String: JSONValue] = [
             "command": "publish", "url": .string(url.redacted), "policy": .string(options.policy.rawValue),
             "video": .string(engine.configuration.video?.description ?? "none"),
             "audio": .string(engine.configuration.audio?.description ?? "none"),
-        ])
+        ]
+        if !options.furtherURLs.isEmpty { started["outputs"] = .integer(Int64(1 + options.furtherURLs.count)) }
+        presentation.started(started)
         presentation.inputs.post(.publisher(.event(.control(.start(options.initialType)))))
         try await presentation.run(FrontEndSides(publisher: controller, subscriber: nil))
     }

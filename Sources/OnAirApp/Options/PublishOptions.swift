@@ -4,6 +4,9 @@ import OnAirTerminal
 /// What `onair publish` was asked to do.
 public struct PublishOptions: Sendable {
     public var url: String
+    /// Outputs 2…N: `onair publish URL URL …` sends the one encode to each of these too, each on its own
+    /// connection (docs/multi-destination.md). Empty with one URL.
+    public var furtherURLs: [String] = []
     public var initialType: PublishType?
     public var policy: PublisherPolicyKind
     public var suspendTimeout: Double

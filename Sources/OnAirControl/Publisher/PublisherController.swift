@@ -36,6 +36,9 @@ public final class PublisherController {
     /// The wire's measure (TCP_INFO of the publisher's connection), ABR, and the link stage when an
     /// impairment was asked for; nil only where a test builds a bare controller.
     public var network: PublishNetwork?
+    /// Outputs 2…N of `onair publish URL URL …` and the fan-out that feeds every output its own queue; nil
+    /// with one URL, where the pump reads the engine's queue as before (docs/multi-destination.md).
+    public var outputs: OutputGroup?
 
     public init(
         session: PublisherSession,
@@ -57,7 +60,13 @@ public final class PublisherController {
     /// Starts the engine and its pump. The broadcast itself starts with `.control(.start(_))`.
     public func start() throws {
         try engine.start()
-        pump.start(engine.packets)
+        if let outputs {
+            outputs.attachFirst(wire: wire)
+            outputs.start(engine)
+            pump.start(outputs.firstPackets)
+        } else {
+            pump.start(engine.packets)
+        }
     }
 
     public var state: PublisherAppState { session.state }
@@ -100,6 +109,7 @@ public final class PublisherController {
         for action in actions {
             perform(action)
         }
+        followedByOutputs()
     }
 
     /// On the front end's tick: samples what the wire carried for the figures, and lets the session's
@@ -171,6 +181,7 @@ public final class PublisherController {
         let last = connection
         connection = nil
         await last?.stop(drainingFor: linkTakesNothing ? .zero : RTMPPublisher.drainLimit)
+        await outputs?.shutdown()
         network?.stop()
         engine.stop()
     }
@@ -192,6 +203,7 @@ public final class PublisherController {
             // and a `stop` that follows (the seed's didBecomeActive sends publisherInterrupt, then stops)
             // goes out after the notice, in order (`RTMPPublisher.queue`).
             connection?.queue(handler: handler, parameter)
+            outputs?.notify(handler: handler, parameter: parameter)
         case .publish(let name, let type):
             openConnection(publishing: name, type: type)
         case .stop, .dropConnection:
