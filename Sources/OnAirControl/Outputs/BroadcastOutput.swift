@@ -39,7 +39,7 @@ public final class BroadcastOutput: Sendable {
     /// Starts the output's task, idle until the broadcast starts it; `events` receives its `output` events.
     public init(
         index: Int, url: StreamURL, packets: PacketStream, queue: PacketQueue, engine: MediaEngine, rtmp: RTMPClient.Configuration,
-        link: OutputLink, clock: SessionClock, events: @escaping @Sendable (HeadlessEvent) -> Void
+        link: OutputLink, clock: SessionClock, events: @escaping @Sendable (OnAirEvent) -> Void
     ) {
         self.index = index
         self.url = url
@@ -99,7 +99,7 @@ private final class OutputRunner: @unchecked Sendable {
     let clock: SessionClock
     let state: LinkCell
     let post: @Sendable (BroadcastOutput.Input) -> Void
-    let events: @Sendable (HeadlessEvent) -> Void
+    let events: @Sendable (OnAirEvent) -> Void
     let pump = MediaPump()
     var link: OutputLink
     var connection: RTMPPublisher?
@@ -109,7 +109,7 @@ private final class OutputRunner: @unchecked Sendable {
     init(
         index: Int, url: StreamURL, packets: PacketStream, engine: MediaEngine, rtmp: RTMPClient.Configuration, wire: PublisherWireMeter,
         probe: PublisherTCPProbe, clock: SessionClock, state: LinkCell, post: @escaping @Sendable (BroadcastOutput.Input) -> Void,
-        events: @escaping @Sendable (HeadlessEvent) -> Void
+        events: @escaping @Sendable (OnAirEvent) -> Void
     ) {
         self.index = index
         self.url = url
@@ -187,10 +187,10 @@ private final class OutputRunner: @unchecked Sendable {
 
     /// The `output` event: which output, where (redacted), its state and what happened.
     private func report(_ text: String) {
-        events(HeadlessEvent(time: clock.now, side: .publisher, kind: "output", details: [
+        events(OnAirEvent(time: clock.now, side: .publisher, .reported(kind: "output", details: [
             "output": .integer(Int64(index)), "url": .string(url.redacted), "state": .string(link.stateText),
             "text": .string(Redaction.text(text, hiding: url.streamName)), "reconnects": .integer(Int64(link.reconnects)),
-        ]))
+        ])))
     }
 
     /// A new connection for every publish, as the broadcast's first output makes one.

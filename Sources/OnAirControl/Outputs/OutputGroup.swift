@@ -25,12 +25,12 @@ public final class OutputGroup: Sendable {
     private let initialType: PublishType
     private let ticker = Mutex<Task<Void, Never>?>(nil)
     private let clock: SessionClock
-    private let events: @Sendable (HeadlessEvent) -> Void
+    private let events: @Sendable (OnAirEvent) -> Void
 
     /// Builds the fan-out for `1 + urls.count` outputs and outputs 2…N (idle until `follow(onAir: true)`).
     public init(
         first: StreamURL, further urls: [(url: StreamURL, rtmp: RTMPClient.Configuration)], engine: MediaEngine,
-        initialType: PublishType = .live, sendTimeout: Duration, clock: SessionClock, events: @escaping @Sendable (HeadlessEvent) -> Void
+        initialType: PublishType = .live, sendTimeout: Duration, clock: SessionClock, events: @escaping @Sendable (OnAirEvent) -> Void
     ) {
         let fanOut = PacketFanOut(outputs: urls.count + 1, engine: engine)
         self.fanOut = fanOut
@@ -125,7 +125,7 @@ public final class OutputGroup: Sendable {
     }
 
     /// The `outputStats` events, one per output: output 1's figures come from its controller.
-    public func statsEvents(at now: SessionTime) -> [HeadlessEvent] {
+    public func statsEvents(at now: SessionTime) -> [OnAirEvent] {
         let (state, connections, _) = first.withLock { $0 }
         let counts = firstWire.withLock { $0 }?.snapshot ?? PublisherWireMeter.Counts()
         var events = [Self.stats(
@@ -143,7 +143,7 @@ public final class OutputGroup: Sendable {
     private static func stats(
         index: Int, url: StreamURL, state: String, counts: PublisherWireMeter.Counts, queue: PacketQueue.Snapshot, reconnects: Int,
         stalls: Int?, at now: SessionTime
-    ) -> HeadlessEvent {
+    ) -> OnAirEvent {
         var details: [String: JSONValue] = [
             "output": .integer(Int64(index)), "url": .string(url.redacted), "state": .string(state),
             "bytesSent": .integer(Int64(clamping: counts.bytesWritten)), "framesSent": .integer(Int64(clamping: counts.videoFramesWritten)),
@@ -152,6 +152,6 @@ public final class OutputGroup: Sendable {
             "congestionEvents": .integer(Int64(queue.congestionEvents)), "reconnects": .integer(Int64(reconnects)),
         ]
         if let stalls { details["stalls"] = .integer(Int64(stalls)) }
-        return HeadlessEvent(time: now, side: .publisher, kind: "outputStats", details: details)
+        return OnAirEvent(time: now, side: .publisher, .reported(kind: "outputStats", details: details))
     }
 }

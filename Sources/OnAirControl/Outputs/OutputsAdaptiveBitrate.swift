@@ -22,7 +22,7 @@ final class OutputsAdaptiveBitrate: Sendable {
 
     init(
         _ configuration: AdaptiveBitrateConfiguration, paths: [Path], engine: MediaEngine, clock: SessionClock,
-        events: @escaping @Sendable (HeadlessEvent) -> Void
+        events: @escaping @Sendable (OnAirEvent) -> Void
     ) {
         task = Task.detached {
             await Self.sample(configuration, paths: paths, engine: engine, clock: clock, events: events)
@@ -40,7 +40,7 @@ final class OutputsAdaptiveBitrate: Sendable {
 
     private static func sample(
         _ configuration: AdaptiveBitrateConfiguration, paths: [Path], engine: MediaEngine, clock: SessionClock,
-        events: @Sendable (HeadlessEvent) -> Void
+        events: @Sendable (OnAirEvent) -> Void
     ) async {
         var states = paths.map { _ in OutputState(machine: AdaptiveBitrate(configuration)) }
         let top = AdaptiveBitrate(configuration).top
@@ -63,10 +63,10 @@ final class OutputsAdaptiveBitrate: Sendable {
                     states[index].outageSeen = outage
                 }
                 for case let .retarget(change) in states[index].machine.handle(input) {
-                    var event = PublishNetwork.event(change, input: input, link: "direct")
-                    event.kind = "outputAbr"
-                    event.details["output"] = .integer(Int64(path.output))
-                    events(event)
+                    let event = PublishNetwork.event(change, input: input, link: "direct")
+                    guard case .reported(_, var details) = event.kind else { continue }
+                    details["output"] = .integer(Int64(path.output))
+                    events(OnAirEvent(time: event.time, side: .publisher, .reported(kind: "outputAbr", details: details)))
                 }
                 votes.append(.init(output: path.output, target: states[index].machine.target, live: path.live()))
             }
@@ -74,13 +74,13 @@ final class OutputsAdaptiveBitrate: Sendable {
             let chosen = decision.decide(votes, at: now)
             if chosen.target != applied {
                 engine.apply(chosen.target)
-                events(HeadlessEvent(time: now, side: .publisher, kind: "abr", details: [
+                events(OnAirEvent(time: now, side: .publisher, .reported(kind: "abr", details: [
                     "reason": .string("outputs"), "old": .string(applied.description), "new": .string(chosen.target.description),
                     "oldBitrate": .integer(Int64(applied.videoBitrate)), "newBitrate": .integer(Int64(chosen.target.videoBitrate)),
                     "fps": .number(chosen.target.framesPerSecond), "audioOnly": .bool(chosen.target.audioOnly), "link": .string("direct"),
                     "counted": .array(chosen.counted.map { .integer(Int64($0)) }),
                     "excluded": .object(Dictionary(uniqueKeysWithValues: chosen.excluded.map { ("\($0.key)", JSONValue.string($0.value)) })),
-                ]))
+                ])))
                 applied = chosen.target
             }
             try? await Task.sleep(for: SendPathMeter.pollInterval)
