@@ -98,9 +98,16 @@ struct RelayInterruptionTests {
             events.contains { if case .serverInterruption("stall", _, false) = $0 { true } else { false } }
         }
         // Sent while the relay reads nothing: it waits in the sockets until the stall ends.
-        try await publisher.send(RelayTestPublisher.syntheticVideo(count: 20, size: 50_000, start: 200))
-        try await Self.ended("stall", in: harness)
-        try await publisher.sync()
+        do {
+            try await publisher.send(RelayTestPublisher.syntheticVideo(count: 20, size: 50_000, start: 200))
+            try await Self.ended("stall", in: harness)
+            try await publisher.sync()
+        } catch {
+            // Say what the relay did (a rejection and its reason) rather than only the client's "lost".
+            Issue.record("the publisher's connection failed (\(error)); the relay's events: \(harness.events.all)")
+            await harness.stop()
+            return
+        }
         #expect(try await harness.relay.streams().first { $0.name == "stuck" }?.isPublished == true)
         #expect(!harness.events.all.contains { if case .publishStopped = $0 { true } else { false } },
                 "the relay dropped the publisher it had stopped reading: \(harness.events.all)")
