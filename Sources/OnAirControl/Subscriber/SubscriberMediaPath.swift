@@ -1,0 +1,98 @@
+import OnAirCore
+import OnAirMedia
+import OnAirNet
+import Synchronization
+
+/// The way a play's media packets go from the player's task to the decoder thread without turning the
+/// front end's loop (docs/design.md §2.2), and what they teach the controller (``SubscriberMediaFacts``).
+///
+/// Why: a loop turn per packet (about 80 a second) rebuilt the front end's report each time. The rule:
+/// - Packets of the current play go straight to the decoder while no move is in flight; the facts are
+///   computed here, under the lock the loop reads them with, and the loop hears only what changes the session
+///   (a verdict, a measured frame rate).
+/// - Back-pressure, not loss: when the decoder's bounded queue is full the player's task suspends until the
+///   decoder thread takes a packet, so a burst (a Wowza/Red5-style server sends a run of frames at once)
+///   waits its turn instead of overflowing the queue.
+/// - A live subscriber that truly cannot keep up does not grow its latency without bound: after
+///   ``maxWait`` without room the packet is pushed anyway and the queue drops video to the next keyframe,
+///   counted (`droppedFrames`) and logged once per episode.
+/// - Every other event (status, tracks, the end of the connection, a ReconnectRequest) goes to the loop, and
+///   the task waits until the loop has handled it before it sends the next packet, so order is kept.
+final class SubscriberMediaPath: Sendable {
+    /// How long the player's task waits for room in the decoder's queue before it lets the queue drop.
+    static let maxWait: Duration = .seconds(3)
+
+    private struct State: Sendable {
+        /// The connection whose packets go straight to the decoder; nil while a move is in flight (or its
+        /// duplicate audio is filtered), when every packet goes through the loop.
+        var direct: Int?
+        var decoder: DecoderThread?
+        var facts = SubscriberMediaFacts()
+        /// Whether the current episode of a decoder that cannot keep up was logged.
+        var dropLogged = false
+    }
+
+    private let state = Mutex(State())
+    private let clock: SessionClock
+
+    init(clock: SessionClock) { self.clock = clock }
+
+    /// Reads or changes the facts (the loop's side).
+    func withFacts<T>(_ body: (inout SubscriberMediaFacts) -> T) -> T { state.withLock { body(&$0.facts) } }
+
+    /// The connection whose packets may skip the loop, or nil.
+    func setDirect(_ generation: Int?) { state.withLock { $0.direct = generation } }
+
+    func setDecoder(_ decoder: DecoderThread?) { state.withLock { $0.decoder = decoder } }
+
+    /// Reads a player's events until it ends: packets straight to the decoder when allowed, the rest posted
+    /// to the loop in order.
+    func pump(_ player: RTMPPlayer, generation: Int, post: @escaping @Sendable (SubscriberInput) -> Void) async {
+        for await event in player.events {
+            switch event {
+            case .packet(let packet):
+                if await deliver(packet, generation: generation, post: post) { continue }
+                await posted(.player(generation: generation, event), post)
+            case .message, .metadata, .notice, .warning, .streamBegin, .streamEOF, .streamDry:
+                // Nothing a later packet depends on: no need to wait.
+                post(.player(generation: generation, event))
+            case .status, .videoTrack, .audioTrack, .closed, .reconnectRequest:
+                await posted(.player(generation: generation, event), post)
+            }
+        }
+    }
+
+    /// Posts `input` and returns once the loop has handled it (or dropped it).
+    private func posted(_ input: SubscriberInput, _ post: @escaping @Sendable (SubscriberInput) -> Void) async {
+        guard case .player(let generation, let event, _) = input else { return post(input) }
+        await withCheckedContinuation { continuation in
+            post(.player(generation: generation, event, handled: SubscriberAck(continuation)))
+        }
+    }
+
+    /// Hands a packet of connection `generation` to the decoder, once it has room; false when the packet
+    /// must go through the loop instead.
+    private func deliver(_ packet: EncodedPacket, generation: Int, post: @Sendable (SubscriberInput) -> Void) async -> Bool {
+        let decoder = state.withLock { $0.direct == generation ? $0.decoder : nil }
+        let roomy = await decoder?.waitForRoom(timeout: Self.maxWait) ?? true
+        let now = clock.now
+        let outcome = state.withLock { state -> (news: SubscriberMediaFacts.News, log: Bool)? in
+            // A play, a stop or a move may have replaced this connection while it waited.
+            guard state.direct == generation else { return nil }
+            let news = state.facts.packet(packet, at: now)
+            state.decoder?.submit(packet)
+            let log = !roomy && !state.dropLogged
+            if roomy { state.dropLogged = false } else { state.dropLogged = true }
+            return (news, log)
+        }
+        guard let outcome else { return false }
+        if !outcome.news.isEmpty {
+            post(.media(generation: generation, verdict: outcome.news.verdict, measuredTrack: outcome.news.measuredTrack))
+        }
+        if outcome.log {
+            post(.player(generation: generation, .warning(
+                "the decoder cannot keep up: no room for \(Self.maxWait) in its queue; video drops to the next keyframe (droppedFrames counts it)")))
+        }
+        return true
+    }
+}
