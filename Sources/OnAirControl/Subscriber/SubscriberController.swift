@@ -6,7 +6,8 @@ import OnAirLink
 /// Owns a `SubscriberSession` and performs what it decides with the real RTMP player and decoder.
 ///
 /// Like `PublisherController`, it is confined to its front end's loop; player events and timers come
-/// back through `post`. It also runs the no-media watchdog (DESIGN §1.3, interop NOTES: a stalled
+/// back through `post`, except the current play's media packets, which its `SubscriberMediaPath` hands from
+/// the player's task straight to the decoder (docs/subscriber-media-path.md). It also runs the no-media watchdog (DESIGN §1.3, interop NOTES: a stalled
 /// publisher makes nginx-rtmp send nothing at all), reported to the session as `mediaStalled`.
 public final class SubscriberController {
     public private(set) var session: SubscriberSession
@@ -39,7 +40,7 @@ public final class SubscriberController {
     var movedURL: StreamURL?
     /// The name of the current play, which a move plays again at the new server.
     var playingName: String?
-    /// The connection whose reports count (``SubscriberInput/player(generation:_:)``); every new connection
+    /// The connection whose reports count (``SubscriberInput/player(generation:_:handled:)``); every new connection
     /// takes a new number from `lastGeneration`, so a move's connection never shares one with a later play.
     var generation = 0 {
         didSet { syncDirect() }
