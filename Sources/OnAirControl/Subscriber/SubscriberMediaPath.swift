@@ -13,13 +13,15 @@ import Synchronization
 /// - Back-pressure, not loss: when the decoder's bounded queue is full the player's task suspends until the
 ///   decoder thread takes a packet, so a burst (a Wowza/Red5-style server sends a run of frames at once)
 ///   waits its turn instead of overflowing the queue.
-/// - A live subscriber that truly cannot keep up does not grow its latency without bound: after
-///   ``maxWait`` without room the packet is pushed anyway and the queue drops video to the next keyframe,
-///   counted (`droppedFrames`) and logged once per episode.
+/// - A live subscriber that truly cannot keep up does not grow its latency without bound: once the queue
+///   has been full for ``maxWait`` on end (every packet in that time had to wait, whether the decoder is
+///   stuck or only slower than the stream) the packet is pushed anyway and the queue drops its video and
+///   the video to the next keyframe, counted (`droppedFrames`) and logged, once per such episode.
 /// - Every other event (status, tracks, the end of the connection, a ReconnectRequest) goes to the loop, and
 ///   the task waits until the loop has handled it before it sends the next packet, so order is kept.
 final class SubscriberMediaPath: Sendable {
-    /// How long the player's task waits for room in the decoder's queue before it lets the queue drop.
+    /// How long the decoder's queue may stay full before the player's task lets it drop: 10× what an idle
+    /// machine needs to decode a 5 s file sent in one burst (`SubscriberAggregateTests`).
     static let maxWait: Duration = .seconds(3)
 
     private struct State: Sendable {
@@ -28,8 +30,8 @@ final class SubscriberMediaPath: Sendable {
         var direct: Int?
         var decoder: DecoderThread?
         var facts = SubscriberMediaFacts()
-        /// Whether the current episode of a decoder that cannot keep up was logged.
-        var dropLogged = false
+        /// Since when every packet found the decoder's queue full; nil while packets find room at once.
+        var fullSince: ContinuousClock.Instant?
     }
 
     private let state = Mutex(State())
@@ -73,25 +75,33 @@ final class SubscriberMediaPath: Sendable {
     /// Hands a packet of connection `generation` to the decoder, once it has room; false when the packet
     /// must go through the loop instead.
     private func deliver(_ packet: EncodedPacket, generation: Int, post: @Sendable (SubscriberInput) -> Void) async -> Bool {
-        let decoder = state.withLock { $0.direct == generation ? $0.decoder : nil }
-        let roomy = await decoder?.waitForRoom(timeout: Self.maxWait) ?? true
+        let (decoder, fullSince) = state.withLock { $0.direct == generation ? ($0.decoder, $0.fullSince) : (nil, nil) }
+        var roomy = true
+        if let decoder, !decoder.hasRoom {
+            let start = fullSince ?? ContinuousClock.now
+            if fullSince == nil { state.withLock { $0.fullSince = start } }
+            let left = Self.maxWait - (ContinuousClock.now - start)
+            roomy = left > .zero ? await decoder.waitForRoom(timeout: left) : false
+        } else if fullSince != nil {
+            state.withLock { $0.fullSince = nil }
+        }
         let now = clock.now
-        let outcome = state.withLock { state -> (news: SubscriberMediaFacts.News, log: Bool)? in
+        let outcome = state.withLock { state -> SubscriberMediaFacts.News? in
             // A play, a stop or a move may have replaced this connection while it waited.
             guard state.direct == generation else { return nil }
             let news = state.facts.packet(packet, at: now)
             state.decoder?.submit(packet)
-            let log = !roomy && !state.dropLogged
-            if roomy { state.dropLogged = false } else { state.dropLogged = true }
-            return (news, log)
+            // The overflow empties the queue's video: the next episode starts afresh.
+            if !roomy { state.fullSince = nil }
+            return news
         }
         guard let outcome else { return false }
-        if !outcome.news.isEmpty {
-            post(.media(generation: generation, verdict: outcome.news.verdict, measuredTrack: outcome.news.measuredTrack))
+        if !outcome.isEmpty {
+            post(.media(generation: generation, verdict: outcome.verdict, measuredTrack: outcome.measuredTrack))
         }
-        if outcome.log {
+        if !roomy {
             post(.player(generation: generation, .warning(
-                "the decoder cannot keep up: no room for \(Self.maxWait) in its queue; video drops to the next keyframe (droppedFrames counts it)")))
+                "the decoder cannot keep up: its queue was full for \(Self.maxWait); video drops to the next keyframe (droppedFrames counts it)")))
         }
         return true
     }

@@ -147,6 +147,9 @@ public final class DecoderThread: Sendable {
         shared.wake.signal()
     }
 
+    /// Whether the input queue has room for one more packet now.
+    public var hasRoom: Bool { shared.hasRoom }
+
     /// Returns once the input queue has room for one more packet (true), or after `timeout` without room
     /// (false): the subscriber's player task waits here, so a burst is paced by decoding, not dropped.
     public func waitForRoom(timeout: Duration) async -> Bool {
