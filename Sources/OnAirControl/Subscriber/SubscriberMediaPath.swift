@@ -20,8 +20,8 @@ import Synchronization
 /// - Every other event (status, tracks, the end of the connection, a ReconnectRequest) goes to the loop, and
 ///   the task waits until the loop has handled it before it sends the next packet, so order is kept.
 final class SubscriberMediaPath: Sendable {
-    /// How long the decoder's queue may stay full before the player's task lets it drop: 10× what an idle
-    /// machine needs to decode a 5 s file sent in one burst (`SubscriberAggregateTests`).
+    /// How long the decoder's queue may stay full before the player's task lets it drop: the latency a live
+    /// subscriber may gain, and 4–6× the whole run of `SubscriberAggregateTests`' 5 s file sent at once here.
     static let maxWait: Duration = .seconds(3)
 
     private struct State: Sendable {
