@@ -2,6 +2,13 @@ import OnAirCore
 import OnAirNet
 
 extension OutputGroup {
+    /// Why `reconnect N` does nothing now, for the outputs 2…N that refuse it (the one gate reads these).
+    public var reconnectRefusals: [Int: String] {
+        var refusals: [Int: String] = [:]
+        for output in outputs { refusals[output.index] = output.link.reconnectRefusal }
+        return refusals
+    }
+
     /// The dashboard's rows as last sampled (once a second), output 1 first; empty before the first sample.
     public var rows: [OutputRow] { rowSample.withLock { $0?.rows ?? [] } }
 
