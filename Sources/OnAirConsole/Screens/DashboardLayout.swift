@@ -5,6 +5,8 @@ public struct DashboardLayout: Sendable, Equatable {
     /// a reason or countdown is never cut by a preview beside the info.
     public var headline: Rect
     public var info: Rect
+    /// A row per destination under the info rows, full width (`onair publish URL URL …`); nil with one.
+    public var outputs: Rect?
     public var preview: Rect?
     public var logTitle: Rect?
     public var log: Rect
@@ -20,10 +22,15 @@ public struct DashboardLayout: Sendable, Equatable {
         return Rect(x: info.x, y: headline.y, width: headline.width, height: info.height).droppingTop(1).top(2)
     }
 
-    public init(inner: Rect, showPreview: Bool) {
+    /// `outputRows`: how many destination rows the pane wants; they get at most half of what the info
+    /// rows leave (the log keeps the rest; `OutputRowsView` says how many more there are).
+    public init(inner: Rect, showPreview: Bool, outputRows: Int = 0) {
         let infoHeight = min(Self.infoRows, inner.height)
         var info = inner.top(infoHeight)
         var rest = inner.droppingTop(infoHeight)
+        let outputHeight = min(max(0, outputRows), rest.height / 2)
+        outputs = outputHeight > 0 ? rest.top(outputHeight) : nil
+        rest = rest.droppingTop(outputHeight)
         var preview: Rect?
         if showPreview {
             if rest.height >= 14 {

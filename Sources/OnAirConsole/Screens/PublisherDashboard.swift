@@ -68,8 +68,9 @@ public struct PublisherDashboard: Widget {
         Panel(title: "Publisher · \(Redaction.streamName(state.streamName))", isFocused: isFocused).render(in: area, into: &buffer, theme: theme)
         let inner = Panel.inner(of: area)
         guard !inner.isEmpty else { return }
-        let layout = DashboardLayout(inner: inner, showPreview: showPreview)
+        let layout = DashboardLayout(inner: inner, showPreview: showPreview, outputRows: telemetry.outputs.count)
         renderInfo(in: layout.info, headline: layout.headline, into: &buffer, theme: theme)
+        if let rows = layout.outputs { OutputRowsView(telemetry.outputs).render(in: rows, into: &buffer, theme: theme) }
         if let preview = layout.preview {
             PreviewView(
                 telemetry.preview, placeholder: ConsoleFormat.longestFitting(["camera preview: no frame yet", "no frame yet"], width: preview.width),

@@ -17,8 +17,14 @@ public final class CommandRouter {
 
     /// The sides and their link stages as they are now.
     public var targets: CommandTargets {
-        CommandTargets(publisher: publisher?.state, subscriber: subscriber?.state, publisherLink: publisher?.link, subscriberLink: subscriber?.link?.state,
-                       hasRelay: server != nil)
+        var targets = CommandTargets(
+            publisher: publisher?.state, subscriber: subscriber?.state, publisherLink: publisher?.link, subscriberLink: subscriber?.link?.state,
+            hasRelay: server != nil)
+        if let outputs = publisher?.outputs {
+            targets.outputCount = 1 + outputs.outputs.count
+            targets.outputRefusals = outputs.reconnectRefusals
+        }
+        return targets
     }
 
     /// The one gate: performs `command`, whichever way it came (a console key, a stdin line, a scenario's
@@ -69,6 +75,10 @@ public final class CommandRouter {
             server?(command)
         case .device(let device):
             publisher?.apply(device)
+        case .reconnectOutput(1):
+            publisher?.handle(.event(.control(.start(nil))))
+        case .reconnectOutput(let index):
+            _ = publisher?.outputs?.reconnectNow(index)
         }
     }
 }

@@ -26,6 +26,8 @@ public final class OutputGroup: Sendable {
     private let ticker = Mutex<Task<Void, Never>?>(nil)
     private let clock: SessionClock
     private let events: @Sendable (OnAirEvent) -> Void
+    /// The dashboard's rows and the byte counts they were last sampled from (`OutputGroup+Rows`).
+    let rowSample = Mutex<(at: SessionTime, bytes: [UInt64], rows: [OutputRow])?>(nil)
 
     /// Builds the fan-out for `1 + urls.count` outputs and outputs 2…N (idle until `follow(onAir: true)`).
     public init(
@@ -59,7 +61,9 @@ public final class OutputGroup: Sendable {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
                 guard let self, !Task.isCancelled else { return }
-                for event in self.statsEvents(at: self.clock.now) { self.events(event) }
+                let now = self.clock.now
+                for event in self.statsEvents(at: now) { self.events(event) }
+                self.sampleRows(at: now)
             }
         }
         ticker.withLock { $0 = task }
@@ -116,8 +120,11 @@ public final class OutputGroup: Sendable {
         }
     }
 
+    /// Output 1's badge, connections opened and whether it is live, as its controller last reported them.
+    var firstStatus: (state: String, connections: Int, live: Bool) { first.withLock { $0 } }
+
     /// What output 1's sockets took (its controller's meter), for its `outputStats`.
-    private let firstWire = Mutex<PublisherWireMeter?>(nil)
+    let firstWire = Mutex<PublisherWireMeter?>(nil)
 
     /// Output 1's meter, handed over by its controller when it starts.
     func attachFirst(wire: PublisherWireMeter) {
@@ -126,7 +133,7 @@ public final class OutputGroup: Sendable {
 
     /// The `outputStats` events, one per output: output 1's figures come from its controller.
     public func statsEvents(at now: SessionTime) -> [OnAirEvent] {
-        let (state, connections, _) = first.withLock { $0 }
+        let (state, connections, _) = firstStatus
         let counts = firstWire.withLock { $0 }?.snapshot ?? PublisherWireMeter.Counts()
         var events = [Self.stats(
             index: 1, url: firstURL, state: state, counts: counts, queue: fanOut.queues[0].snapshot,

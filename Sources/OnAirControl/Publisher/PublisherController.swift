@@ -146,7 +146,7 @@ public final class PublisherController {
     public func telemetry(history: [Int]? = nil, preview: PreviewImage? = nil) -> StreamTelemetry {
         let stats = engine.stats
         let broadcasting = session.connection.isBroadcasting
-        return StreamTelemetry(
+        var telemetry = StreamTelemetry(
             bitrate: wireRate.bitrate,
             bitrateHistory: history ?? wireRate.history,
             framesPerSecond: wireRate.framesPerSecond,
@@ -159,6 +159,8 @@ public final class PublisherController {
             link: link,
             abrTarget: network?.abrTarget
         ).withDeviceAlert(engine.devices)
+        telemetry.outputs = outputs?.rows ?? []
+        return telemetry
     }
 
     /// The stage's state now, nil without a stage.

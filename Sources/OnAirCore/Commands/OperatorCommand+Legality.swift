@@ -7,6 +7,12 @@ public struct CommandTargets: Sendable, Equatable {
     public var subscriberLink: LinkImpairmentState?
     /// Whether the demo's embedded relay is there for the server commands (`ServerCommand`).
     public var hasRelay: Bool
+    /// How many destinations the broadcast has (`onair publish URL URL …`; 1 with one URL): `reconnect N`
+    /// names one of 1…outputCount.
+    public var outputCount = 1
+    /// Why `reconnect N` does nothing now for outputs 2…N that refuse it (`OutputLink.reconnectRefusal`);
+    /// output 1 follows the publisher's own rule for `start`.
+    public var outputRefusals: [Int: String] = [:]
 
     public init(
         publisher: PublisherAppState? = nil, subscriber: SubscriberAppState? = nil,
@@ -42,7 +48,7 @@ extension OperatorCommand {
         case .publisher, .link: .publisher
         case .subscriber, .subscriberPhone, .subscriberLink: .subscriber
         case .quit, .server: .frontEnd
-        case .device: .publisher
+        case .device, .reconnectOutput: .publisher
         }
     }
 
@@ -53,7 +59,7 @@ extension OperatorCommand {
         case .phone(let action), .subscriberPhone(let action): .subscriberPhone(action)
         case .link(let command), .subscriberLink(let command): .subscriberLink(command)
         case .subscriber, .quit, .server: self
-        case .publisher, .device: nil
+        case .publisher, .device, .reconnectOutput: nil
         }
     }
 
@@ -64,7 +70,7 @@ extension OperatorCommand {
         // Every start is refused or accepted alike, whatever its type: the rule keys it as `start`.
         case .publisher(.start): .control(.start(nil))
         case .publisher(let control): .control(control)
-        case .subscriber, .subscriberPhone, .subscriberLink, .link, .quit, .server, .device: nil
+        case .subscriber, .subscriberPhone, .subscriberLink, .link, .quit, .server, .device, .reconnectOutput: nil
         }
     }
 
@@ -78,6 +84,7 @@ extension OperatorCommand {
         case .publisher:
             guard let publisher = targets.publisher else { return "that is a publisher command" }
             if case .link(let command) = self { return command.refusal(stage: targets.publisherLink) }
+            if case .reconnectOutput(let index) = self { return Self.outputRefusal(index, publisher: publisher, in: targets) }
             return publisherCommand.flatMap { publisher.refusals[$0] }
         case .subscriber:
             guard let subscriber = targets.subscriber else { return "that is a subscriber command" }
@@ -114,7 +121,19 @@ extension OperatorCommand {
         case .phone(let action), .subscriberPhone(let action): "key \(action.rawValue)"
         case .publisher(let control): "control \(control)"
         case .subscriber(let control): "control \(control.rawValue)"
-        case .link, .subscriberLink, .quit, .server, .device: "key \(name)"
+        case .link, .subscriberLink, .quit, .server, .device, .reconnectOutput: "key \(name)"
         }
+    }
+
+    /// `reconnect N`'s rule: N must be one of the broadcast's outputs; output 1 is the publisher's own
+    /// connection (its `start` rule: reconnect now while a broadcast is under way), the others their own.
+    static func outputRefusal(_ index: Int, publisher: PublisherAppState, in targets: CommandTargets) -> String? {
+        guard (1...max(1, targets.outputCount)).contains(index) else {
+            let count = max(1, targets.outputCount)
+            return count == 1 ? "no output \(index): this broadcast has one output (give more URLs to publish to several)"
+                : "no output \(index): this broadcast has outputs 1…\(count)"
+        }
+        if index == 1 { return publisher.refusals[.control(.start(nil))] }
+        return targets.outputRefusals[index]
     }
 }

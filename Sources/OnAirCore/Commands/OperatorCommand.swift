@@ -23,12 +23,16 @@ public enum OperatorCommand: Sendable, Hashable {
     case server(ServerCommand)
     /// A capture device lost or back: `camera-lost`, `camera-back`, `mic-lost`, `mic-back` (docs/devices.md).
     case device(DeviceCommand)
+    /// `reconnect N`: one destination of `onair publish URL URL …` drops its connection and publishes again
+    /// at once, its backoff reset; the others are not touched (docs/multi-destination.md). Output 1 is the
+    /// publisher's own connection, so `reconnect 1` is `reconnect`.
+    case reconnectOutput(Int)
 
     /// Every command name, for help texts and error messages.
     public static let names: [String] =
         OperatorAction.allCases.map(\.rawValue) + ["pause-video", "pause-audio", "next-policy", "stop", "start", "play", "stop-play", "sub <gesture>",
            "link-down", "link-up", "handoff [RATE [MS]]", "link-cap RATE", "link-uncap", "link-delay MS", "sub <link command>", "quit",
-           "server-restart [D]", "server-busy [D]", "server-stall [D]", "server-move"]
+           "server-restart [D]", "server-busy [D]", "server-stall [D]", "server-move", "reconnect N"]
         + DeviceCommand.allCases.map(\.rawValue)
 
     /// The command as typed (`call`, `pause-video`, `sub home`), for messages.
@@ -48,6 +52,7 @@ public enum OperatorCommand: Sendable, Hashable {
         case .quit: "quit"
         case .server(let command): command.text
         case .device(let command): command.rawValue
+        case .reconnectOutput(let index): "reconnect \(index)"
         }
     }
 
@@ -75,6 +80,10 @@ public enum OperatorCommand: Sendable, Hashable {
         }
         if let action = OperatorAction(rawValue: word) {
             self = .phone(action)
+            return
+        }
+        if let index = Self.outputIndex(word, after: "reconnect ") {
+            self = .reconnectOutput(index)
             return
         }
         switch word {
@@ -114,6 +123,15 @@ extension OperatorCommand {
     static func subscriberRest(_ line: String) -> String? {
         for prefix in ["sub ", "subscriber "] where line.hasPrefix(prefix) { return trimmed(line.dropFirst(prefix.count)) }
         return nil
+    }
+
+    /// The output number after `word` (`reconnect 2` → 2): ASCII digits only, at most 4 of them (no
+    /// broadcast has 10 000 destinations; a longer number is no command rather than an overflow).
+    static func outputIndex(_ line: String, after word: String) -> Int? {
+        guard line.hasPrefix(word) else { return nil }
+        let digits = trimmed(line.dropFirst(word.count))
+        guard (1...4).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(digits)
     }
 
     /// `text` without the blanks around it (the core has no Foundation to trim with).

@@ -44,6 +44,8 @@ public struct StreamTelemetry: Sendable, Equatable {
     /// Publisher only: the lost devices in the dashboard's words (`CAMERA LOST — slate, retry in 2 s`),
     /// nil while both are there (docs/devices.md).
     public var deviceAlert: String? = nil
+    /// Publisher only, with several URLs: a row per destination (`OutputRow`); empty with one URL.
+    public var outputs: [OutputRow] = []
 
     public init(
         bitrate: Int = 0,

@@ -96,6 +96,12 @@ public struct OutputLink: Sendable, Equatable {
         return nil
     }
 
+    /// Why `reconnect N` (`reconnectNow`) would do nothing now, or nil when it acts: an idle output
+    /// follows the broadcast, which is not on air (after ERROR it acts: that is how to try again).
+    public var reconnectRefusal: String? {
+        phase == .idle ? "output \(index) is not on air (the broadcast is stopped; r or start starts it)" : nil
+    }
+
     /// The dashboard's word for the phase.
     public var stateText: String {
         switch phase {
