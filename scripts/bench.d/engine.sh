@@ -33,10 +33,7 @@ ONAIR=${ONAIR_BENCH_BINARY:-.build/release/onair}
 
 bench_init engine
 bench_require ffmpeg ffprobe nginx python3
-if [ -z "${ONAIR_BENCH_BINARY:-}" ]; then
-  swift build -c release --product onair > "$BENCH_WORK/build.log" 2>&1 \
-    || { tail -30 "$BENCH_WORK/build.log"; bench_fail "the release binary did not build"; }
-fi
+bench_release_binary
 
 # A 2-second moving clip (testsrc2), looped by both sides: the same pixels reach both encoders.
 ffmpeg -v error -nostdin -f lavfi -i testsrc2=size=1280x720:rate=30 -frames:v 60 -pix_fmt yuv420p -y "$BENCH_WORK/clip.y4m"

@@ -35,6 +35,13 @@ bench_cleanup() {
 
 bench_fail() { echo "$BENCH_NAME bench: $*" >&2; exit 1; }
 
+# Builds the release binary the benches measure, unless ONAIR_BENCH_BINARY names one to use as is.
+bench_release_binary() {
+  [ -n "${ONAIR_BENCH_BINARY:-}" ] && return 0
+  swift build -c release --product onair > "$BENCH_WORK/build.log" 2>&1 \
+    || { tail -30 "$BENCH_WORK/build.log"; bench_fail "the release binary did not build"; }
+}
+
 bench_require() {
   local tool
   for tool in "$@"; do

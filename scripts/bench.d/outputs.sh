@@ -22,10 +22,7 @@ ONAIR=${ONAIR_BENCH_BINARY:-.build/release/onair}
 
 bench_init outputs
 bench_require ffmpeg nginx python3
-if [ -z "${ONAIR_BENCH_BINARY:-}" ]; then
-  swift build -c release --product onair > "$BENCH_WORK/build.log" 2>&1 \
-    || { tail -30 "$BENCH_WORK/build.log"; bench_fail "the release binary did not build"; }
-fi
+bench_release_binary
 
 ffmpeg -v error -nostdin -f lavfi -i testsrc2=size=1280x720:rate=30 -frames:v 60 -pix_fmt yuv420p -y "$BENCH_WORK/clip.y4m"
 LOAD=$(cut -d" " -f1-3 /proc/loadavg)
