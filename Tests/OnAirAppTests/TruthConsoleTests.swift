@@ -61,11 +61,19 @@ struct TruthConsoleTests {
             pane(screen, publisher: true).contains(" PUBLISHING ") && pane(screen, publisher: false).contains(" PLAYING ")
         }
         #expect(live.matched, "never publishing and playing:\n\(live.screen)")
-        for key in ["c", "p", "d"] {
-            try tmux.send(key)
-            try await Task.sleep(for: .milliseconds(400))
+        // Each key's effect is waited for on screen, not a fixed pause: the call makes the app INACTIVE, `p`
+        // shows the waiting switch (→), and only then is the call declined.
+        try tmux.send("c")
+        let ringing = try await tmux.waitForScreen(timeout: .seconds(60)) { pane($0, publisher: true).contains("app INACTIVE") }
+        #expect(ringing.matched, "the call never made the app INACTIVE:\n\(ringing.screen)")
+        try tmux.send("p")
+        let waiting = try await tmux.waitForScreen(timeout: .seconds(60)) { screen in
+            let publisher = pane(screen, publisher: true)
+            return ["→ ", "→"].contains { publisher.contains($0 + policy.next.rawValue) }
         }
-        let settled = try await tmux.waitForScreen(timeout: .seconds(5)) { screen in
+        #expect(waiting.matched, "p during the call shows no waiting switch:\n\(waiting.screen)")
+        try tmux.send("d")
+        let settled = try await tmux.waitForScreen(timeout: .seconds(60)) { screen in
             let publisher = pane(screen, publisher: true)
             return publisher.contains("app ACTIVE")
                 && [" IDLE ", " PUBLISHING ", " CONNECTING ", " AWAITING TAP "].contains { publisher.contains($0) }
