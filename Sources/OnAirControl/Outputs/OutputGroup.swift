@@ -27,7 +27,7 @@ public final class OutputGroup: Sendable {
     private let clock: SessionClock
     private let events: @Sendable (OnAirEvent) -> Void
     /// The dashboard's rows and the byte counts they were last sampled from (`OutputGroup+Rows`).
-    let rowSample = Mutex<(at: SessionTime, bytes: [UInt64], rows: [OutputRow])?>(nil)
+    let rowSample = Mutex<(delivered: [DeliveredReading?], rows: [OutputRow])?>(nil)
 
     /// Builds the fan-out for `1 + urls.count` outputs and outputs 2…N (idle until `follow(onAir: true)`).
     public init(
@@ -63,7 +63,7 @@ public final class OutputGroup: Sendable {
                 guard let self, !Task.isCancelled else { return }
                 let now = self.clock.now
                 for event in self.statsEvents(at: now) { self.events(event) }
-                self.sampleRows(at: now)
+                await self.sampleRows()
             }
         }
         ticker.withLock { $0 = task }
@@ -126,9 +126,13 @@ public final class OutputGroup: Sendable {
     /// What output 1's sockets took (its controller's meter), for its `outputStats`.
     let firstWire = Mutex<PublisherWireMeter?>(nil)
 
-    /// Output 1's meter, handed over by its controller when it starts.
-    func attachFirst(wire: PublisherWireMeter) {
+    /// Output 1's kernel view of its connection (its `PublishNetwork`'s probe), for its dashboard row.
+    let firstProbe = Mutex<PublisherTCPProbe?>(nil)
+
+    /// Output 1's meter and probe, handed over by its controller when it starts.
+    func attachFirst(wire: PublisherWireMeter, probe: PublisherTCPProbe?) {
         firstWire.withLock { $0 = wire }
+        firstProbe.withLock { $0 = probe }
     }
 
     /// The `outputStats` events, one per output: output 1's figures come from its controller.

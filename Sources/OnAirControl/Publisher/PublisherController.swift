@@ -61,7 +61,7 @@ public final class PublisherController {
     public func start() throws {
         try engine.start()
         if let outputs {
-            outputs.attachFirst(wire: wire)
+            outputs.attachFirst(wire: wire, probe: network?.probe)
             outputs.start(engine)
             pump.start(outputs.firstPackets)
         } else {

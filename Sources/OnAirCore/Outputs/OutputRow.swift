@@ -10,7 +10,7 @@ public struct OutputRow: Sendable, Equatable {
     public var host: String
     /// The dashboard's words for the connection: PUBLISHING, STALLED, RECONNECTING 3/20, …
     public var state: String
-    /// Bits per second the output's socket took over the last second.
+    /// Bits per second the server's TCP acknowledged over the last second (TCP_INFO, as the publisher's bitrate).
     public var sentBitsPerSecond: Int
     /// Packets waiting in the output's own queue.
     public var queueDepth: Int
