@@ -147,6 +147,12 @@ final class RelayRecorder {
         if writer.bytes.readableBytes >= Self.flushThreshold { try flush() }
     }
 
+    /// The stream's publisher moved to a new connection that carries the same broadcast on: the file and its
+    /// clock go on (``RelayRecordingClock/continueAfterTakeOver()``) instead of a close and an `append`.
+    func continueAfterTakeOver() {
+        clock.continueAfterTakeOver()
+    }
+
     /// Writes buffered whole tags to the file.
     func flush() throws(RelayRecordingFile.Error) {
         guard writer.bytes.readableBytes > 0 else { return }

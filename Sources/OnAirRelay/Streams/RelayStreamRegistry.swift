@@ -161,14 +161,20 @@ final class RelayStreamRegistry {
         guard let successor = stream.successor else { return }
         stream.successor = nil
         if let current = stream.publisher?.handler { movingPublishers.remove(ObjectIdentifier(current)) }
+        // An `append` goes on in the same file with the same clock: the new connection carries the same
+        // timeline on, which a reopened file would rebase to just after its last tag of either track.
+        let continuing = successor.recording == .append ? stream.recorder : nil
+        if continuing != nil { stream.recorder = nil }
         unpublish(stream, reason: .unpublished)
-        _ = begin(stream, type: successor.type, recording: successor.recording, handler: successor.handler, streamID: successor.streamID)
+        _ = begin(stream, type: successor.type, recording: successor.recording, handler: successor.handler, streamID: successor.streamID,
+                  continuing: continuing)
         for message in successor.held { relay(message, name: stream.name, from: successor.handler) }
     }
 
     /// Makes `handler` the publisher of `stream`; returns the recording's path.
+    /// `continuing` is a moved publisher's recording, kept open (``takeOver(_:)``).
     private func begin(_ stream: RelayStream, type: PublishType, recording recordingType: PublishType?, handler: RelayConnectionHandler,
-                       streamID: UInt32) -> String? {
+                       streamID: UInt32, continuing: RelayRecorder? = nil) -> String? {
         let name = stream.name
         streams[name] = stream
         stream.publisher = (handler, streamID)
@@ -177,7 +183,11 @@ final class RelayStreamRegistry {
         stream.lastInput = .now()
         stream.bytesIn = 0
         var recording: String?
-        if let recordingType, let directory = configuration.recordDirectory {
+        if let continuing {
+            continuing.continueAfterTakeOver()
+            stream.recorder = continuing
+            recording = continuing.path
+        } else if let recordingType, let directory = configuration.recordDirectory {
             do {
                 let recorder = try RelayRecorder(directory: directory, name: name, type: recordingType)
                 stream.recorder = recorder
