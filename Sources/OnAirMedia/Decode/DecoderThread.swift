@@ -58,8 +58,21 @@ public final class DecoderThread: Sendable {
         /// Each command with the number of packets submitted before it.
         let commands = Mutex(Deque<(after: Int, command: Command)>())
         let output = Mutex(Snapshot())
+        /// Producers waiting for room in `input` (``DecoderThread/waitForRoom(timeout:)``), by number.
+        let roomWaiters = Mutex<(next: Int, waiting: [Int: CheckedContinuation<Bool, Never>])>((0, [:]))
 
         init(input: PacketQueue) { self.input = input }
+
+        var hasRoom: Bool { input.snapshot.depth < input.capacity }
+
+        /// Wakes the waiting producers with `room` (the thread took a packet; or false: the thread stops).
+        func wakeRoomWaiters(_ room: Bool) {
+            let woken = roomWaiters.withLock { waiters in
+                defer { waiters.waiting.removeAll() }
+                return Array(waiters.waiting.values)
+            }
+            for continuation in woken { continuation.resume(returning: room) }
+        }
 
         /// Packets that have left the queue, decoded or dropped.
         var passed: Int {
@@ -108,6 +121,7 @@ public final class DecoderThread: Sendable {
                     _ = shared.wake.wait(timeout: .now() + .milliseconds(200))
                     continue
                 }
+                shared.wakeRoomWaiters(true)
                 // A command queued after the look above but before this packet was submitted applies to it
                 // first (`configure(video:)` then `submit(keyframe)` raced the loop: the keyframe went to no
                 // decoder, and the 29 frames after it waited for the next keyframe).
@@ -131,6 +145,30 @@ public final class DecoderThread: Sendable {
         shared.submitted.add(1, ordering: .relaxed)
         shared.input.push(packet)
         shared.wake.signal()
+    }
+
+    /// Whether the input queue has room for one more packet now.
+    public var hasRoom: Bool { shared.hasRoom }
+
+    /// Returns once the input queue has room for one more packet (true), or after `timeout` without room
+    /// (false): the subscriber's player task waits here, so a burst is paced by decoding, not dropped.
+    public func waitForRoom(timeout: Duration) async -> Bool {
+        let shared = shared
+        if shared.hasRoom { return true }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            // Looked at again under the waiters' lock: the thread takes a packet, then takes this lock to wake.
+            let id = shared.roomWaiters.withLock { waiters -> Int? in
+                if shared.hasRoom || shared.stopping.load(ordering: .relaxed) { return nil }
+                waiters.next += 1
+                waiters.waiting[waiters.next] = continuation
+                return waiters.next
+            }
+            guard let id else { return continuation.resume(returning: shared.hasRoom) }
+            Task {
+                try? await Task.sleep(for: timeout)
+                shared.roomWaiters.withLock { $0.waiting.removeValue(forKey: id) }?.resume(returning: false)
+            }
+        }
     }
 
     /// Uses `track` for the video packets submitted from now on; the decoder is rebuilt (after draining the
@@ -171,6 +209,7 @@ public final class DecoderThread: Sendable {
         }
         thread?.join()
         shared.input.finish()
+        shared.wakeRoomWaiters(false)
     }
 
     private func enqueue(_ command: Command) {
