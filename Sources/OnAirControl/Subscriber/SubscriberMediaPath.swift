@@ -21,8 +21,9 @@ import Synchronization
 ///   the task waits until the loop has handled it before it sends the next packet, so order is kept.
 final class SubscriberMediaPath: Sendable {
     /// How long the decoder's queue may stay full before the player's task lets it drop: the latency a live
-    /// subscriber may gain, and 4–6× the whole run of `SubscriberAggregateTests`' 5 s file sent at once here.
-    static let maxWait: Duration = .seconds(3)
+    /// subscriber may gain. 3 s was 4–6× what `SubscriberAggregateTests`' 5 s file sent at once needs on an
+    /// idle machine, and a cold first run on a loaded one lost 49 frames to it; 10 s keeps the margin ≥ 10×.
+    static let maxWait: Duration = .seconds(10)
 
     private struct State: Sendable {
         /// The connection whose packets go straight to the decoder; nil while a move is in flight (or its
