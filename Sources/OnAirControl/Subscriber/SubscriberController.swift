@@ -105,8 +105,9 @@ public final class SubscriberController {
             bitrate: meter.bitrate,
             bitrateHistory: meter.history,
             framesPerSecond: meter.framesPerSecond,
-            // Frames lost only: those skipped on purpose by pauseRender are `skippedWhilePaused`.
-            droppedFrames: decoded?.videoPacketsDropped ?? 0,
+            // Packets lost only (the decoder's queue fell behind, video and audio): those skipped on purpose
+            // by pauseRender are `skippedWhilePaused`.
+            droppedFrames: (decoded?.videoPacketsDropped ?? 0) + (decoded?.audioPacketsDropped ?? 0),
             queueDepth: decoded?.backlog ?? 0,
             congestion: 0,
             preview: decoded?.preview,

@@ -78,11 +78,11 @@ final class SubscriberMediaPath: Sendable {
     private func deliver(_ packet: EncodedPacket, generation: Int, post: @Sendable (SubscriberInput) -> Void) async -> Bool {
         let (decoder, fullSince) = state.withLock { $0.direct == generation ? ($0.decoder, $0.fullSince) : (nil, nil) }
         var roomy = true
-        if let decoder, !decoder.hasRoom {
+        if let decoder, !decoder.hasRoom(forBytes: packet.payload.count) {
             let start = fullSince ?? ContinuousClock.now
             if fullSince == nil { state.withLock { $0.fullSince = start } }
             let left = Self.maxWait - (ContinuousClock.now - start)
-            roomy = left > .zero ? await decoder.waitForRoom(timeout: left) : false
+            roomy = left > .zero ? await decoder.waitForRoom(forBytes: packet.payload.count, timeout: left) : false
         } else if fullSince != nil {
             state.withLock { $0.fullSince = nil }
         }

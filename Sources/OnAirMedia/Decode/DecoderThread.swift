@@ -23,6 +23,8 @@ public final class DecoderThread: Sendable {
         /// Packets waiting to be decoded, and video dropped because decoding fell behind.
         public var backlog = 0
         public var videoPacketsDropped = 0
+        /// Audio the input queue dropped: only when it held nothing but audio and was still full.
+        public var audioPacketsDropped = 0
         public var decodeErrors = 0
         public var lastError: String?
         /// One line per track configuration the decoders refused (too large a picture, a broken AAC
@@ -58,20 +60,13 @@ public final class DecoderThread: Sendable {
         /// Each command with the number of packets submitted before it.
         let commands = Mutex(Deque<(after: Int, command: Command)>())
         let output = Mutex(Snapshot())
-        /// Producers waiting for room in `input` (``DecoderThread/waitForRoom(timeout:)``), by number.
-        let roomWaiters = Mutex<(next: Int, waiting: [Int: CheckedContinuation<Bool, Never>])>((0, [:]))
+        /// Where a producer waits for room in `input` (``DecoderThread/waitForRoom(forBytes:timeout:)``): the
+        /// thread wakes it after each packet it takes; a wake only makes it look again.
+        let room: RoomGate
 
-        init(input: PacketQueue) { self.input = input }
-
-        var hasRoom: Bool { input.snapshot.depth < input.capacity }
-
-        /// Wakes the waiting producers with `room` (the thread took a packet; or false: the thread stops).
-        func wakeRoomWaiters(_ room: Bool) {
-            let woken = roomWaiters.withLock { waiters in
-                defer { waiters.waiting.removeAll() }
-                return Array(waiters.waiting.values)
-            }
-            for continuation in woken { continuation.resume(returning: room) }
+        init(input: PacketQueue) {
+            self.input = input
+            room = RoomGate { input.hasRoom(forBytes: $0) }
         }
 
         /// Packets that have left the queue, decoded or dropped.
@@ -121,7 +116,7 @@ public final class DecoderThread: Sendable {
                     _ = shared.wake.wait(timeout: .now() + .milliseconds(200))
                     continue
                 }
-                shared.wakeRoomWaiters(true)
+                shared.room.wake()
                 // A command queued after the look above but before this packet was submitted applies to it
                 // first (`configure(video:)` then `submit(keyframe)` raced the loop: the keyframe went to no
                 // decoder, and the 29 frames after it waited for the next keyframe).
@@ -147,28 +142,15 @@ public final class DecoderThread: Sendable {
         shared.wake.signal()
     }
 
-    /// Whether the input queue has room for one more packet now.
-    public var hasRoom: Bool { shared.hasRoom }
+    /// Whether the input queue takes a packet of `bytes` now without dropping anything.
+    public func hasRoom(forBytes bytes: Int) -> Bool { shared.input.hasRoom(forBytes: bytes) }
 
-    /// Returns once the input queue has room for one more packet (true), or after `timeout` without room
-    /// (false): the subscriber's player task waits here, so a burst is paced by decoding, not dropped.
-    public func waitForRoom(timeout: Duration) async -> Bool {
-        let shared = shared
-        if shared.hasRoom { return true }
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            // Looked at again under the waiters' lock: the thread takes a packet, then takes this lock to wake.
-            let id = shared.roomWaiters.withLock { waiters -> Int? in
-                if shared.hasRoom || shared.stopping.load(ordering: .relaxed) { return nil }
-                waiters.next += 1
-                waiters.waiting[waiters.next] = continuation
-                return waiters.next
-            }
-            guard let id else { return continuation.resume(returning: shared.hasRoom) }
-            Task {
-                try? await Task.sleep(for: timeout)
-                shared.roomWaiters.withLock { $0.waiting.removeValue(forKey: id) }?.resume(returning: false)
-            }
-        }
+    /// Returns true once the input queue takes a packet of `bytes` without dropping anything, or false
+    /// after `timeout` without room (or once the thread stops): the subscriber's player task waits here, so
+    /// a burst is paced by decoding, not dropped. True means room *now*: with one producer it stays until
+    /// that producer submits (``RoomGate``: a wake alone once meant room already used, and a silent overflow).
+    public func waitForRoom(forBytes bytes: Int, timeout: Duration) async -> Bool {
+        await shared.room.wait(forBytes: bytes, until: ContinuousClock.now + timeout)
     }
 
     /// Uses `track` for the video packets submitted from now on; the decoder is rebuilt (after draining the
@@ -195,6 +177,7 @@ public final class DecoderThread: Sendable {
         let queue = shared.input.snapshot
         snapshot.backlog = queue.depth
         snapshot.videoPacketsDropped = queue.videoPacketsDropped
+        snapshot.audioPacketsDropped = queue.audioPacketsDropped
         snapshot.pendingCommands = shared.commands.withLock { $0.count }
         return snapshot
     }
@@ -209,7 +192,7 @@ public final class DecoderThread: Sendable {
         }
         thread?.join()
         shared.input.finish()
-        shared.wakeRoomWaiters(false)
+        shared.room.close()
     }
 
     private func enqueue(_ command: Command) {
