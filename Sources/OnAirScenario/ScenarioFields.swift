@@ -12,7 +12,8 @@ public enum ScenarioFields {
     ]
 
     public static let subscriber: Set<String> = [
-        "audioFramesDecoded", "audioLevelDb", "avOffsetMs", "bitrate", "connection", "decodeError", "fps",
+        "audioFramesDecoded", "audioLevelDb", "avOffsetMs", "bitrate", "connection", "decodeError",
+        "droppedAudioPackets", "droppedVideoPackets", "fps",
         "framesDecoded", "framesDecodedTotal", "frozenMs", "glassToGlassP50Ms", "glassToGlassP99Ms",
         "lastFrameCapturedAtMs", "lastFrameNumber", "lifecycle", "link", "longestVideoGapMs", "markersUnreadable",
         "publisherIsDisconnected", "publisherIsInBackground", "reconnectAttempts", "renderActive", "renderPaused",

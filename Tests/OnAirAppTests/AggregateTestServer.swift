@@ -20,13 +20,14 @@ final class AggregateTestServer: Sendable {
     var port: Int { channel.localAddress?.port ?? 0 }
 
     /// `noise`: with every aggregate, a shared-object message (type 19) and one of type 30, which no RTMP
-    /// spec defines, that a player cannot use.
-    init(tags: [FLVTag], style: Style, noise: Bool = false) async throws {
+    /// spec defines, that a player cannot use. `burst`: every aggregate at once instead of in real time, as
+    /// a server that dumps a recording (or a long catch-up) does.
+    init(tags: [FLVTag], style: Style, noise: Bool = false, burst: Bool = false) async throws {
         channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(Handler(tags: tags, style: style, noise: noise))
+                    try channel.pipeline.syncOperations.addHandler(Handler(tags: tags, style: style, noise: noise, burst: burst))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -44,11 +45,13 @@ final class AggregateTestServer: Sendable {
         private let tags: [FLVTag]
         private let style: Style
         private let noise: Bool
+        private let burst: Bool
         private let processor = NIOSingleStepByteToMessageProcessor(RTMPInboundDecoder(handshake: RTMPHandshake(role: .server)))
         private var encoder = RTMPChunkEncoder()
         private static let streamID: UInt32 = 1
 
-        init(tags: [FLVTag], style: Style, noise: Bool) {
+        init(tags: [FLVTag], style: Style, noise: Bool, burst: Bool) {
+            self.burst = burst
             self.tags = tags
             self.style = style
             self.noise = noise
@@ -120,6 +123,7 @@ final class AggregateTestServer: Sendable {
                                     messageStreamID: Self.streamID, payload: ByteBuffer(bytes: [0, 1, 2, 3])), context: context)
             }
             let next = index + AggregateTestServer.tagsPerAggregate
+            if burst { return play(from: next, start: start, context: context) }
             let due = start + .milliseconds(Int64(tags[min(next, tags.count - 1)].timestamp))
             context.eventLoop.assumeIsolated().scheduleTask(deadline: due) { [self] in
                 guard context.channel.isActive else { return }

@@ -48,6 +48,28 @@ struct SubscriberAggregateTests {
         #expect(track["width"] as? Int == 320, "\(track)")
     }
 
+    @Test("a whole file in one burst (385 packets, the decoder's queue holds 90): the player's task waits for the decoder, no frame is lost")
+    func burstIsPacedNotDropped() async throws {
+        let directory = try TemporaryDirectory()
+        let tags = try await Self.encodedTags(in: directory)
+        let server = try await AggregateTestServer(tags: tags, style: .absolute, burst: true)
+        defer { Task { await server.stop() } }
+        let subscriber = try HeadlessRun(["subscribe", "rtmp://127.0.0.1:\(server.port)/vod/sample", "--headless", "--duration", "60"], in: directory)
+        // UnpublishNotify follows the last packet, and the player's task hands it to the loop only once every
+        // packet before it is in the decoder's queue; stopping decodes what is queued.
+        let unpublished = await subscriber.waitFor(.seconds(60)) { $0.kind == "status" && $0.text == "NetStream.Play.UnpublishNotify" }
+        #expect(unpublished != nil, "no UnpublishNotify: \(subscriber.peer.standardOutput.suffix(2000))")
+        subscriber.peer.stop()
+        let events = subscriber.events.events
+        let stopped = events.last { $0.kind == "stopped" }?.details ?? [:]
+        #expect(stopped["framesDecoded"] as? Int == 150, "\(stopped)")
+        #expect(stopped["audioFramesDecoded"] as? Int ?? 0 > 200, "\(stopped)")
+        // A drop is never silent: the decoder queue's drops are in `stats` (they read 57 video when a late
+        // wake let the player's task overflow the queue, issue 25).
+        #expect(stopped["droppedVideoPackets"] as? Int == 0 && stopped["droppedAudioPackets"] as? Int == 0, "\(stopped)")
+        #expect(events.filter { $0.kind == "warning" }.isEmpty, "\(events.filter { $0.kind == "warning" }.map(\.text))")
+    }
+
     @Test("messages a player cannot use (a shared object, type 30) are one warning per type, never silence and never a flood")
     func oneWarningPerType() async throws {
         let directory = try TemporaryDirectory()

@@ -33,6 +33,28 @@ struct DecoderThreadTests {
         decoder.stop()
     }
 
+    @Test("a burst into a full queue: every packet is decoded or counted as dropped, video and audio — no loss is silent")
+    func dropsAreCounted() async throws {
+        let (track, video) = try PacketDecoderTests.packets()
+        let audioEncoder = try AudioEncoder(sampleRate: 48_000, channels: 2, bitrate: 128_000, originNanoseconds: 0)
+        let tone = try ToneSource(frequency: 440, amplitude: 0.25, pacing: .unpaced)
+        var audio: [EncodedPacket] = []
+        for _ in 0..<200 { audio += try audioEncoder.encode(try tone.read(frames: 1024), muted: false) }
+        // Two slots and no waiting for room: a submit takes a microsecond, a decode tens of them, so the
+        // queue overflows (video to the next keyframe; audio only once it holds nothing else).
+        let decoder = try DecoderThread(video: track, audio: audioEncoder.track, previewWidth: 32, previewHeight: 18, backlog: 2)
+        for packet in video[0..<90] { decoder.submit(packet) }
+        for packet in audio { decoder.submit(packet) }
+        #expect(await EngineTestSupport.eventually {
+            let snapshot = decoder.snapshot
+            return snapshot.backlog == 0 && snapshot.counters.audioFramesDecoded + snapshot.audioPacketsDropped == audio.count
+        })
+        let snapshot = decoder.snapshot
+        #expect(snapshot.counters.videoPacketsReceived + snapshot.videoPacketsDropped == 90, "\(snapshot.counters)")
+        #expect(snapshot.videoPacketsDropped > 0 && snapshot.audioPacketsDropped > 0, "\(snapshot.videoPacketsDropped) \(snapshot.audioPacketsDropped)")
+        decoder.stop()
+    }
+
     @Test("a missing track decodes nothing of that kind; garbage does not stop the thread from decoding the next keyframe")
     func garbage() async throws {
         let (track, video) = try PacketDecoderTests.packets()

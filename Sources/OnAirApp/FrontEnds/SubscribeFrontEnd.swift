@@ -60,6 +60,10 @@ extension SubscriberController {
             "skippedWhilePaused": .integer(Int64(counters.videoSkippedWhilePaused)),
             "skippedAwaitingKeyframe": .integer(Int64(counters.videoSkippedAwaitingKeyframe)),
             "audioFramesDecoded": .integer(Int64(counters.audioFramesDecoded)),
+            // Dropped by the decoder's input queue (it fell behind): video to the next keyframe, audio only
+            // when nothing else was queued. Never silent (issue 25).
+            "droppedVideoPackets": .integer(Int64(decoded?.videoPacketsDropped ?? 0)),
+            "droppedAudioPackets": .integer(Int64(decoded?.audioPacketsDropped ?? 0)),
             "renderPaused": .bool(decoded?.renderPaused ?? false),
             "videoGapMs": .integer(videoGapsNow.current.milliseconds),
             "longestVideoGapMs": .integer(videoGapsNow.longest.milliseconds),

@@ -99,7 +99,7 @@ final class FrontEndInputs: Sendable {
 
     /// Whether dropping `input` loses nothing but information: data messages, metadata, media, notices.
     private static func onlyInforms(_ input: SubscriberInput) -> Bool {
-        guard case .player(_, let event) = input else { return false }
+        guard case .player(_, let event, _) = input else { return false }
         switch event {
         case .message, .metadata, .packet, .streamBegin, .streamEOF, .streamDry, .notice, .warning: return true
         case .status, .videoTrack, .audioTrack, .closed, .reconnectRequest: return false

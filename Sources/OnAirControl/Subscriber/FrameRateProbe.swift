@@ -2,7 +2,7 @@ import OnAirCore
 
 /// Measures a video track's frame rate from its frames' timestamps, for streams without `onMetaData`
 /// (`ffmpeg -flvflags no_metadata`, some hardware encoders), so the `videoTrack` event never says 0.
-public struct FrameRateProbe {
+public struct FrameRateProbe: Sendable {
     /// How much of the stream the measurement spans before it is announced.
     public static let window: Int64 = 1000
 

@@ -15,9 +15,10 @@ extension SubscriberController {
         report(.notice("the server asked to reconnect (NetConnection.Connect.ReconnectRequest): playing at \(target.redacted); the old connection plays until the new one has caught up"))
         let id = newGeneration()
         let player = RTMPPlayer(url: target, configuration: rtmp)
-        let newest = streamHasVideo ? videoFreshness.newestTimestamp : audioFreshness.newestTimestamp
+        let newest = media.withFacts { $0.streamHasVideo ? $0.videoFreshness.newestTimestamp : $0.audioFreshness.newestTimestamp }
         pendingMove = SubscriberMove(id: id, player: player, target: target, since: clock.now, oldNewest: newest)
         let post = post
+        let media = media
         Task {
             do {
                 try await player.start()
@@ -25,9 +26,7 @@ extension SubscriberController {
                 post(.playFailed(generation: id, reason: "\(error)"))
                 return
             }
-            for await event in player.events {
-                post(.player(generation: id, event))
-            }
+            await media.pump(player, generation: id, post: post)
         }
     }
 
@@ -74,7 +73,7 @@ extension SubscriberController {
         player = move.player
         generation = move.id
         movedURL = move.target
-        audioPlayedThrough = audioFreshness.newestTimestamp
+        audioPlayedThrough = media.withFacts { $0.audioFreshness.newestTimestamp }
         for held in [move.metadata, move.videoTrack, move.audioTrack].compactMap({ $0 }) { playerReported(held, at: now) }
         let milliseconds = now.milliseconds - move.since.milliseconds
         report(.notice("moved: playing at \(move.target.redacted) \(milliseconds) ms after the request (\(move.skipped) packets the old connection had delivered skipped); the old connection is left"))
@@ -107,7 +106,7 @@ extension SubscriberController {
 
     /// Video decides when there is video (audio alone when there is none).
     private func decides(_ packet: EncodedPacket) -> Bool {
-        packet.kind == .video || !streamHasVideo
+        packet.kind == .video || !media.withFacts { $0.streamHasVideo }
     }
 
     /// Whether a report of the current connection is taken. While a move is in flight its media marks how

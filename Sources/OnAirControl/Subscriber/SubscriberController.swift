@@ -6,13 +6,18 @@ import OnAirLink
 /// Owns a `SubscriberSession` and performs what it decides with the real RTMP player and decoder.
 ///
 /// Like `PublisherController`, it is confined to its front end's loop; player events and timers come
-/// back through `post`. It also runs the no-media watchdog (DESIGN §1.3, interop NOTES: a stalled
+/// back through `post`, except the current play's media packets, which its `SubscriberMediaPath` hands from
+/// the player's task straight to the decoder (docs/subscriber-media-path.md). It also runs the no-media watchdog (DESIGN §1.3, interop NOTES: a stalled
 /// publisher makes nginx-rtmp send nothing at all), reported to the session as `mediaStalled`.
 public final class SubscriberController {
     public private(set) var session: SubscriberSession
     public let url: StreamURL
     /// Made at the first track; each track's decoder inside is rebuilt only when its configuration changes.
-    public private(set) var decoder: DecoderThread?
+    public private(set) var decoder: DecoderThread? {
+        didSet { media.setDecoder(decoder) }
+    }
+    /// The way packets go to the decoder off the loop, and the facts they teach (bitrate, gaps, freshness).
+    let media: SubscriberMediaPath
     /// Counts of decoders already replaced, so totals survive a new codec configuration.
     private var retiredCounters = PacketDecoder.Counters()
     /// `decoderCounters` when the current play (or the publisher's current session on it) began:
@@ -20,9 +25,9 @@ public final class SubscriberController {
     /// `framesDecoded above 0` hold.
     public private(set) var countersAtPlay = PacketDecoder.Counters()
     private let previewSize: (width: Int, height: Int)
-    public private(set) var meter = RateMeter()
+    public var meter: RateMeter { media.withFacts { $0.meter } }
     /// Time without video, for the report and `expect subscriber gap below …`.
-    public private(set) var videoGaps = VideoGapMeter()
+    public var videoGaps: VideoGapMeter { media.withFacts { $0.videoGaps } }
     public let clock: SessionClock
     let rtmp: RTMPClient.Configuration
     let post: @Sendable (SubscriberInput) -> Void
@@ -35,31 +40,27 @@ public final class SubscriberController {
     var movedURL: StreamURL?
     /// The name of the current play, which a move plays again at the new server.
     var playingName: String?
-    /// The connection whose reports count (``SubscriberInput/player(generation:_:)``); every new connection
+    /// The connection whose reports count (``SubscriberInput/player(generation:_:handled:)``); every new connection
     /// takes a new number from `lastGeneration`, so a move's connection never shares one with a later play.
-    var generation = 0
+    var generation = 0 {
+        didSet { syncDirect() }
+    }
     var lastGeneration = 0
     /// A move in flight (``SubscriberController/beginMove(tcUrl:)``): the new connection plays while the old
     /// one keeps the picture.
-    var pendingMove: SubscriberMove?
+    var pendingMove: SubscriberMove? {
+        didSet { syncDirect() }
+    }
     /// After a move's switch: audio the old connection already played, which the new one sends again.
-    var audioPlayedThrough: Int64?
-    private var lastMedia: SessionTime?
-    /// What the media of the current play says it is, once it flows: live, or old frames replayed. The
-    /// session hears each change (`mediaResumed` / `mediaReplayed`); nil while nothing flows.
-    private var flowing: FrameFreshness.Verdict?
-    /// Judges video frames by timestamp (audio alone when the stream has no video): docs/demo-truth.md.
-    var videoFreshness = FrameFreshness()
-    var audioFreshness = FrameFreshness()
-    var streamHasVideo = false
+    var audioPlayedThrough: Int64? {
+        didSet { syncDirect() }
+    }
     /// Replayed pictures the decoder's markers had found at the last tick.
     private var replayedPicturesSeen = 0
     /// What the stream announced (metadata, codec configurations) since the front end last took them.
     private var notices: [OnAirEvent.Kind] = []
     /// Decoder problems (refused configurations) already turned into notices.
     private var decoderProblemsReported = 0
-    /// A video track announced without a frame rate (no `onMetaData`), waiting for frames to measure it.
-    private var frameRateProbe: FrameRateProbe?
     private static let maxNotices = 64
     /// Shows `warning` and `notice` lines on the console's dashboard; headless takes them as events.
     public var showNotice: ((String) -> Void)?
@@ -84,6 +85,7 @@ public final class SubscriberController {
         self.stallTimeout = stallTimeout
         self.rtmp = rtmp
         self.post = post
+        media = SubscriberMediaPath(clock: clock)
         previewSize = (previewWidth, previewHeight)
         timers = TimerService { post(.event(.timerFired($0))) }
     }
@@ -103,8 +105,9 @@ public final class SubscriberController {
             bitrate: meter.bitrate,
             bitrateHistory: meter.history,
             framesPerSecond: meter.framesPerSecond,
-            // Frames lost only: those skipped on purpose by pauseRender are `skippedWhilePaused`.
-            droppedFrames: decoded?.videoPacketsDropped ?? 0,
+            // Packets lost only (the decoder's queue fell behind, video and audio): those skipped on purpose
+            // by pauseRender are `skippedWhilePaused`.
+            droppedFrames: (decoded?.videoPacketsDropped ?? 0) + (decoded?.audioPacketsDropped ?? 0),
             queueDepth: decoded?.backlog ?? 0,
             congestion: 0,
             preview: decoded?.preview,
@@ -133,23 +136,32 @@ public final class SubscriberController {
         switch input {
         case .event(let event):
             apply(event, at: now)
-        case .player(let from, let event):
+        case .player(let from, let event, let handled):
+            defer { handled?.done() }
             if from == pendingMove?.id { return moveReported(event, at: now) }
             guard from == generation, filterAroundMove(event) else { return }
             playerReported(event, at: now)
+        case .media(let from, let verdict, let measured):
+            guard from == generation else { return }
+            measured.map(announce)
+            if let verdict { apply(verdict == .live ? .mediaResumed : .mediaReplayed, at: now) }
         case .playFailed(let from, let reason):
             if from == pendingMove?.id { return movePlayFailed(reason) }
             guard from == generation else { return }
             player = nil
             apply(.playFailed(reason: reason), at: now)
         case .tick:
-            meter.sample(at: now)
+            let stalled = media.withFacts { facts in
+                facts.meter.sample(at: now)
+                guard facts.flowing != nil, let last = facts.lastMedia, now.since(last) >= stallTimeout else { return false }
+                facts.flowing = nil
+                return true
+            }
             collectDecoderProblems()
             // The console never takes notices (it shows them through `showNotice`): keep only recent ones.
             if notices.count > Self.maxNotices { notices.removeFirst(notices.count - Self.maxNotices) }
             demoteOnReplayedMarkers(at: now)
-            if flowing != nil, let last = lastMedia, now.since(last) >= stallTimeout {
-                flowing = nil
+            if stalled {
                 decoder?.drain()
                 apply(.mediaStalled, at: now)
             }
@@ -176,8 +188,11 @@ public final class SubscriberController {
             retiredCounters = retiredCounters.adding(old.snapshot.counters)
         }
         decoder = nil
-        if let probe = frameRateProbe { announce(probe.finish()) }
-        frameRateProbe = nil
+        let probe = media.withFacts { facts in
+            defer { facts.frameRateProbe = nil }
+            return facts.frameRateProbe
+        }
+        if let probe { announce(probe.finish()) }
     }
 
     private func apply(_ event: SubscriberEvent, at now: SessionTime) {
@@ -195,12 +210,11 @@ public final class SubscriberController {
                 if code == .publishNotify { countersAtPlay = decoderCounters }
                 // A publish began or ended: the next one's timestamps start afresh.
                 if code == .publishNotify || code == .unpublishNotify {
-                    videoFreshness.newPublishSession()
-                    audioFreshness.newPublishSession()
+                    media.withFacts { $0.newPublishSession() }
                     audioPlayedThrough = nil
                 }
                 if code == .unpublishNotify || code == .stop {
-                    flowing = nil
+                    media.withFacts { $0.flowing = nil }
                     decoder?.drain()
                 }
                 apply(.status(code), at: now)
@@ -210,7 +224,7 @@ public final class SubscriberController {
         case .videoTrack(let track):
             decoderForTracks()?.configure(video: track)
             // Without onMetaData the rate is measured from the first second of frame timestamps.
-            if track.framesPerSecond > 0 { announce(track) } else { frameRateProbe = FrameRateProbe(track: track) }
+            if track.framesPerSecond > 0 { announce(track) } else { media.withFacts { $0.frameRateProbe = FrameRateProbe(track: track) } }
         case .audioTrack(let track):
             decoderForTracks()?.configure(audio: track)
             notices.append(.reported(kind: "audioTrack", details: [
@@ -232,7 +246,7 @@ public final class SubscriberController {
                 return switchTo(move, at: now)
             }
             player = nil
-            flowing = nil
+            media.withFacts { $0.flowing = nil }
             decoder?.drain()
             apply(.connectionLost(reason: error.description), at: now)
         case .closed(nil), .streamBegin, .streamEOF, .streamDry:
@@ -250,7 +264,7 @@ public final class SubscriberController {
         case .stop:
             cancelMove()
             generation = newGeneration()
-            flowing = nil
+            media.withFacts { $0.flowing = nil }
             decoder?.drain()
             let stopping = player
             player = nil
@@ -266,31 +280,13 @@ public final class SubscriberController {
         }
     }
 
-    /// One media packet: replayed frames are decoded (the GOP that follows needs them) but move no figure —
-    /// no bitrate, fps or closed gap — and the session hears when the verdict changes.
+    /// One media packet that came through the loop (around a move; otherwise they go straight to the
+    /// decoder, ``SubscriberMediaPath``): the same facts, then the decoder, then the session hears a new verdict.
     private func mediaPacket(_ packet: EncodedPacket, at now: SessionTime) {
-        let isVideo = packet.kind == .video
-        if isVideo { streamHasVideo = true }
-        let verdict = isVideo
-            ? videoFreshness.judge(timestamp: packet.decodeTimestamp)
-            : audioFreshness.judge(timestamp: packet.decodeTimestamp)
-        if verdict == .live {
-            meter.add(bytes: packet.payload.count, videoFrame: isVideo)
-            if isVideo {
-                videoGaps.frameArrived(at: now)
-                if var probe = frameRateProbe {
-                    let measured = probe.add(packet.decodeTimestamp)
-                    frameRateProbe = measured == nil ? probe : nil
-                    measured.map(announce)
-                }
-            }
-        }
+        let news = media.withFacts { $0.packet(packet, at: now) }
         decoder?.submit(packet)
-        lastMedia = now
-        // Video decides when there is video (audio interleaved with a replayed GOP is as old).
-        guard isVideo || !streamHasVideo, flowing != verdict else { return }
-        flowing = verdict
-        apply(verdict == .live ? .mediaResumed : .mediaReplayed, at: now)
+        news.measuredTrack.map(announce)
+        if let verdict = news.verdict { apply(verdict == .live ? .mediaResumed : .mediaReplayed, at: now) }
     }
 
     /// The marker's word over the timestamp's: pictures decoded since the last tick that were all captured
@@ -299,8 +295,13 @@ public final class SubscriberController {
         guard let meter = decoder?.snapshot.glassToGlass else { return }
         let replayed = meter.replayedCount
         defer { replayedPicturesSeen = replayed }
-        guard replayed > replayedPicturesSeen, meter.lastPictureWasReplayed, flowing == .live else { return }
-        flowing = .replayed
+        guard replayed > replayedPicturesSeen, meter.lastPictureWasReplayed else { return }
+        let demoted = media.withFacts { facts in
+            guard facts.flowing == .live else { return false }
+            facts.flowing = .replayed
+            return true
+        }
+        guard demoted else { return }
         apply(.mediaReplayed, at: now)
     }
 
@@ -356,7 +357,7 @@ public final class SubscriberController {
         generation = newGeneration()
         let current = generation
         // Only media of this play may say PLAYING.
-        flowing = nil
+        media.withFacts { $0.flowing = nil }
         let previous = player
         playingName = name
         var target = movedURL ?? url
@@ -364,6 +365,7 @@ public final class SubscriberController {
         let player = RTMPPlayer(url: target, configuration: rtmp)
         self.player = player
         let post = post
+        let media = media
         Task {
             // The old connection closes before the new one opens, as the seed's reconnect() does (a server's
             // ReconnectRequest is make before break instead: SubscriberController+Move).
@@ -374,10 +376,14 @@ public final class SubscriberController {
                 post(.playFailed(generation: current, reason: "\(error)"))
                 return
             }
-            for await event in player.events {
-                post(.player(generation: current, event))
-            }
+            await media.pump(player, generation: current, post: post)
         }
+    }
+
+    /// Packets skip the loop only for the current connection, with no move in flight and no duplicate
+    /// audio to filter after one (those need the loop's look at every packet, in order).
+    private func syncDirect() {
+        media.setDirect(pendingMove == nil && audioPlayedThrough == nil ? generation : nil)
     }
 }
 

@@ -23,6 +23,8 @@ public final class DecoderThread: Sendable {
         /// Packets waiting to be decoded, and video dropped because decoding fell behind.
         public var backlog = 0
         public var videoPacketsDropped = 0
+        /// Audio the input queue dropped: only when it held nothing but audio and was still full.
+        public var audioPacketsDropped = 0
         public var decodeErrors = 0
         public var lastError: String?
         /// One line per track configuration the decoders refused (too large a picture, a broken AAC
@@ -58,8 +60,14 @@ public final class DecoderThread: Sendable {
         /// Each command with the number of packets submitted before it.
         let commands = Mutex(Deque<(after: Int, command: Command)>())
         let output = Mutex(Snapshot())
+        /// Where a producer waits for room in `input` (``DecoderThread/waitForRoom(forBytes:timeout:)``): the
+        /// thread wakes it after each packet it takes; a wake only makes it look again.
+        let room: RoomGate
 
-        init(input: PacketQueue) { self.input = input }
+        init(input: PacketQueue) {
+            self.input = input
+            room = RoomGate { input.hasRoom(forBytes: $0) }
+        }
 
         /// Packets that have left the queue, decoded or dropped.
         var passed: Int {
@@ -108,6 +116,7 @@ public final class DecoderThread: Sendable {
                     _ = shared.wake.wait(timeout: .now() + .milliseconds(200))
                     continue
                 }
+                shared.room.wake()
                 // A command queued after the look above but before this packet was submitted applies to it
                 // first (`configure(video:)` then `submit(keyframe)` raced the loop: the keyframe went to no
                 // decoder, and the 29 frames after it waited for the next keyframe).
@@ -131,6 +140,17 @@ public final class DecoderThread: Sendable {
         shared.submitted.add(1, ordering: .relaxed)
         shared.input.push(packet)
         shared.wake.signal()
+    }
+
+    /// Whether the input queue takes a packet of `bytes` now without dropping anything.
+    public func hasRoom(forBytes bytes: Int) -> Bool { shared.input.hasRoom(forBytes: bytes) }
+
+    /// Returns true once the input queue takes a packet of `bytes` without dropping anything, or false
+    /// after `timeout` without room (or once the thread stops): the subscriber's player task waits here, so
+    /// a burst is paced by decoding, not dropped. True means room *now*: with one producer it stays until
+    /// that producer submits (``RoomGate``: a wake alone once meant room already used, and a silent overflow).
+    public func waitForRoom(forBytes bytes: Int, timeout: Duration) async -> Bool {
+        await shared.room.wait(forBytes: bytes, until: ContinuousClock.now + timeout)
     }
 
     /// Uses `track` for the video packets submitted from now on; the decoder is rebuilt (after draining the
@@ -157,6 +177,7 @@ public final class DecoderThread: Sendable {
         let queue = shared.input.snapshot
         snapshot.backlog = queue.depth
         snapshot.videoPacketsDropped = queue.videoPacketsDropped
+        snapshot.audioPacketsDropped = queue.audioPacketsDropped
         snapshot.pendingCommands = shared.commands.withLock { $0.count }
         return snapshot
     }
@@ -171,6 +192,7 @@ public final class DecoderThread: Sendable {
         }
         thread?.join()
         shared.input.finish()
+        shared.room.close()
     }
 
     private func enqueue(_ command: Command) {

@@ -173,7 +173,18 @@ public final class PacketQueue: Sendable {
     }
 
     private func hasRoom(for packet: EncodedPacket, _ state: State) -> Bool {
-        state.items.isEmpty || (state.items.count < capacity && state.bytes + packet.payload.count <= byteCapacity)
+        Self.hasRoom(forBytes: packet.payload.count, state, capacity: capacity, byteCapacity: byteCapacity)
+    }
+
+    private static func hasRoom(forBytes bytes: Int, _ state: State, capacity: Int, byteCapacity: Int) -> Bool {
+        state.items.isEmpty || (state.items.count < capacity && state.bytes + bytes <= byteCapacity)
+    }
+
+    /// Whether a packet of `bytes` would enter now without dropping anything: the same rule the drop
+    /// policy applies, so a producer that waits for it never overflows the queue (a count alone missed the
+    /// byte bound). Cheap: no percentiles.
+    public func hasRoom(forBytes bytes: Int) -> Bool {
+        state.withLock { Self.hasRoom(forBytes: bytes, $0, capacity: capacity, byteCapacity: byteCapacity) }
     }
 
     private static func recordLatency(_ packet: EncodedPacket, _ state: inout State, now: UInt64) {
