@@ -64,14 +64,49 @@ extension RelayStreamRegistry {
         for group in stream.groups where !group.batch.isEmpty {
             let batch = group.batch.take()
             let size = UInt64(batch.bytes.readableBytes)
-            for player in group.players {
-                if player.handler.writeIfKeepingUp(batch.bytes) {
-                    stream.bytesOut += size
-                    player.bytesOut += size
-                } else {
-                    for item in batch.items { deliver(batch.slice(item), kind: item.kind, to: player, in: stream) }
+            var whole: UInt64 = 0
+            batch.bytes.withUnsafeReadableBytes { bytes in
+                for player in group.players {
+                    if player.directDescriptor >= 0, sendArmed(bytes, batch: batch.bytes, to: player) {
+                        player.bytesOut += size
+                        whole += 1
+                        continue
+                    }
+                    switch player.handler.writeIfKeepingUp(batch.bytes) {
+                    case .direct:
+                        player.handler.arm(player)
+                        player.bytesOut += size
+                        whole += 1
+                    case .throughNIO:
+                        player.bytesOut += size
+                        whole += 1
+                    case .notKeepingUp:
+                        for item in batch.items { deliver(batch.slice(item), kind: item.kind, to: player, in: stream) }
+                    }
                 }
             }
+            stream.bytesOut += whole * size
+        }
+    }
+
+    /// The fast path to an armed player (`RelayConnectionHandler+Fanout.swift`): one `send(2)` of the batch
+    /// from the player object alone. Returns false, having written nothing and disarmed the player's
+    /// connection, when the socket took nothing (full or failed): the handler's path then decides. When it
+    /// took part, the rest goes through NIO (``RelayConnectionHandler/writeRest(_:)``) and it returns true.
+    private func sendArmed(_ bytes: UnsafeRawBufferPointer, batch: ByteBuffer, to player: RelayStream.Player) -> Bool {
+        switch RelayDirectSocket.send(bytes, to: player.directDescriptor) {
+        case .sent(let count) where count == bytes.count:
+            player.directBytes += UInt64(count)
+            return true
+        case .sent(let count):
+            player.directBytes += UInt64(count)
+            var rest = batch
+            rest.moveReaderIndex(forwardBy: count)
+            player.handler.writeRest(rest)
+            return true
+        case .wouldBlock, .failed:
+            player.handler.disarmAll()
+            return false
         }
     }
 
