@@ -6,8 +6,9 @@ import NIOCore
 /// misses — for each player, each message, the loop read the player, the handler's reference count, its
 /// context, writability, queue, direct socket and counters, all on different cache lines that the kernel's
 /// TCP work between two messages had evicted. So a player whose last batch went whole to its socket is
-/// *armed*: ``RelayStream/Player/directDescriptor`` holds the socket's number and the next batch is sent
-/// from the player object alone, without asking the handler.
+/// *armed*: its slot in its group (``RelayStream/Group/Slot``, an array beside the other players' slots)
+/// holds the socket's number, and the next batch is sent from the slot alone, without touching the player
+/// or the handler.
 ///
 /// The one rule that keeps bytes in order and every bound of the hardening: a player stays armed only
 /// while the handler would itself have sent straight to the socket — NIO holds none of its bytes, its queue
@@ -28,29 +29,33 @@ extension RelayConnectionHandler {
 
     /// Arms `player` after a batch of its went whole to the socket (``writeIfKeepingUp(_:)`` said `.direct`).
     func arm(_ player: RelayStream.Player) {
-        guard let direct, direct.isOpen, player.directDescriptor < 0, player.handler === self else { return }
-        player.directDescriptor = direct.descriptor
+        guard let direct, direct.isOpen, context != nil, player.handler === self, let group = player.group,
+              group.slots[player.slot].descriptor < 0 else { return }
+        group.slots[player.slot].descriptor = direct.descriptor
         armedPlayers.append(player)
     }
 
-    /// Disarms one player (it stops playing) and counts its fast-path bytes as the connection's.
+    /// Disarms one player (it stops playing).
     func disarm(_ player: RelayStream.Player) {
-        bytesOut += player.directBytes
-        player.directBytes = 0
-        guard player.directDescriptor >= 0 else { return }
-        player.directDescriptor = -1
+        guard player.isArmed else { return }
+        settle(player)
         armedPlayers.removeAll { $0 === player }
     }
 
     /// Disarms every player of this connection: the next batch goes through the handler's checks.
     func disarmAll() {
         guard !armedPlayers.isEmpty else { return }
-        for player in armedPlayers {
-            bytesOut += player.directBytes
-            player.directBytes = 0
-            player.directDescriptor = -1
-        }
+        for player in armedPlayers { settle(player) }
         armedPlayers.removeAll(keepingCapacity: true)
+    }
+
+    /// Clears the player's slot, its bytes now counted by the player and this connection.
+    private func settle(_ player: RelayStream.Player) {
+        guard let group = player.group else { return }
+        let bytes = group.slots[player.slot].bytes
+        bytesOut += bytes
+        player.countedBytes += bytes
+        group.slots[player.slot] = RelayStream.Group.Slot()
     }
 
     /// What is left of a batch the fast path's `send(2)` did not take whole (socket full, or failed): it goes

@@ -64,18 +64,31 @@ extension RelayStreamRegistry {
         for group in stream.groups where !group.batch.isEmpty {
             let batch = group.batch.take()
             let size = UInt64(batch.bytes.readableBytes)
+            let players = group.players
+            let generation = group.generation
             var whole: UInt64 = 0
             batch.bytes.withUnsafeReadableBytes { bytes in
-                for player in group.players {
-                    if player.directDescriptor >= 0, sendArmed(bytes, batch: batch.bytes, to: player) {
-                        player.bytesOut += size
-                        whole += 1
-                        continue
+                for index in players.indices {
+                    // Armed: one send(2) from the slot (the group unchanged since the loop began, so the
+                    // slot is still this player's).
+                    if group.generation == generation, group.slots[index].descriptor >= 0 {
+                        switch sendArmed(bytes, batch: batch.bytes, group: group, index: index, players: players) {
+                        case .whole:
+                            whole += 1
+                            continue
+                        case .partly(let sent):
+                            players[index].bytesOut += size - UInt64(sent)      // the slot's share is settled
+                            whole += 1
+                            continue
+                        case .nothing:
+                            break           // disarmed: the handler's path decides
+                        }
                     }
+                    let player = players[index]
                     switch player.handler.writeIfKeepingUp(batch.bytes) {
                     case .direct:
-                        player.handler.arm(player)
                         player.bytesOut += size
+                        player.handler.arm(player)
                         whole += 1
                     case .throughNIO:
                         player.bytesOut += size
@@ -89,24 +102,30 @@ extension RelayStreamRegistry {
         }
     }
 
+    /// What ``sendArmed(_:batch:group:index:players:)`` did.
+    private enum ArmedSend { case whole, partly(sent: Int), nothing }
+
     /// The fast path to an armed player (`RelayConnectionHandler+Fanout.swift`): one `send(2)` of the batch
-    /// from the player object alone. Returns false, having written nothing and disarmed the player's
-    /// connection, when the socket took nothing (full or failed): the handler's path then decides. When it
-    /// took part, the rest goes through NIO (``RelayConnectionHandler/writeRest(_:)``) and it returns true.
-    private func sendArmed(_ bytes: UnsafeRawBufferPointer, batch: ByteBuffer, to player: RelayStream.Player) -> Bool {
-        switch RelayDirectSocket.send(bytes, to: player.directDescriptor) {
+    /// from its slot. `.whole`: the slot counts the bytes. `.partly`: the rest went through NIO
+    /// (``RelayConnectionHandler/writeRest(_:)``, which disarms and settles the slot). `.nothing` (socket
+    /// full or failed): the player is disarmed and nothing written.
+    private func sendArmed(
+        _ bytes: UnsafeRawBufferPointer, batch: ByteBuffer, group: RelayStream.Group, index: Int, players: [RelayStream.Player]
+    ) -> ArmedSend {
+        // The player object is read only off the common path: even retaining it costs a cache miss.
+        switch RelayDirectSocket.send(bytes, to: group.slots[index].descriptor) {
         case .sent(let count) where count == bytes.count:
-            player.directBytes += UInt64(count)
-            return true
+            group.slots[index].bytes += UInt64(count)
+            return .whole
         case .sent(let count):
-            player.directBytes += UInt64(count)
+            group.slots[index].bytes += UInt64(count)
             var rest = batch
             rest.moveReaderIndex(forwardBy: count)
-            player.handler.writeRest(rest)
-            return true
+            players[index].handler.writeRest(rest)
+            return .partly(sent: count)
         case .wouldBlock, .failed:
-            player.handler.disarmAll()
-            return false
+            players[index].handler.disarmAll()
+            return .nothing
         }
     }
 
