@@ -149,6 +149,13 @@ extension RelayStreamRegistry {
             chunkSize: configuration.chunkSize, allocator: ByteBufferAllocator())
     }
 
+    /// Players whose slot is armed, over every stream (``RelayServer/armedPlayerCount()``).
+    func armedPlayerCount() -> Int {
+        streams.values.reduce(0) { count, stream in
+            count + stream.groups.reduce(0) { $0 + $1.slots.filter { $0.descriptor >= 0 }.count }
+        }
+    }
+
     func queueKind(_ message: RelayMediaMessage, hasVideo: Bool) -> RelayPlayerQueue.Kind {
         switch message.kind {
         case .audio, .video:
