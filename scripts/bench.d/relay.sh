@@ -24,6 +24,18 @@
 # 0.97 / 1.22 / 1.26 before, 0.83 / 0.83 / 0.83 after (0.86 full run); load average 2.9-8.4. perf (15 s at merge
 # 0): user space 0.29 -> 0.14 CPU-s, kernel 0.55 -> 0.53 (nginx's whole worker 0.65, its kernel 0.55): what is
 # left is loopback TCP, where nginx's Nagle merges the audio it sends behind an unacknowledged video frame.
+# Issue 31, armed players (docs/relay-direct-writes.md: a player that keeps up is sent each batch from a slot
+# in one array, without touching its player object or handler), 2026-11-27, 2 shared cores, load 1.0-5.4,
+# before/after/nginx interleaved, 20 s windows: merge 0 before 0.032/0.036/0.036 core, after 0.032/0.033/0.030,
+# nginx 0.027/0.033/0.029 (ratio after 1.19/1.00/1.03, before 1.19/1.09/1.24); default merge after
+# 0.025/0.025/0.024 (0.93/0.76/0.83 of nginx), before 0.025/0.028/0.026. Hop latency median after
+# 0.302/0.328/0.329 ms, before 0.337/0.342/0.380, nginx 0.276/0.301/0.279. perf at merge 0 (20 s, 4999 Hz):
+# deliverPending with its retains 350 -> ~50 samples; what is left is the kernel's loopback TCP (as much as
+# nginx's, for as many send(2) calls) and NIO's read path; per message the relay spends ~75 us from epoll
+# wake to send(2) (syscall tracepoints) where nginx spends ~35 us, which is the hop-latency gap. Full run
+# (this script, load 2.7-3.1): merge 0 ratio 1.10, default 0.90, --no-tcp-nodelay 1.03, latency 0.323 vs 0.277 ms.
+# perf stat, 15 s each at merge 0: onair 72,900 send(2) and 478 ms CPU, nginx 160,600 send(2) (smaller
+# writes) and 470 ms: onair's kernel time per byte, not its number of calls, is what is left to explain.
 # Issue 31: the fan-out runs twice for onair, at --audio-merge-ms 0 (every message leaves when it arrives, as
 # nginx-rtmp sends) and at the default merge window, both against the same nginx run, and a third, short
 # onair run at --audio-merge-ms 0 is sampled with perf (lib.sh's bench_perf_top) for its top frames.

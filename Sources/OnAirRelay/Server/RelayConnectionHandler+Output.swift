@@ -14,14 +14,15 @@ extension RelayConnectionHandler {
     /// queued, not skipping to a keyframe — and returns true; otherwise writes nothing and returns false.
     /// Through NIO, flushes at once (with anything written before): the batch is the end of the burst for
     /// this peer, and flushing now saves touching 100 handlers a second time in ``RelayStreamRegistry/flushDirty()``.
-    func writeIfKeepingUp(_ bytes: ByteBuffer) -> Bool {
-        guard let context, writable, queue.isEmpty, !queue.waitingForRandomAccess else { return false }
+    func writeIfKeepingUp(_ bytes: ByteBuffer) -> BatchWrite {
+        guard let context, writable, queue.isEmpty, !queue.waitingForRandomAccess else { return .notKeepingUp }
         bytesOut += UInt64(bytes.readableBytes)
-        guard let rest = sendDirect(bytes, context: context) else { return true }
+        guard let rest = sendDirect(bytes, context: context) else { return .direct }
+        disarmAll()
         needsFlush = false              // if listed as dirty, its flushIfNeeded() is then a no-op
         pipelineMayHoldBytes = true
         context.writeAndFlush(wrapOutboundOut(rest), promise: nil)
-        return true
+        return .throughNIO
     }
 
     /// Queues bytes for the peer and writes what the socket takes now.
@@ -31,6 +32,7 @@ extension RelayConnectionHandler {
             write(item.bytes, context: context)         // the common case: nothing waiting, socket keeps up
             return .queued
         }
+        disarmAll()                                     // queued bytes go first: the fast path must wait
         let outcome = queue.enqueue(item)
         drain()
         return outcome
@@ -74,6 +76,7 @@ extension RelayConnectionHandler {
     private func write(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
         bytesOut += UInt64(bytes.readableBytes)
         guard let rest = sendDirect(bytes, context: context) else { return }
+        disarmAll()
         pipelineMayHoldBytes = true
         context.write(wrapOutboundOut(rest), promise: nil)
         if !needsFlush {

@@ -46,6 +46,8 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     var needsFlush = false
     /// The connection's socket for fan-out writes past NIO's pipeline, once it plays (``RelayDirectSocket``).
     var direct: RelayDirectSocket?
+    /// This connection's players the fan-out sends to without asking (`RelayConnectionHandler+Fanout.swift`).
+    var armedPlayers: [RelayStream.Player] = []
     /// Whether NIO may still hold bytes written through the pipeline; direct writes wait until it holds none
     /// (``RelayConnectionHandler/pipelineIsEmpty(_:)``), so bytes leave in the order they were written.
     var pipelineMayHoldBytes = true
@@ -143,6 +145,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         writable = context.channel.isWritable
+        if !writable { disarmAll() }
         if writable {
             drain()
             flushIfNeeded()
@@ -153,6 +156,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         handshakeDeadline?.cancel()
         handshakeDeadline = nil
+        disarmAll()                     // before the duplicate closes: its number may be reused at once
         direct?.close()
         direct = nil
         registry.closed(self)
@@ -180,6 +184,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     }
 
     func close() {
+        disarmAll()
         guard let context else { return }
         flushIfNeeded()
         context.close(promise: nil)

@@ -28,7 +28,9 @@ final class RelayDirectSocket {
         case failed(errno: Int32)
     }
 
-    private var descriptor: Int32
+    /// The duplicate's number, -1 once closed. The fan-out may keep it in a player only while the handler
+    /// has that player armed, and the handler disarms every player before it closes this.
+    private(set) var descriptor: Int32
 
     private init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -58,6 +60,11 @@ final class RelayDirectSocket {
     /// Sends what the socket takes now, without waiting; EINTR is retried. `MSG_NOSIGNAL`: a peer gone
     /// is an error result, never SIGPIPE.
     func send(_ bytes: UnsafeRawBufferPointer) -> Outcome {
+        Self.send(bytes, to: descriptor)
+    }
+
+    /// ``send(_:)`` on a descriptor number taken from an open ``RelayDirectSocket`` (the fan-out's fast path).
+    static func send(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Outcome {
         guard descriptor >= 0 else { return .failed(errno: EBADF) }
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return .sent(0) }
         while true {

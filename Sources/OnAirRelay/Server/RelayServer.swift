@@ -153,6 +153,13 @@ public final class RelayServer: Sendable {
         return try await channel.eventLoop.submit { registry.value.connectionDirectWrites() }.get()
     }
 
+    /// How many players the fan-out sends to from their slot alone (tests, GitHub issue 31,
+    /// `RelayConnectionHandler+Fanout.swift`).
+    func armedPlayerCount() async throws -> Int {
+        let registry = self.registry
+        return try await channel.eventLoop.submit { registry.value.armedPlayerCount() }.get()
+    }
+
     /// The operator's interruption from the server's side (`server-restart`, `server-busy`, `server-stall`;
     /// issue 27), started on the relay's loop; its start and end are ``RelayEvent/serverInterruption(action:milliseconds:ended:)`` events.
     public func interrupt(_ command: ServerCommand) {

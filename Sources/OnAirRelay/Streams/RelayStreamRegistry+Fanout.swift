@@ -64,14 +64,68 @@ extension RelayStreamRegistry {
         for group in stream.groups where !group.batch.isEmpty {
             let batch = group.batch.take()
             let size = UInt64(batch.bytes.readableBytes)
-            for player in group.players {
-                if player.handler.writeIfKeepingUp(batch.bytes) {
-                    stream.bytesOut += size
-                    player.bytesOut += size
-                } else {
-                    for item in batch.items { deliver(batch.slice(item), kind: item.kind, to: player, in: stream) }
+            let players = group.players
+            let generation = group.generation
+            var whole: UInt64 = 0
+            batch.bytes.withUnsafeReadableBytes { bytes in
+                for index in players.indices {
+                    // Armed: one send(2) from the slot (the group unchanged since the loop began, so the
+                    // slot is still this player's).
+                    if group.generation == generation, group.slots[index].descriptor >= 0 {
+                        switch sendArmed(bytes, batch: batch.bytes, group: group, index: index, players: players) {
+                        case .whole:
+                            whole += 1
+                            continue
+                        case .partly(let sent):
+                            players[index].bytesOut += size - UInt64(sent)      // the slot's share is settled
+                            whole += 1
+                            continue
+                        case .nothing:
+                            break           // disarmed: the handler's path decides
+                        }
+                    }
+                    let player = players[index]
+                    switch player.handler.writeIfKeepingUp(batch.bytes) {
+                    case .direct:
+                        player.bytesOut += size
+                        player.handler.arm(player)
+                        whole += 1
+                    case .throughNIO:
+                        player.bytesOut += size
+                        whole += 1
+                    case .notKeepingUp:
+                        for item in batch.items { deliver(batch.slice(item), kind: item.kind, to: player, in: stream) }
+                    }
                 }
             }
+            stream.bytesOut += whole * size
+        }
+    }
+
+    /// What ``sendArmed(_:batch:group:index:players:)`` did.
+    private enum ArmedSend { case whole, partly(sent: Int), nothing }
+
+    /// The fast path to an armed player (`RelayConnectionHandler+Fanout.swift`): one `send(2)` of the batch
+    /// from its slot. `.whole`: the slot counts the bytes. `.partly`: the rest went through NIO
+    /// (``RelayConnectionHandler/writeRest(_:)``, which disarms and settles the slot). `.nothing` (socket
+    /// full or failed): the player is disarmed and nothing written.
+    private func sendArmed(
+        _ bytes: UnsafeRawBufferPointer, batch: ByteBuffer, group: RelayStream.Group, index: Int, players: [RelayStream.Player]
+    ) -> ArmedSend {
+        // The player object is read only off the common path: even retaining it costs a cache miss.
+        switch RelayDirectSocket.send(bytes, to: group.slots[index].descriptor) {
+        case .sent(let count) where count == bytes.count:
+            group.slots[index].bytes += UInt64(count)
+            return .whole
+        case .sent(let count):
+            group.slots[index].bytes += UInt64(count)
+            var rest = batch
+            rest.moveReaderIndex(forwardBy: count)
+            players[index].handler.writeRest(rest)
+            return .partly(sent: count)
+        case .wouldBlock, .failed:
+            players[index].handler.disarmAll()
+            return .nothing
         }
     }
 
@@ -93,6 +147,13 @@ extension RelayStreamRegistry {
         RelayChunkWriter.chunks(
             typeID: message.typeID, timestamp: message.playerTimestamp, payload: message.payload, messageStreamID: streamID,
             chunkSize: configuration.chunkSize, allocator: ByteBufferAllocator())
+    }
+
+    /// Players whose slot is armed, over every stream (``RelayServer/armedPlayerCount()``).
+    func armedPlayerCount() -> Int {
+        streams.values.reduce(0) { count, stream in
+            count + stream.groups.reduce(0) { $0 + $1.slots.filter { $0.descriptor >= 0 }.count }
+        }
     }
 
     func queueKind(_ message: RelayMediaMessage, hasVideo: Bool) -> RelayPlayerQueue.Kind {

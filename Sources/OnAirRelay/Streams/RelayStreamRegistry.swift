@@ -19,7 +19,7 @@ final class RelayStreamRegistry {
     let eventLoop: any EventLoop
     let configuration: RelayConfiguration
     let emit: @Sendable (RelayEvent) -> Void
-    private var streams: [RelayStreamName: RelayStream] = [:]
+    private(set) var streams: [RelayStreamName: RelayStream] = [:]
     private var connections: [Int: RelayConnectionHandler] = [:]
     private var addresses: RelayAddressLimiter
     private var dirty: [RelayConnectionHandler] = []
