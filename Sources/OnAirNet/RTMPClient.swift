@@ -99,8 +99,10 @@ public enum RTMPClient {
                 "RTMP handshake failed: \(reason)"
             case .handshakeTimedOut:
                 "the server accepted TCP but did not complete the RTMP handshake; is this port an RTMP server?"
-            case .connectRejected(let status):
-                "the server rejected connect\(status.map { ": \($0.code) \($0.description)" } ?? ""); check the application name"
+            case .connectRejected(let status?):
+                "the server rejected connect: \(status.code) \(status.description); check the application name"
+            case .connectRejected(nil):
+                "the server closed the connection without answering connect; check the application name and the server's connection limits and log"
             case .publishRejected(let status):
                 "the server refused to publish: \(status.code)\(status.description.isEmpty ? "" : " (\(status.description))")"
                     + (status.code != .publishBadName ? ""

@@ -66,7 +66,7 @@ struct RTMPClientErrorTests {
                 Issue.record("expected connectRejected, got \(error)")
                 return
             }
-            #expect(error.description.contains("rejected connect"))
+            #expect(error.description.contains("connect") && error.description.contains("check the application name"), "\(error)")
         }
     }
 

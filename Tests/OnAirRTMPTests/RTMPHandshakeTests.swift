@@ -77,3 +77,20 @@ struct RTMPHandshakeTests {
         #expect(input.readableBytes == 101)
     }
 }
+
+@Suite("RTMP handshake random bytes")
+struct RTMPHandshakeRandomTests {
+    @Test("C1's 1528 random bytes are filled whole (drawn eight at a time) and differ from one handshake to the next")
+    func randomFill() {
+        var first = RTMPHandshake(role: .client)
+        var second = RTMPHandshake(role: .client)
+        let one = first.start(), two = second.start()
+        #expect(one.readableBytes == 1 + 1536 && two.readableBytes == 1 + 1536)
+        let randomOne = one.getBytes(at: one.readerIndex + 9, length: 1528) ?? []
+        let randomTwo = two.getBytes(at: two.readerIndex + 9, length: 1528) ?? []
+        #expect(randomOne != randomTwo)
+        // Every eight-byte draw lands, the last one cut to fit: no tail of zeros left unfilled.
+        #expect(randomOne.suffix(64).contains { $0 != 0 } && randomOne.prefix(64).contains { $0 != 0 })
+        #expect(Set(randomOne).count > 200, "1528 random bytes take most of the 256 values")
+    }
+}

@@ -75,7 +75,12 @@ public struct RTMPHandshake: Sendable {
         var random = randomBytes ?? []
         if random.count != Self.packetSize - 8 {
             var generator = SystemRandomNumberGenerator()
-            random = (0..<(Self.packetSize - 8)).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            // Eight bytes a draw: a byte a draw was one getrandom(2) per byte, 1528 system calls a connection.
+            random = []
+            random.reserveCapacity(Self.packetSize - 8)
+            while random.count < Self.packetSize - 8 {
+                withUnsafeBytes(of: generator.next() as UInt64) { random.append(contentsOf: $0.prefix(Self.packetSize - 8 - random.count)) }
+            }
         }
         var hello: [UInt8] = []
         hello.reserveCapacity(Self.packetSize)
