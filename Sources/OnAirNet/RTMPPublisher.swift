@@ -210,7 +210,7 @@ public final class RTMPPublisher: Sendable {
         }
     }
 
-    /// The event loop of the publishing connection, if any (`PublisherTaskExecutor` runs the pump there).
+    /// The event loop of the publishing connection, if any (`EventLoopTaskExecutor` runs the pump there).
     var eventLoop: (any EventLoop)? { state.withLock { $0.connection?.eventLoop } }
 
     private func current() throws -> (RTMPClientConnection, UInt32) {

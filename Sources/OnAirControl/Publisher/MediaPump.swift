@@ -20,10 +20,10 @@ public final class MediaPump: Sendable {
 
     /// Starts draining `packets`: each batch the queue releases goes out in one write.
     ///
-    /// The task runs on the live connection's event loop (`PublisherTaskExecutor`), not the task pool: a
+    /// The task runs on the live connection's event loop (`EventLoopTaskExecutor`), not the task pool: a
     /// batch then costs one thread wake-up instead of three (issue 31).
     public func start(_ packets: PacketStream) {
-        let executor = PublisherTaskExecutor { [weak self] in self?.target.withLock { $0?.publisher } }
+        let executor = EventLoopTaskExecutor.following { [weak self] in self?.target.withLock { $0?.publisher } }
         let pump = Task(executorPreference: executor) { [weak self] in
             for await batch in packets.batches {
                 guard let self else { return }
