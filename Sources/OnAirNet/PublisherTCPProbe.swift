@@ -33,6 +33,9 @@ public final class PublisherTCPProbe: Sendable {
         }
     }
 
+    /// The event loop of the attached connection, if any (`EventLoopTaskExecutor.following(probe:)`).
+    var eventLoop: (any EventLoop)? { attached.withLock { $0.channel?.eventLoop } }
+
     /// The server acknowledged `sequence` bytes of the chunk stream on the attached connection.
     func serverAcknowledged(_ sequence: UInt32) {
         attached.withLock { $0.acknowledgements?.acknowledged(sequence: sequence) }
@@ -50,11 +53,13 @@ public final class PublisherTCPProbe: Sendable {
         let (connection, channel) = attached.withLock { ($0.connection, $0.channel) }
         guard let channel, channel.isActive, let provider = channel as? any SocketOptionProvider else { return nil }
         do {
-            let (info, at) = try await channel.eventLoop.flatSubmit {
+            let read: @Sendable () -> EventLoopFuture<(onair_tcp_info, ContinuousClock.Instant)> = {
                 let at = ContinuousClock.now
                 let future: EventLoopFuture<onair_tcp_info> = provider.unsafeGetSocketOption(level: .tcp, name: .tcp_info)
                 return future.map { ($0, at) }
-            }.get()
+            }
+            // On the loop already (the sampler runs there, `EventLoopTaskExecutor`): no task to queue first.
+            let (info, at) = try await (channel.eventLoop.inEventLoop ? read() : channel.eventLoop.flatSubmit(read)).get()
             return (connection, TCPInfoSample(info), at)
         } catch {
             // The channel closed between the check and the read: no connection now.

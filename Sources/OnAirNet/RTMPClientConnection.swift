@@ -126,6 +126,8 @@ final class RTMPClientConnection: Sendable {
     func flatSubmit<T: Sendable>(_ body: @escaping @Sendable (RTMPClientChannelHandler) -> EventLoopFuture<T>) async throws -> T {
         let handler = self.handler
         do {
+            // Already on the loop (the media pump, see `EventLoopTaskExecutor`): no task to queue first.
+            if eventLoop.inEventLoop { return try await body(handler.value).get() }
             return try await eventLoop.flatSubmit { body(handler.value) }.get()
         } catch let error as RTMPClient.Error {
             throw error

@@ -210,6 +210,9 @@ public final class RTMPPublisher: Sendable {
         }
     }
 
+    /// The event loop of the publishing connection, if any (`EventLoopTaskExecutor` runs the pump there).
+    var eventLoop: (any EventLoop)? { state.withLock { $0.connection?.eventLoop } }
+
     private func current() throws -> (RTMPClientConnection, UInt32) {
         guard let pair = state.withLock({ state in state.connection.map { ($0, state.messageStreamID) } }) else {
             throw RTMPClient.Error.notPublishing

@@ -30,6 +30,11 @@ SECONDS_EACH=${ONAIR_BENCH_SECONDS:-20}
 RUNS=${ONAIR_BENCH_RUNS:-3}
 # ONAIR_BENCH_BINARY: another onair binary to measure (e.g. a baseline build), used as is, nothing built.
 ONAIR=${ONAIR_BENCH_BINARY:-.build/release/onair}
+# ONAIR_BENCH_BASELINE: an older onair binary (e.g. main's) run as a fourth side, `baseline`, interleaved with
+# the others on the same default path, so a change is measured against its base under the same load.
+BASELINE=${ONAIR_BENCH_BASELINE:-}
+SIDES="onair stage ffmpeg"
+[ -n "$BASELINE" ] && SIDES="onair baseline stage ffmpeg"
 
 bench_init engine
 bench_require ffmpeg ffprobe nginx python3
@@ -63,7 +68,7 @@ run_onair() {
   local name=$1 prober
   shift
   probe_later "$name" & prober=$!
-  /usr/bin/time -v -o "$BENCH_WORK/$name.time" "$ONAIR" publish "$url/$name" --video "$BENCH_WORK/clip.y4m" --audio test \
+  /usr/bin/time -v -o "$BENCH_WORK/$name.time" "${BINARY:-$ONAIR}" publish "$url/$name" --video "$BENCH_WORK/clip.y4m" --audio test \
     --size 1280x720 --fps 30 --bitrate 2500k --audio-bitrate 128k --headless --duration "$SECONDS_EACH" "$@" \
     < /dev/null > "$BENCH_WORK/$name.jsonl" 2> "$BENCH_WORK/$name.err" \
     || { tail -5 "$BENCH_WORK/$name.jsonl" "$BENCH_WORK/$name.err"; bench_fail "onair publish ($name) failed"; }
@@ -86,6 +91,9 @@ PY
 # OnAir without the link stage: the client connects straight to nginx.
 run_stage() { run_onair "$1" --link-delay 0; }
 
+# The baseline binary on the default path.
+run_baseline() { BINARY=$BASELINE run_onair "$1"; }
+
 # ffmpeg: the same clip and settings, paced by -re, audio from lavfi's sine. Sets FRAMES.
 run_ffmpeg() {
   local name=$1 prober
@@ -102,9 +110,10 @@ run_ffmpeg() {
 
 # Per run: frames, wall, CPU, CPU per stream-second (stream seconds = frames / 30), RSS, bytes nginx received.
 declare -A per rss cpu wall frames received
-p50s=(); p99s=(); ap50s=(); ap99s=()
+p50s=(); p99s=(); ap50s=(); ap99s=(); loads=""
 for i in $(seq 1 "$RUNS"); do
-  for side in onair stage ffmpeg; do
+  for side in $SIDES; do
+    loads+="$(cut -d" " -f1 /proc/loadavg) "
     "run_$side" "$side$i"
     [ "$FRAMES" -gt 0 ] || bench_fail "$side$i encoded no frames"
     t="$BENCH_WORK/$side$i.time"
@@ -148,12 +157,17 @@ mkdir -p bench-results
 {
   echo "engine: publish 1280x720 30 fps Y4M clip + 440 Hz tone -> nginx-rtmp (loopback), x264 ultrafast/zerolatency"
   echo "2500k CBR, GOP 60, no B-frames, AAC 128k; $RUNS runs per side of ${SECONDS_EACH} s, interleaved; $cores cores, load average $LOAD"
+  echo "1-minute load average before each run, in run order ($SIDES, …): $(joined "$loads"); at the end $(cut -d" " -f1-3 /proc/loadavg)"
   row side frames wall_s cpu_s "cpu_s/stream_s (median)" "peak_rss_MiB (med)" "bytes nginx received"
-  for side in onair stage ffmpeg; do
+  for side in $SIDES; do
     row "$side" "$(joined "${frames[$side]}")" "$(joined "${wall[$side]}")" "$(joined "${cpu[$side]}")" \
       "$(joined "${per[$side]}") ($(med "${per[$side]}"))" "$(joined "${rss[$side]}") ($(med "${rss[$side]}"))" "$(joined "${received[$side]}")"
   done
   echo "CPU per stream-second onair/ffmpeg: $cpu_ratio  target <= 1.0: $(bench_verdict "$(is "$cpu_ratio <= 1.0")"), aim <= 0.85: $(bench_verdict "$(is "$cpu_ratio <= 0.85")")"
+  if [ -n "$BASELINE" ]; then
+    base_per=$(med "${per[baseline]}")
+    echo "CPU per stream-second baseline/ffmpeg: $(awk -v a="$base_per" -v b="$ffmpeg_per" 'BEGIN {printf "%.2f", a / b}'), onair/baseline: $(awk -v a="$onair_per" -v b="$base_per" 'BEGIN {printf "%.3f", a / b}') (baseline: $BASELINE)"
+  fi
   echo "peak RSS onair/ffmpeg: $rss_ratio  target <= 1.0: $(bench_verdict "$(is "$rss_ratio <= 1.0")")"
   echo "link stage (stage = --link-delay 0, onair = the default direct path): CPU per stream-second $staged_per vs $onair_per (stage $stage_cpu, $stage_cpu_pct %),"
   echo "  peak RSS $staged_rss vs $onair_rss MiB (stage $stage_rss MiB); medians of $RUNS interleaved runs each"

@@ -141,7 +141,9 @@ bench_verdict() { if [ "$1" = 1 ]; then echo MET; else echo MISSED; fi; }
 # of its stack is in libx264 or libavcodec, or its leaf is in libm (the AAC encoder's maths; libm frames keep
 # no frame pointer) — and the top N (default 12) leaf functions of the others by self time, with their thread,
 # Swift names demangled. libswscale counts as OnAir's (conversion). Writes a note instead when perf is
-# missing or not permitted; ONAIR_BENCH_PROFILE=0 skips it.
+# missing or not permitted; ONAIR_BENCH_PROFILE=0 skips it. A libc leaf with no caller (memcpy/memmove keep
+# no frame pointer) is counted apart, in neither share: unwound with DWARF (perf record --call-graph dwarf)
+# the ones in this bench are x264 copying its input (x264_encoder_encode), not OnAir.
 bench_perf_top() {
   local pid=$1 seconds=$2 out=$3 count=${4:-12} data
   : > "$out"
@@ -157,22 +159,25 @@ bench_perf_top() {
         function finish() {
           if (!inside) return
           total++
-          if (codec) codecs++; else { own++; seen[thread "  " leaf]++; byThread[thread]++ }
+          if (codec) codecs++
+          else if (depth == 1 && leafdso ~ /^libc[.-]/) lost++
+          else { own++; seen[thread "  " leaf]++; byThread[thread]++ }
           inside = 0
         }
-        /^[^ \t]/ { finish(); thread = $1; inside = 1; codec = 0; leaf = ""; next }
+        /^[^ \t]/ { finish(); thread = $1; inside = 1; codec = 0; leaf = ""; depth = 0; next }
         /^[ \t]*$/ { finish(); next }
         {
           line = $0; sub(/^[ \t]*[0-9a-f]+ /, "", line)
           dso = line; sub(/.*\(/, "", dso); sub(/\)$/, "", dso); n = split(dso, parts, "/"); dso = parts[n]
           sym = line; sub(/ \([^()]*\)$/, "", sym); sub(/\+0x[0-9a-f]+$/, "", sym)
-          if (leaf == "") { leaf = (sym == "[unknown]" ? dso : sym) " (" dso ")"; if (dso ~ /^libm[.-]/) codec = 1 }
+          depth++
+          if (leaf == "") { leaf = (sym == "[unknown]" ? dso : sym) " (" dso ")"; leafdso = dso; if (dso ~ /^libm[.-]/) codec = 1 }
           if (dso ~ /libx264|libavcodec/) codec = 1
         }
         END {
           finish()
           if (total == 0) { print "  (profile: no samples)"; exit }
-          printf "  %d samples; outside the codecs: %.1f %% of the process (codecs %.1f %%)\n", total, 100 * own / total, 100 * codecs / total
+          printf "  %d samples; outside the codecs: %.1f %% of the process (codecs %.1f %%; libc leaves with no caller %.1f %%)\n", total, 100 * own / total, 100 * codecs / total, 100 * lost / total
           line = "  outside the codecs by thread:"
           for (t in byThread) line = line sprintf(" %s %.1f %%", t, 100 * byThread[t] / total)
           print line

@@ -19,8 +19,12 @@ public final class MediaPump: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     /// Starts draining `packets`: each batch the queue releases goes out in one write.
+    ///
+    /// The task runs on the live connection's event loop (`EventLoopTaskExecutor`), not the task pool: a
+    /// batch then costs one thread wake-up instead of three (issue 31).
     public func start(_ packets: PacketStream) {
-        let pump = Task.detached { [weak self] in
+        let executor = EventLoopTaskExecutor.following { [weak self] in self?.target.withLock { $0?.publisher } }
+        let pump = Task(executorPreference: executor) { [weak self] in
             for await batch in packets.batches {
                 guard let self else { return }
                 guard let (publisher, accepted) = self.route(batch) else { continue }

@@ -41,7 +41,8 @@ public final class PublishNetwork: Sendable {
         self.target = target
         let probe = self.probe
         let path = self.path
-        sampler = Task {
+        // On the socket's own event loop: each 100 ms read of TCP_INFO then wakes one thread, not three.
+        sampler = Task(executorPreference: EventLoopTaskExecutor.following(probe: probe)) {
             await Self.sample(configuration, probe: probe, path: path, stage: stage, engine: engine, clock: clock, target: target, events: events)
         }
     }

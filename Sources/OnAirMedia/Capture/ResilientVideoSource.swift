@@ -26,6 +26,9 @@ final class ResilientVideoSource: VideoSource {
     /// go on, its pictures are replaced.
     private var parked = false
     private var substitutePacer: RealTimePacer?
+    /// The last real picture, kept only for `--on-camera-loss freeze` (the only fill that shows it): holding
+    /// it otherwise made the reused buffer of a file or pattern shared, so each read copied 1.4 MB at 720p
+    /// before writing (issue 31).
     private var lastFrame: VideoFrame?
     private var nextIndex = 0
     private var backoff = DeviceBackoff()
@@ -65,7 +68,7 @@ final class ResilientVideoSource: VideoSource {
                 // A parked pattern or file keeps its own clock and numbers; only its picture is replaced.
                 if parked { return substitute(index: frame.sequenceNumber, capture: frame.captureNanoseconds) }
                 substitutePacer = nil
-                lastFrame = frame
+                if fill == .freeze { lastFrame = frame }
                 nextIndex = frame.sequenceNumber + 1
                 return frame
             } catch where isDevice {

@@ -3,6 +3,11 @@
 /// Only 4:2:0 8-bit clips are accepted (`C420`, `C420jpeg`, `C420paldv`, `C420mpeg2`, or no `C` tag): they
 /// are the encoder's own format, so the file's bytes reach x264 without a conversion.
 /// Format: https://wiki.multimedia.cx/index.php/YUV4MPEG2
+///
+/// Why `pread` into a few reused buffers and not a memory map (issue 31): a mapped clip that another process
+/// truncates faults the whole app with SIGBUS on the next touch of a page past the new end, a race no size
+/// check closes. A `pread` of a truncated file returns short, which is an error for this track. The read is
+/// the only copy of a frame's bytes (x264 reads them in place, see `VideoEncoder.lend`), as it is in ffmpeg.
 public final class Y4MFileSource: VideoSource {
     public let requested: VideoSourceFormat
     public let granted: VideoSourceFormat
@@ -17,10 +22,22 @@ public final class Y4MFileSource: VideoSource {
     private var nextFrame = 0
     private var sequence = 0
     private var pacer: RealTimePacer
-    /// The last frame's bytes, read into again once nothing else holds them: the engine encodes a file's
-    /// frame before reading the next, so a looped 720p clip costs no 1.4 MB allocation per frame. (A frame
-    /// still held elsewhere is never overwritten: the array copies itself first.)
-    private var planes: [UInt8] = []
+    /// Buffers read into in turn, so a looped 720p clip costs no 1.4 MB allocation and no copy per frame.
+    /// The engine encodes a frame before reading the next, and the camera-loss wrapper keeps the previous
+    /// frame (for `--on-camera-loss freeze`): with three buffers the one read into next is held by nobody
+    /// else, so it is written in place. A buffer still held elsewhere is never overwritten (an array copies
+    /// itself first), so a frame kept longer stays correct, only slower.
+    private var pool: [[UInt8]]
+    private var poolNext = 0
+    static let poolSize = 3
+
+    /// The most a header line may take (ffmpeg writes about 50 bytes; X-tags add some).
+    static let maximumHeaderBytes = 4096
+    /// The largest picture side accepted (H.264's level 6.2 tops out at 8192x4320; x264 refuses beyond 16384):
+    /// bounds `width * height` before anything is allocated or multiplied.
+    static let maximumSide = 16384
+    /// The highest frame rate accepted: a pacer interval of 1 ms.
+    static let maximumFramesPerSecond = 1000.0
 
     /// The parsed stream header.
     struct Header: Equatable {
@@ -33,7 +50,7 @@ public final class Y4MFileSource: VideoSource {
 
     public init(path: String, pacing: Pacing = .realTime) throws {
         file = try FileDescriptor(readingFrom: path)
-        let head = try file.read(count: 512, at: 0)
+        let head = try file.read(count: Self.maximumHeaderBytes, at: 0)
         let header = try Y4MFileSource.parseHeader(head, path: path)
         firstFrameOffset = header.length
         frameBytes = VideoFrame.byteCount(width: header.width, height: header.height)
@@ -47,14 +64,17 @@ public final class Y4MFileSource: VideoSource {
             width: header.width, height: header.height, framesPerSecond: header.framesPerSecond, pixelFormat: "y4m \(header.colourSpace)")
         granted = requested
         pacer = RealTimePacer(pacing: pacing, intervalNanoseconds: 1e9 / header.framesPerSecond)
+        pool = Array(repeating: [], count: Self.poolSize)
     }
 
     /// Parses "YUV4MPEG2 W640 H360 F30:1 Ip A1:1 C420jpeg\n".
     static func parseHeader(_ bytes: [UInt8], path: String) throws -> Header {
         let magic = Array("YUV4MPEG2 ".utf8)
-        guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic,
-            let newline = bytes.firstIndex(of: 0x0A)
+        guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic
         else { throw MediaError.fileWrongKind(path: path, expected: "a YUV4MPEG2 (.y4m) video file") }
+        guard let newline = bytes.firstIndex(of: 0x0A) else {
+            throw MediaError.fileUnreadable(path: path, reason: "the Y4M header line does not end within \(maximumHeaderBytes) bytes")
+        }
         let line = String(decoding: bytes[magic.count..<newline], as: UTF8.self)
         var header = Header(width: 0, height: 0, framesPerSecond: 0, colourSpace: "420jpeg", length: newline + 1)
         for token in line.split(separator: " ") {
@@ -76,6 +96,11 @@ public final class Y4MFileSource: VideoSource {
         guard header.width > 0, header.height > 0, header.framesPerSecond > 0 else {
             throw MediaError.fileUnreadable(path: path, reason: "the Y4M header lacks a width, height or frame rate (W, H, F)")
         }
+        guard header.width <= maximumSide, header.height <= maximumSide, header.framesPerSecond <= maximumFramesPerSecond else {
+            throw MediaError.fileUnreadable(
+                path: path,
+                reason: "the Y4M header announces \(header.width)x\(header.height) at \(header.framesPerSecond.formatted2) fps; OnAir reads at most \(maximumSide)x\(maximumSide) at \(Int(maximumFramesPerSecond)) fps")
+        }
         guard ["420", "420jpeg", "420paldv", "420mpeg2"].contains(header.colourSpace) else {
             throw MediaError.formatUnsupported("\(path) is Y4M C\(header.colourSpace); OnAir reads 8-bit 4:2:0 only: ffmpeg -i IN -pix_fmt yuv420p OUT.y4m")
         }
@@ -86,15 +111,15 @@ public final class Y4MFileSource: VideoSource {
         let tick = try pacer.next()
         skippedFrames += tick.skipped
         let recordOffset = firstFrameOffset + nextFrame * (6 + frameBytes)
-        let marker = try file.read(count: 6, at: recordOffset)
-        guard marker == Array("FRAME\n".utf8) else {
-            throw MediaError.fileUnreadable(path: file.path, reason: "frame \(nextFrame) has frame parameters or a bad FRAME marker; re-write it with ffmpeg")
-        }
-        if planes.count != frameBytes { planes = [UInt8](repeating: 0, count: frameBytes) }
-        let got = try planes.withUnsafeMutableBytes { buffer in try file.read(into: buffer, at: recordOffset + 6) }
+        try checkMarker(at: recordOffset)
+        let slot = poolNext
+        poolNext = (poolNext + 1) % Self.poolSize
+        if pool[slot].count != frameBytes { pool[slot] = [UInt8](repeating: 0, count: frameBytes) }
+        let got = try pool[slot].withUnsafeMutableBytes { buffer in try file.read(into: buffer, at: recordOffset + 6) }
         guard got == frameBytes else {
-            throw MediaError.fileUnreadable(path: file.path, reason: "frame \(nextFrame) is truncated")
+            throw MediaError.fileUnreadable(path: file.path, reason: "frame \(nextFrame) is truncated (the clip shrank while playing?)")
         }
+        let planes = pool[slot]
         let frame = VideoFrame(
             width: granted.width, height: granted.height, planes: planes, captureNanoseconds: tick.time, sequenceNumber: sequence)
         sequence += 1 + tick.skipped
@@ -104,5 +129,18 @@ public final class Y4MFileSource: VideoSource {
             loops += 1
         }
         return frame
+    }
+
+    /// The "FRAME\n" before frame `nextFrame`, read onto the stack (no allocation per frame).
+    private func checkMarker(at offset: Int) throws {
+        let expected: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x46, 0x52, 0x41, 0x4D, 0x45, 0x0A) // "FRAME\n"
+        var marker: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0)
+        let got = try withUnsafeMutableBytes(of: &marker) { try file.read(into: $0, at: offset) }
+        guard got == 6 else {
+            throw MediaError.fileUnreadable(path: file.path, reason: "frame \(nextFrame) is truncated (the clip shrank while playing?)")
+        }
+        guard marker == expected else {
+            throw MediaError.fileUnreadable(path: file.path, reason: "frame \(nextFrame) has frame parameters or a bad FRAME marker; re-write it with ffmpeg")
+        }
     }
 }
