@@ -21,7 +21,7 @@ HEAVY_TESTS := ScenarioRunTests|ThrottledLinkSoakTests|RelayHostileClientTests
 # capped link, glass-to-glass latency and skipped frames, how soon keys are answered over a full socket, the
 # engine's frames per second after a rate change) run one test at a time after the parallel phase: in it, four
 # encoders at once on 2 cores starved them into misses (seen in make test, never alone).
-SERIAL_TESTS := RTMPInteropTests|HeadlessLinkCommandTests|LinkConsoleTests|LinkImpairmentTests|RelaySlowPlayerTests|RelayFanoutOrderTests|PeerMatrixTests|TruthConsoleTests|HeadlessAdaptiveBitrateTests|GlassToGlassTests|KeysOverFullLinkTests|VideoRateTests|KernelLinkAdaptiveBitrateTests|EightyColumnConsoleTests|HostileServerTests|ClientPingFloodTests|StageIntruderAdaptiveBitrateTests|ServerAcknowledgementTests
+SERIAL_TESTS := RTMPInteropTests|HeadlessLinkCommandTests|LinkConsoleTests|LinkImpairmentTests|RelaySlowPlayerTests|RelayFanoutOrderTests|PeerMatrixTests|TruthConsoleTests|HeadlessAdaptiveBitrateTests|GlassToGlassTests|KeysOverFullLinkTests|VideoRateTests|KernelLinkAdaptiveBitrateTests|KernelLinkLiftTests|EightyColumnConsoleTests|HostileServerTests|ClientPingFloodTests|StageIntruderAdaptiveBitrateTests|ServerAcknowledgementTests
 # Most tests start real processes (onair, nginx, ffmpeg, tmux) and wait for them: at most this many at once,
 # or 2 cores spend the run switching between dozens of encoders and the waits time out.
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH ?= 4

@@ -18,10 +18,12 @@ public final class MediaPump: Sendable {
     private let target = Mutex<Target?>(nil)
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    /// Starts draining `packets`: each batch the queue releases goes out in one write.
-    public func start(_ packets: PacketStream) {
+    /// Starts draining `packets`: each batch the queue releases goes out in one write. While `hold` holds,
+    /// writes wait and the engine's queue keeps what arrives: it leaves as one burst (ABR's burst probe).
+    public func start(_ packets: PacketStream, hold: SendHold? = nil) {
         let pump = Task.detached { [weak self] in
             for await batch in packets.batches {
+                if let wait = hold?.remaining { try? await Task.sleep(for: wait) }
                 guard let self else { return }
                 guard let (publisher, accepted) = self.route(batch) else { continue }
                 // A failed send means the connection is going away; its own events report that.
