@@ -59,12 +59,12 @@ extension AdaptiveBitrate {
         }
     }
 
-    /// When a probe is wanted but the spacing after a failed one holds it back on a quiet path, a burst
-    /// asks the link instead (at most once every `burstInterval`, with no burst or probe out and an empty
-    /// send queue); nothing otherwise.
-    mutating func askBurst(isProbe: Bool, quiet: Bool, waited: Duration, at time: SessionTime) -> [Action] {
+    /// When a probe is wanted but the backoff after failed ones holds it back, a burst asks the link
+    /// instead (at most once every `burstInterval`, with no burst or probe out and an empty send queue);
+    /// nothing otherwise.
+    mutating func askBurst(isProbe: Bool, waited: Duration, at time: SessionTime) -> [Action] {
         guard configuration.mode == .throughput, configuration.burstHold != nil, !burstDistrusted, burstHold > .zero,
-              isProbe, quiet, waited >= baseWait, waited < backedOffWait, isSpacedOut(at: time),
+              isProbe, waited >= baseWait, waited < backedOffWait,
               burst == nil, probe == nil, latestQueueDelay == .zero else { return [] }
         if let lastBurst, time.since(lastBurst) < configuration.burstInterval { return [] }
         burst = Burst(started: time, hold: burstHold)

@@ -270,21 +270,22 @@ public struct AdaptiveBitrate: Sendable, Equatable {
         }
         guard target != top else { return [] }
         let quiet = isPathQuiet(at: time)
-        let next = higher(boosted: quiet)
+        let burstProved = hasBurstEvidence(at: time)
+        let next = higher(boosted: quiet || burstProved)
         guard next != target, isFilled || next.videoBitrate == target.videoBitrate else { return [] }
         let isProbe = configuration.mode == .ladder || isPastCapacity(next)
         if isProbe, configuration.mode == .throughput, latestQueueDelay * 3 > configuration.probeQueueLimit { return [] }
         let quietSince = max(lastChange ?? time, lastCongestion ?? time)
         let waited = time.since(quietSince)
         guard isDue(isProbe: isProbe, quiet: quiet, waited: waited, at: time) else {
-            return askBurst(isProbe: isProbe, quiet: quiet, waited: waited, at: time)
+            return askBurst(isProbe: isProbe, waited: waited, at: time)
         }
         if configuration.mode == .ladder, probe != nil { backoff = 1 }
         let old = target
         let early = waited < backedOffWait
-        let byBurst = early && isProbe && isSpacedOut(at: time)
+        let byBurst = early && isProbe && burstProved
         let actions = change(to: next, at: time, reason: configuration.mode == .ladder ? .quietInterval : .recovery)
-        if isProbe { probe = Probe(from: old, started: time, capacity: capacity, byQuietPath: early, byBurst: byBurst) }
+        if isProbe { probe = Probe(from: old, started: time, capacity: capacity, byQuietPath: early && !byBurst, byBurst: byBurst) }
         if byBurst { burstPassed = nil }
         return actions
     }
@@ -297,20 +298,21 @@ public struct AdaptiveBitrate: Sendable, Equatable {
     /// Whether the next step may go after `waited` without congestion or change: a climb after the base
     /// interval, a probe after the backed-off one — or, on a quiet path, after the base interval, unless the
     /// quiet is distrusted and a probe failed within `failedProbeSpacing` (``AdaptiveBitrateConfiguration/failedProbeSpacing``)
-    /// — then only a burst that drained without queueing lets it go.
+    /// — or after a burst that drained without queueing (`AdaptiveBitrate+Burst`), whatever the path read.
     private func isDue(isProbe: Bool, quiet: Bool, waited: Duration, at time: SessionTime) -> Bool {
         guard waited >= baseWait else { return false }
         guard isProbe, waited < backedOffWait else { return true }
+        if hasBurstEvidence(at: time) { return true }
         guard quiet else { return false }
-        guard isSpacedOut(at: time) else { return true }
-        return hasBurstEvidence(at: time)
+        return !isSpacedOut(at: time)
     }
 
-    /// The quiet is distrusted and a probe failed less than `failedProbeSpacing` ago: the quiet alone starts
-    /// no probe now.
-    func isSpacedOut(at time: SessionTime) -> Bool {
-        guard quietDistrusted, let lastFailedProbe else { return false }
-        return time.since(lastFailedProbe) < configuration.failedProbeSpacing
+    /// A probe failed less than `failedProbeSpacing` ago and the quiet alone may not start another now: with
+    /// bursts (the owner can hold its sends) only a burst that drained without queueing may; without them,
+    /// once the quiet has fooled a probe.
+    private func isSpacedOut(at time: SessionTime) -> Bool {
+        guard let lastFailedProbe, time.since(lastFailedProbe) < configuration.failedProbeSpacing else { return false }
+        return configuration.burstHold != nil || quietDistrusted
     }
 
     private mutating func change(to new: AdaptiveBitrateTarget, at time: SessionTime, reason: AdaptiveBitrateChange.Reason) -> [Action] {
@@ -336,10 +338,14 @@ public struct AdaptiveBitrate: Sendable, Equatable {
     }
 
     /// The wire carried what `probe` was out to learn: more than the capacity known when it started, or (none
-    /// known) its target.
+    /// known) its target. Past the known capacity, carrying 90 % of what the probe asked is enough: a probe of
+    /// 1.5 × a stream at 80 % of the capacity asks exactly `growthMargin` times it, and an encoder a hair
+    /// under its target left such a probe out, unproved, for good (the simulated lift in ProbeFailureSpacingTests).
     private func held(_ probe: Probe) -> Bool {
+        let carried = Double(carriedSinceChange ?? 0)
         guard let known = probe.capacity else { return isFilled }
-        return Double(carriedSinceChange ?? 0) > Double(known) * Self.growthMargin
+        let asked = Double(target.videoBitrate + configuration.audioBitrate)
+        return carried > Double(known) * Self.growthMargin || (carried > Double(known) && carried >= asked * 0.9)
     }
 
     /// The video bitrate the known capacity takes with headroom, audio aside; nil when none is known.
