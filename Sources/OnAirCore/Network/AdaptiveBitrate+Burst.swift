@@ -31,11 +31,12 @@ extension AdaptiveBitrate {
     static let burstEvidenceLife = Duration.seconds(2)
 
     /// Judges the burst out, if `sample` is the one that tells: passed when the path queued less than
-    /// `burstQueueing` with no standing send queue.
+    /// `burstQueueing`, with a standing send queue small enough that a probe could go (a few milliseconds
+    /// stand at most readings of a link with room: the kernel's last segment waiting for its ACK).
     mutating func judgeBurst(_ sample: Sample) {
         guard let burst, sample.time.since(burst.started) >= burst.hold + Self.burstVerdictDelay else { return }
         self.burst = nil
-        if let queueing = sample.pathQueueing, queueing < configuration.burstQueueing, sample.queueDelay == .zero {
+        if let queueing = sample.pathQueueing, queueing < configuration.burstQueueing, sample.queueDelay * 3 <= configuration.probeQueueLimit {
             burstPassed = sample.time
         } else {
             burstPassed = nil
@@ -59,13 +60,14 @@ extension AdaptiveBitrate {
         }
     }
 
-    /// When a probe is wanted but the backoff after failed ones holds it back, a burst asks the link
-    /// instead (at most once every `burstInterval`, with no burst or probe out and an empty send queue);
-    /// nothing otherwise.
+    /// When a probe is wanted but the backoff after failed ones holds it back (none failed yet: the base
+    /// interval is short enough), a burst asks the link
+    /// instead: from `settleTime` after the last change (the verdict then comes about when the base interval
+    /// lets a probe go), at most once every `burstInterval`, with no burst or probe out; nothing otherwise.
+    /// The caller has checked that the send queue is small enough for a probe.
     mutating func askBurst(isProbe: Bool, waited: Duration, at time: SessionTime) -> [Action] {
         guard configuration.mode == .throughput, configuration.burstHold != nil, !burstDistrusted, burstHold > .zero,
-              isProbe, waited >= baseWait, waited < backedOffWait,
-              burst == nil, probe == nil, latestQueueDelay == .zero else { return [] }
+              isProbe, backoff > 1, waited >= configuration.settleTime, waited < backedOffWait, burst == nil, probe == nil else { return [] }
         if let lastBurst, time.since(lastBurst) < configuration.burstInterval { return [] }
         burst = Burst(started: time, hold: burstHold)
         lastBurst = time

@@ -27,8 +27,8 @@ extension AdaptiveBitrate {
         return next
     }
 
-    /// One step up from the current target, never past the ceiling; `boosted` (a quiet path) probes by
-    /// `probeGrowth` squared.
+    /// One step up from the current target, never past the ceiling; `boosted` (a quiet path, a burst that
+    /// drained without queueing) probes by `probeGrowth` squared at once, below the known capacity or not.
     func higher(boosted: Bool = false) -> AdaptiveBitrateTarget {
         var next = target
         if target.audioOnly {
@@ -46,7 +46,8 @@ extension AdaptiveBitrate {
             next.videoBitrate = rungs.last { $0 > target.videoBitrate } ?? configuration.ceiling
         case .throughput:
             let step = Double(configuration.ceiling) * configuration.recoveryFraction
-            if let safe = safeVideoBitrate, Double(target.videoBitrate) * (1 + Self.smallestClimb) < Double(safe) {
+            // Boosted (the link has shown room far past the stream), no climb to the old capacity first.
+            if !boosted, let safe = safeVideoBitrate, Double(target.videoBitrate) * (1 + Self.smallestClimb) < Double(safe) {
                 // Below the known capacity's headroom: climb there, a step at a time.
                 next.videoBitrate = min(safe, Self.wholeKilobits(Double(target.videoBitrate) + step))
             } else {

@@ -80,7 +80,7 @@ public struct AdaptiveBitrate: Sendable, Equatable {
     /// Multiplies the wait before a probe: doubled by each failed probe (up to `maximumBackoff`), back to 1
     /// when a probe holds, so a link that cannot take more is not re-probed every few seconds, while a
     /// lifted cap is still found within a few intervals.
-    private var backoff = 1
+    var backoff = 1
     /// When the last throughput probe failed.
     var lastFailedProbe: SessionTime?
     /// A probe that a quiet path started before its backed-off wait failed: the path reads quiet under its
