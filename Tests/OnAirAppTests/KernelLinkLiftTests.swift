@@ -51,7 +51,6 @@ struct KernelLinkLiftTests {
         let seconds = Double(recovered.time - failed.time) / 1000
         print("kernel lift (\(scheme)): failed probe at \(failed.time) ms, lifted by \(lifted) ms, back to \(recovered.details["new"] ?? "?") \(seconds) s after the failed probe; abr: \(Self.abrLog(publisher, since: failed.time - 30_000))")
         // The aim is 15 s; a loaded machine's encoder takes longer to reach each target.
-        if ProcessInfo.processInfo.environment["ONAIR_ABR_TRACE"] != nil { print(publisher.peer.standardError.split(separator: "\n").filter { $0.hasPrefix("TRACE") }.suffix(60).joined(separator: "\n")) }
         #expect(seconds <= 30, "back to 90 % only \(seconds) s after the lift")
         #expect(publisher.events.malformed.isEmpty, "lines outside the schema: \(publisher.events.malformed)")
         withExtendedLifetime(proxy) {}

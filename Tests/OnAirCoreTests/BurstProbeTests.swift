@@ -61,6 +61,9 @@ struct BurstProbeTests {
         Row(name: "no burst while the send queue stands too long for a probe", configuration: bursting, steps: failedProbe + [
             at(10, delay: 60, kbps: 850, path: 6), at(10.5, delay: 60, kbps: 850, path: 6), at(11, delay: 20, kbps: 850, path: 6, expect: ["burst 300ms"]),
         ]),
+        Row(name: "a burst 2 s after the failure comes before the climb to the old capacity; passed, it skips the climb", configuration: bursting, steps: failedProbe.dropLast() + [
+            at(7, kbps: 750, path: 6, expect: ["burst 300ms"]), at(8, kbps: 750, path: 6, expect: ["1687k@30fps"]),
+        ]),
         Row(name: "an owner that cannot hold its sends gets no burst, and the backoff alone releases the probe", configuration: withoutBursts, steps: failedProbe + [
             at(10, kbps: 850, path: 6), at(11, kbps: 850, path: 6), at(13, kbps: 850, path: 6), at(14.5, kbps: 850, path: 6, expect: ["1275k@30fps"]),
         ]),

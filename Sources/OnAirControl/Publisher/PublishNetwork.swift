@@ -1,4 +1,3 @@
-import Foundation
 import OnAirCore
 import OnAirMedia
 import OnAirLink
@@ -127,14 +126,7 @@ public final class PublishNetwork: Sendable {
                     if !isOutage(sample) && !outageSeen { input = .sample(sample) }
                     outageSeen = isOutage(sample)
                 }
-                if ProcessInfo.processInfo.environment["ONAIR_ABR_TRACE"] != nil, case let .sample(x) = input {
-                    FileHandle.standardError.write("TRACE t=\(x.time.milliseconds) q=\(x.queueDelay.wholeMilliseconds) path=\(x.pathQueueing.map { "\($0)" } ?? "-") thr=\(x.throughput) off=\(x.offered)\n".data(using: .utf8)!)
-                }
-                let acts = current.handle(input)
-                if ProcessInfo.processInfo.environment["ONAIR_ABR_TRACE"] != nil, !acts.isEmpty {
-                    FileHandle.standardError.write("TRACE act t=\(reading.time.milliseconds) \(acts)\n".data(using: .utf8)!)
-                }
-                for action in acts {
+                for action in current.handle(input) {
                     switch action {
                     case let .retarget(change):
                         engine.apply(change.new)

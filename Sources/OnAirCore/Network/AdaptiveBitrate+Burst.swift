@@ -64,10 +64,12 @@ extension AdaptiveBitrate {
     /// interval is short enough), a burst asks the link
     /// instead: from `settleTime` after the last change (the verdict then comes about when the base interval
     /// lets a probe go), at most once every `burstInterval`, with no burst or probe out; nothing otherwise.
-    /// The caller has checked that the send queue is small enough for a probe.
+    /// `isProbe`: the next step up, boosted, is a probe (a climb to the old capacity would come first without
+    /// a burst: a passed one skips it).
     mutating func askBurst(isProbe: Bool, waited: Duration, at time: SessionTime) -> [Action] {
         guard configuration.mode == .throughput, configuration.burstHold != nil, !burstDistrusted, burstHold > .zero,
-              isProbe, backoff > 1, waited >= configuration.settleTime, waited < backedOffWait, burst == nil, probe == nil else { return [] }
+              isProbe, backoff > 1, waited >= configuration.settleTime, waited < backedOffWait, burst == nil, probe == nil,
+              latestQueueDelay * 3 <= configuration.probeQueueLimit else { return [] }
         if let lastBurst, time.since(lastBurst) < configuration.burstInterval { return [] }
         burst = Burst(started: time, hold: burstHold)
         lastBurst = time

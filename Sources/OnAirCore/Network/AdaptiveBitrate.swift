@@ -278,7 +278,8 @@ public struct AdaptiveBitrate: Sendable, Equatable {
         let quietSince = max(lastChange ?? time, lastCongestion ?? time)
         let waited = time.since(quietSince)
         guard isDue(isProbe: isProbe, quiet: quiet, waited: waited, at: time) else {
-            return askBurst(isProbe: isProbe, waited: waited, at: time)
+            // A climb to the known capacity comes first unless a burst shows room: ask before it, too.
+            return askBurst(isProbe: isProbe || isPastCapacity(higher(boosted: true)), waited: waited, at: time)
         }
         if configuration.mode == .ladder, probe != nil { backoff = 1 }
         let old = target
