@@ -1,22 +1,20 @@
-/// Burst probing: finding a lifted cap without a rate step that can fail.
+/// Burst probing: finding a lifted cap without a rate step that can fail (docs/production-path.md).
 ///
-/// Why: a failed probe costs the link a second or two at its cap, so failed probes stay at least
-/// `failedProbeSpacing` (20 s) apart on a path whose quiet has fooled a probe once. A cap lifted just after
-/// such a failure was then found 20 s late at best, past issue 23's 15 s. The path's own quiet cannot tell a
-/// lifted cap from a cap whose burst allowance swallows the stream's keyframes (both read quiet); only
-/// sending more at once than that allowance can. So, instead of a probe, the machine asks the owner to hold
-/// the media back for `burstHold` (300 ms) and send it at once: the same bytes, no new target, a burst of
-/// `hold` × the stream. Under a cap the bottleneck queues what exceeds its allowance (a 300 ms burst of
-/// 640 kbit/s through an 800 kbit/s tbf with an 8 kB bucket: about 140 ms at its peak), and the kernel's
-/// smoothed round trip shows it within the second; past a lifted cap it drains at line rate and nothing
-/// queues. A burst that drained with under `burstQueueing` of path queueing lets the next probe go at once,
-/// spacing or not. Its only cost is the hold itself: the server receives that media up to `hold` late, once
-/// every `burstInterval` at most, and only while a quiet path's probes are held back by a recent failure.
+/// Why: a failed probe costs the link a second or two at its cap, so failed probes stay apart (the backoff
+/// up to 24 s; `failedProbeSpacing`, 20 s, for early ones). A cap lifted just after a failure was then found
+/// 20–35 s late (issue 23 asks for 15 s). The path's own quiet does not tell reliably: on the kernel link a
+/// lifted path read 2–6 ms of queueing every second (never quiet), and a cap whose burst allowance swallows
+/// the keyframes reads quiet too. Only sending more at once than that allowance tells. So while the backoff
+/// holds a probe back, the machine asks the owner to hold the media back for `burstHold` (300 ms) and send it
+/// at once: the same bytes, no new target, a burst of `hold` × the stream. Under a cap the bottleneck queues
+/// what exceeds its allowance (52–62 ms of smoothed round trip through an 800 kbit/s tbf at ~600 kbit/s);
+/// past a lifted cap it drains at line rate (2–6 ms). A burst that drained with under `burstQueueing` lets
+/// the probe go at once, boosted, spacing or not. Its cost is the hold: the server receives that media up to
+/// `hold` late, at most once every `burstInterval`, only while the backoff holds a probe back.
 ///
 /// A burst can still be fooled (a bottleneck whose allowance exceeds the burst): a probe it started that
-/// fails doubles the next hold, up to `burstHoldLimit`; fooled at that hold, bursts start no probe within
-/// `failedProbeSpacing` of a failed one until a probe holds. So the fooled probes are bounded and a steady
-/// cap settles back to at most one failed probe every 20 s.
+/// fails doubles the next hold, up to `burstHoldLimit`; fooled at that hold, bursts start no probe until a
+/// probe holds. So the fooled probes are bounded and a steady cap settles back to its backed-off probes.
 extension AdaptiveBitrate {
     /// A burst asked for: when, and how long the media was held.
     struct Burst: Sendable, Equatable {

@@ -16,7 +16,8 @@
 /// of `probeQueueLimit` shows, and raising the capacity when the link carried it. Failed probes double the
 /// wait, up to `maximumBackoff` intervals. So a capped link is not overfilled every few seconds (make bench,
 /// abr: climbing a tenth of the ceiling every 3 s kept the sent rate at the 800 kbit/s cap 94 % of the time),
-/// while a lifted cap is found within a backed-off interval and a few probes.
+/// while a lifted cap is found within a backed-off interval and a few probes — or sooner: while the backoff
+/// holds a probe back, a burst of held-back media asks the link whether it has room (`AdaptiveBitrate+Burst`).
 public struct AdaptiveBitrate: Sendable, Equatable {
     /// What the send path measured.
     public struct Sample: Sendable, Equatable {

@@ -60,14 +60,14 @@ public struct AdaptiveBitrateConfiguration: Sendable, Equatable {
     /// 800 kbit/s tbf: 43 ms), so a capped path never looks quiet this long.
     public var quietPathQueueing: Duration
     public var quietPathSpan: Duration
-    /// Throughput: once a probe that a quiet path started early has failed, the path's quiet starts no probe
-    /// within this long of any failed one (until a probe holds); only the backed-off wait does. Keyframes that fit the bottleneck's
+    /// Throughput: within this long of a failed probe the path's quiet starts no early probe — with bursts
+    /// (`burstHold`), only a burst that drained does; without them, once a quiet-started probe has failed
+    /// (until a probe holds) only the backed-off wait does. Keyframes that fit the bottleneck's
     /// burst allowance (the test clip at ~430k under an 800k tbf) can read quiet under a cap, and one run made
-    /// two failed probes within 20 s that way. A path that queues at its keyframes keeps the quiet signal
-    /// armed, so a lifted cap is still found within seconds there (issue 23).
+    /// two failed probes within 20 s that way.
     public var failedProbeSpacing: Duration
-    /// Throughput: how long the owner holds the media back to send it as one burst when the spacing above
-    /// keeps a probe back on a quiet path (`AdaptiveBitrate+Burst`); nil: the owner cannot hold its sends (a
+    /// Throughput: how long the owner holds the media back to send it as one burst while the backoff after
+    /// a failed probe holds the next back (`AdaptiveBitrate+Burst`); nil: the owner cannot hold its sends (a
     /// burst would never happen and every verdict would read quiet), so no burst is asked for. 300 ms: past
     /// an 8 kB token bucket's allowance from about 220 kbit/s of stream, and within a player's usual buffer.
     public var burstHold: Duration?
