@@ -56,6 +56,56 @@ struct KernelLinkLiftTests {
         withExtendedLifetime(proxy) {}
     }
 
+    /// The other half of item 4 on the real link: a steady 800 kbit/s cap, bursts and all. From the third
+    /// failed probe (the backoff at its longest: the first ones are 3, 6 and 12 s apart by design) for 90 s:
+    /// every step down at least 20 s after the one before, and the engine's queue drops nothing.
+    @Test("--abr throughput, steady 800k kernel cap for 90 s after convergence: failed probes ≥ 20 s apart, no congestion drop")
+    func steadyCap() async throws {
+        let directory = try TemporaryDirectory(prefix: "onair-kernel-steady")
+        let link = try KernelLink(capBitsPerSecond: Self.cap)
+        let nginx = try NginxRTMPServer(everyAddress: true)
+        defer { nginx.stop() }
+        let publisher = try HeadlessRun(
+            ["publish", "rtmp://\(link.serverAddress):\(nginx.port)/live/steady", "--direct", "--headless", "--video", "grain",
+             "--audio", "test", "--size", "640x360", "--bitrate", "2500k", "--abr", "throughput", "--duration", "240"],
+            in: directory, launcher: link.command([]))
+        defer { _ = publisher.peer.stop(signal: SIGKILL) }
+        var third: HeadlessRun.Event?
+        let deadline = ContinuousClock.now + .seconds(180)
+        while third == nil, ContinuousClock.now < deadline, publisher.peer.isRunning {
+            third = Self.failedProbes(publisher).dropFirst(2).first
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        let converged = try #require(third, "no third failed probe: \(Self.abrLog(publisher))")
+        let end = converged.time + 90_000
+        let last = await publisher.waitFor(.seconds(180)) { $0.kind == "stats" && $0.side == "publisher" && $0.time > end }
+        _ = try #require(last, "the run ended before 90 s after convergence: \(publisher.peer.standardError.suffix(2000))")
+        let downs = publisher.events.events.filter {
+            $0.kind == "abr" && $0.time >= converged.time && $0.time <= end
+                && ($0.details["newBitrate"] as? Int ?? 0) < ($0.details["oldBitrate"] as? Int ?? 0)
+        }.map(\.time)
+        let gaps = zip(downs, downs.dropFirst()).map { Double($1 - $0) / 1000 }
+        let stats = publisher.events.events.filter { $0.kind == "stats" && $0.side == "publisher" }
+        func drops(at time: Int64) -> Int {
+            stats.last { $0.time <= time }?.details["droppedVideoPackets"] as? Int ?? 0
+        }
+        #expect(stats.contains { $0.details["droppedVideoPackets"] is Int }, "no droppedVideoPackets in the publisher's stats")
+        let dropped = drops(at: end) - drops(at: converged.time)
+        print("kernel steady cap: step downs at \(downs.map { $0 / 100 }) ds, gaps \(gaps) s, video packets dropped after convergence \(dropped)")
+        #expect(gaps.allSatisfy { $0 >= 20 }, "two step downs within 20 s: \(Self.abrLog(publisher, since: converged.time))")
+        #expect(dropped == 0, "the queue dropped \(dropped) video packets after convergence")
+        #expect(publisher.events.malformed.isEmpty, "lines outside the schema: \(publisher.events.malformed)")
+    }
+
+    /// The `abr` events that lower the target right after one that raised it: failed probes.
+    static func failedProbes(_ publisher: HeadlessRun) -> [HeadlessRun.Event] {
+        let changes = publisher.events.events.filter { $0.kind == "abr" }
+        func isDown(_ event: HeadlessRun.Event) -> Bool {
+            (event.details["newBitrate"] as? Int ?? 0) < (event.details["oldBitrate"] as? Int ?? 0)
+        }
+        return zip(changes, changes.dropFirst()).filter { !isDown($0) && isDown($1) }.map(\.1)
+    }
+
     /// The `number`th `abr` event that lowers the target.
     static func waitForStepDown(number: Int, in publisher: HeadlessRun, within timeout: Duration) async -> HeadlessRun.Event? {
         let deadline = ContinuousClock.now + timeout
