@@ -26,6 +26,10 @@ struct BurstProbeTests {
             expected: expect)
     }
 
+    static func tick(_ second: Double, expect: [String] = []) -> Step {
+        Step(input: .tick(SessionTime(milliseconds: Int64(second * 1000))), expected: expect)
+    }
+
     static let bursting = AdaptiveBitrateConfiguration(
         mode: .throughput, ceiling: 2_500_000, floor: 300_000, throughputHeadroom: 0.85, burstHold: .milliseconds(300))
     static var withoutBursts: AdaptiveBitrateConfiguration {
@@ -50,8 +54,12 @@ struct BurstProbeTests {
         Row(name: "a burst that drained without queueing lets the probe go at once, by 1.5², on a path that is not quiet", configuration: bursting, steps: failedProbe + [
             at(10, kbps: 850, path: 6, expect: ["burst 300ms"]), at(11, kbps: 850, path: 6, expect: ["1912k@30fps"]),
         ]),
-        Row(name: "a burst is judged only once its held media has left (800 ms): a queued reading before then does not count", configuration: bursting, steps: failedProbe + [
-            at(10, kbps: 850, path: 6, expect: ["burst 300ms"]), at(10.7, kbps: 850, path: 60), at(11, kbps: 850, path: 6, expect: ["1912k@30fps"]),
+        Row(name: "a burst is judged once its held media has left (800 ms), on every sample since it was asked", configuration: bursting, steps: failedProbe + [
+            at(10, kbps: 850, path: 6, expect: ["burst 300ms"]), at(10.5, kbps: 850, path: 6), at(11, kbps: 850, path: 6, expect: ["1912k@30fps"]),
+        ]),
+        Row(name: "a burst asked between samples: the queueing of the sample that covered its release fails it, whatever the judging one reads", configuration: bursting, steps: failedProbe + [
+            at(9.9, kbps: 850, path: 40), tick(10.3, expect: ["burst 300ms"]), at(11, kbps: 850, path: 60), at(12, kbps: 850, path: 1),
+            at(13, kbps: 850, path: 1), tick(14.5, expect: ["1275k@30fps"]),
         ]),
         Row(name: "a burst-started probe that fails doubles the next hold", configuration: bursting, steps: failedProbe + [
             at(10, kbps: 850, path: 6, expect: ["burst 300ms"]), at(11, kbps: 850, path: 6, expect: ["1912k@30fps"]),

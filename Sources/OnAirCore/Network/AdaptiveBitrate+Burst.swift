@@ -16,14 +16,20 @@
 /// fails doubles the next hold, up to `burstHoldLimit`; fooled at that hold, bursts start no probe until a
 /// probe holds. So the fooled probes are bounded and a steady cap settles back to its backed-off probes.
 extension AdaptiveBitrate {
-    /// A burst asked for: when, and how long the media was held.
+    /// A burst asked for: when, how long the media was held, and the most path queueing and standing queue
+    /// of the samples since (each sample's window ends where the next begins, so together they cover the
+    /// release wherever it fell: judged on one sample alone, a burst asked just after a sample was judged on a
+    /// window that began after its release, and under the cap it read as passed — the steady kernel cap then
+    /// saw failed probes 6–13 s apart).
     struct Burst: Sendable, Equatable {
         var started: SessionTime
         var hold: Duration
+        var mostQueueing: Duration?
+        var mostQueueDelay: Duration = .zero
     }
 
     /// A burst is judged on the first sample at least this long after its release: the held media has been
-    /// sent and acknowledged, and the sample's window (the most path queueing of its readings) covers it.
+    /// sent and acknowledged, and the samples since it was asked cover its release and drain.
     static let burstVerdictDelay = Duration.milliseconds(500)
     /// A passed burst lets a probe go for this long after its verdict.
     static let burstEvidenceLife = Duration.seconds(2)
@@ -32,9 +38,15 @@ extension AdaptiveBitrate {
     /// `burstQueueing`, with a standing send queue small enough that a probe could go (a few milliseconds
     /// stand at most readings of a link with room: the kernel's last segment waiting for its ACK).
     mutating func judgeBurst(_ sample: Sample) {
-        guard let burst, sample.time.since(burst.started) >= burst.hold + Self.burstVerdictDelay else { return }
+        guard var burst, sample.time > burst.started else { return }
+        burst.mostQueueing = [burst.mostQueueing, sample.pathQueueing].compactMap { $0 }.max()
+        burst.mostQueueDelay = max(burst.mostQueueDelay, sample.queueDelay)
+        guard sample.time.since(burst.started) >= burst.hold + Self.burstVerdictDelay else {
+            self.burst = burst
+            return
+        }
         self.burst = nil
-        if let queueing = sample.pathQueueing, queueing < configuration.burstQueueing, sample.queueDelay * 3 <= configuration.probeQueueLimit {
+        if let queueing = burst.mostQueueing, queueing < configuration.burstQueueing, burst.mostQueueDelay * 3 <= configuration.probeQueueLimit {
             burstPassed = sample.time
         } else {
             burstPassed = nil
