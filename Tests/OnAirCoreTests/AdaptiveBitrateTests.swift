@@ -103,8 +103,8 @@ struct AdaptiveBitrateTests {
         ]),
         Row(name: "throughput: a probe out while the path turns quiet is held by it, and the next goes at once by 1.5²", configuration: throughput, steps: [
             at(1, delay: 700, kbps: 1000, expect: "850k@30fps"), at(3, kbps: 850), tick(4, expect: "1275k@30fps"),
-            at(5, kbps: 1150, path: 0.1), at(6, kbps: 1150, path: 0.2), at(7, kbps: 1150, path: 0.1),
-            at(8, kbps: 1150, path: 0.1, expect: "2500k@30fps"),
+            at(5, kbps: 1100, path: 0.1), at(6, kbps: 1100, path: 0.2), at(7, kbps: 1100, path: 0.1),
+            at(8, kbps: 1100, path: 0.1, expect: "2500k@30fps"),
         ]),
         Row(name: "throughput: a capped path queues at each keyframe, so it is never quiet and the probe waits out its backoff", configuration: throughput, steps: [
             at(1, delay: 700, kbps: 1000, expect: "850k@30fps"), at(3, kbps: 850), tick(4, expect: "1275k@30fps"),

@@ -27,6 +27,8 @@ extension PublishNetwork {
             framesPerSecond: engine.configuration.framesPerSecond, requireVideo: options.abrRequireVideo)
         guard url.scheme == .rtmp, !options.direct, options.asksForLinkStage || withStage else {
             // No `link` event: there is no link stage to describe (the `abr` events say `link: direct`).
+            // The path's own queueing is the kernel's: a held-back burst shows whether a quiet link has room.
+            configuration?.burstHold = .milliseconds(300)
             return (url, PublishNetwork(stage: nil, configuration: configuration, engine: engine, clock: clock, events: events))
         }
         let stage: LinkImpairment

@@ -18,14 +18,16 @@ public final class MediaPump: Sendable {
     private let target = Mutex<Target?>(nil)
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    /// Starts draining `packets`: each batch the queue releases goes out in one write.
+    /// Starts draining `packets`: each batch the queue releases goes out in one write. While `hold` holds,
+    /// writes wait and the engine's queue keeps what arrives: it leaves as one burst (ABR's burst probe).
     ///
     /// The task runs on the live connection's event loop (`EventLoopTaskExecutor`), not the task pool: a
     /// batch then costs one thread wake-up instead of three (issue 31).
-    public func start(_ packets: PacketStream) {
+    public func start(_ packets: PacketStream, hold: SendHold? = nil) {
         let executor = EventLoopTaskExecutor.following { [weak self] in self?.target.withLock { $0?.publisher } }
         let pump = Task(executorPreference: executor) { [weak self] in
             for await batch in packets.batches {
+                if let wait = hold?.remaining { try? await Task.sleep(for: wait) }
                 guard let self else { return }
                 guard let (publisher, accepted) = self.route(batch) else { continue }
                 // A failed send means the connection is going away; its own events report that.

@@ -19,6 +19,8 @@ public final class PublishNetwork: Sendable {
     public let stage: LinkImpairment?
     /// Reads TCP_INFO of the publisher's connection; `PublisherController` hands it to each connection.
     public let probe = PublisherTCPProbe()
+    /// ABR's burst probe holds the pump's writes here (`PublisherController` hands it to the pump).
+    public let sendHold = SendHold()
     private let sampler: Task<Void, Never>
     /// What ABR asks of the encoder now (nil with `--abr off`): the dashboard's and `stats`' `abrTarget`.
     private let target: TargetCell
@@ -41,9 +43,11 @@ public final class PublishNetwork: Sendable {
         self.target = target
         let probe = self.probe
         let path = self.path
+        let hold = self.sendHold
         // On the socket's own event loop: each 100 ms read of TCP_INFO then wakes one thread, not three.
         sampler = Task(executorPreference: EventLoopTaskExecutor.following(probe: probe)) {
-            await Self.sample(configuration, probe: probe, path: path, stage: stage, engine: engine, clock: clock, target: target, events: events)
+            await Self.sample(
+                configuration, probe: probe, path: path, stage: stage, engine: engine, clock: clock, target: target, hold: hold, events: events)
         }
     }
 
@@ -82,7 +86,7 @@ public final class PublishNetwork: Sendable {
 
     private static func sample(
         _ configuration: AdaptiveBitrateConfiguration?, probe: PublisherTCPProbe, path: PathCell, stage: LinkImpairment?,
-        engine: MediaEngine, clock: SessionClock, target: TargetCell, events: @Sendable (OnAirEvent) -> Void
+        engine: MediaEngine, clock: SessionClock, target: TargetCell, hold: SendHold, events: @Sendable (OnAirEvent) -> Void
     ) async {
         var meter = SendPathMeter()
         var machine = configuration.map { AdaptiveBitrate($0) }
@@ -123,10 +127,15 @@ public final class PublishNetwork: Sendable {
                     if !isOutage(sample) && !outageSeen { input = .sample(sample) }
                     outageSeen = isOutage(sample)
                 }
-                for case let .retarget(change) in current.handle(input) {
-                    engine.apply(change.new)
-                    target.value.withLock { $0 = change.new }
-                    events(event(change, input: input, link: stage.map { $0.state.description } ?? "direct"))
+                for action in current.handle(input) {
+                    switch action {
+                    case let .retarget(change):
+                        engine.apply(change.new)
+                        target.value.withLock { $0 = change.new }
+                        events(event(change, input: input, link: stage.map { $0.state.description } ?? "direct"))
+                    case let .burst(duration):
+                        hold.hold(for: duration)
+                    }
                 }
                 machine = current
             }

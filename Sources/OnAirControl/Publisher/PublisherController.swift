@@ -63,9 +63,9 @@ public final class PublisherController {
         if let outputs {
             outputs.attachFirst(wire: wire, probe: network?.probe)
             outputs.start(engine)
-            pump.start(outputs.firstPackets)
+            pump.start(outputs.firstPackets, hold: network?.sendHold)
         } else {
-            pump.start(engine.packets)
+            pump.start(engine.packets, hold: network?.sendHold)
         }
     }
 

@@ -60,12 +60,25 @@ public struct AdaptiveBitrateConfiguration: Sendable, Equatable {
     /// 800 kbit/s tbf: 43 ms), so a capped path never looks quiet this long.
     public var quietPathQueueing: Duration
     public var quietPathSpan: Duration
-    /// Throughput: once a probe that a quiet path started early has failed, the path's quiet starts no probe
-    /// within this long of any failed one (until a probe holds); only the backed-off wait does. Keyframes that fit the bottleneck's
+    /// Throughput: within this long of a failed probe the path's quiet starts no early probe — with bursts
+    /// (`burstHold`), only a burst that drained does; without them, once a quiet-started probe has failed
+    /// (until a probe holds) only the backed-off wait does. Keyframes that fit the bottleneck's
     /// burst allowance (the test clip at ~430k under an 800k tbf) can read quiet under a cap, and one run made
-    /// two failed probes within 20 s that way. A path that queues at its keyframes keeps the quiet signal
-    /// armed, so a lifted cap is still found within seconds there (issue 23).
+    /// two failed probes within 20 s that way.
     public var failedProbeSpacing: Duration
+    /// Throughput: how long the owner holds the media back to send it as one burst while the backoff after
+    /// a failed probe holds the next back (`AdaptiveBitrate+Burst`); nil: the owner cannot hold its sends (a
+    /// burst would never happen and every verdict would read quiet), so no burst is asked for. 300 ms: past
+    /// an 8 kB token bucket's allowance from about 220 kbit/s of stream, and within a player's usual buffer.
+    public var burstHold: Duration?
+    /// The longest hold: a probe started by a burst that then failed doubles the next hold up to this.
+    public var burstHoldLimit = Duration.milliseconds(1200)
+    /// At most one burst this often: the hold adds its latency to the stream each time.
+    public var burstInterval = Duration.seconds(5)
+    /// A burst passed when the path's queueing read less than this in the second that carried it: under an
+    /// 800 kbit/s tbf a 300 ms burst of 640 kbit/s raises the smoothed round trip by tens of milliseconds;
+    /// on a 20 Mbit/s path the same burst queues under 10 ms at its peak.
+    public var burstQueueing = Duration.milliseconds(20)
 
     public init(
         mode: Mode = .off,
@@ -86,7 +99,8 @@ public struct AdaptiveBitrateConfiguration: Sendable, Equatable {
         recoveryInterval: Duration = .seconds(3),
         quietPathQueueing: Duration = .milliseconds(2),
         quietPathSpan: Duration = .seconds(3),
-        failedProbeSpacing: Duration = .seconds(20)
+        failedProbeSpacing: Duration = .seconds(20),
+        burstHold: Duration? = nil
     ) {
         self.mode = mode
         self.ceiling = max(1, ceiling)
@@ -108,5 +122,6 @@ public struct AdaptiveBitrateConfiguration: Sendable, Equatable {
         self.quietPathQueueing = quietPathQueueing
         self.quietPathSpan = quietPathSpan
         self.failedProbeSpacing = failedProbeSpacing
+        self.burstHold = burstHold.map { min(burstHoldLimit, max(.milliseconds(50), $0)) }
     }
 }
