@@ -5,7 +5,11 @@ extension OutputGroup {
     /// Why `reconnect N` does nothing now, for the outputs 2…N that refuse it (the one gate reads these).
     public var reconnectRefusals: [Int: String] {
         var refusals: [Int: String] = [:]
-        for output in outputs { refusals[output.index] = output.link.reconnectRefusal }
+        let held = stopped.withLock { $0 }
+        for output in outputs {
+            refusals[output.index] = held.contains(output.index)
+                ? "output \(output.index) is stopped (output-start \(output.index) puts it back)" : output.link.reconnectRefusal
+        }
         return refusals
     }
 
@@ -26,7 +30,7 @@ extension OutputGroup {
             let link = output.link
             probes.append(output.probe)
             rows.append(OutputRow(
-                index: output.index, host: OutputRow.host(of: output.url), state: link.stateText, sentBitsPerSecond: 0,
+                index: output.index, host: OutputRow.host(of: output.url), state: stateText(output), sentBitsPerSecond: 0,
                 queueDepth: output.queue.snapshot.depth, reconnects: link.reconnects))
         }
         var delivered: [DeliveredReading?] = []

@@ -27,12 +27,19 @@ public enum OperatorCommand: Sendable, Hashable {
     /// at once, its backoff reset; the others are not touched (docs/multi-destination.md). Output 1 is the
     /// publisher's own connection, so `reconnect 1` is `reconnect`.
     case reconnectOutput(Int)
+    /// A server command on the embedded relay of output N ≥ 2 (`server-stall 30s 2`): the demo runs a relay per
+    /// destination it was given no `--server` for (a scenario's `outputs 2`). Output 1's is `.server`.
+    case outputServer(ServerCommand, output: Int)
+    /// `output-stop N` / `output-start N`: one destination (2…N) leaves the broadcast or joins it again; the
+    /// others are not touched. Output 1 is the publisher's own connection: its stop and start are `x` and `r`.
+    case outputControl(OutputControl, output: Int)
 
     /// Every command name, for help texts and error messages.
     public static let names: [String] =
         OperatorAction.allCases.map(\.rawValue) + ["pause-video", "pause-audio", "next-policy", "stop", "start", "play", "stop-play", "sub <gesture>",
            "link-down", "link-up", "handoff [RATE [MS]]", "link-cap RATE", "link-uncap", "link-delay MS", "sub <link command>", "quit",
-           "server-restart [D]", "server-busy [D]", "server-stall [D]", "server-move", "reconnect N"]
+           "server-restart [D [N]]", "server-busy [D [N]]", "server-stall [D [N]]", "server-move [N]", "reconnect N",
+           "output-stop N", "output-start N"]
         + DeviceCommand.allCases.map(\.rawValue)
 
     /// The command as typed (`call`, `pause-video`, `sub home`), for messages.
@@ -53,6 +60,8 @@ public enum OperatorCommand: Sendable, Hashable {
         case .server(let command): command.text
         case .device(let command): command.rawValue
         case .reconnectOutput(let index): "reconnect \(index)"
+        case .outputServer(let command, let output): "\(command.text) \(output)"
+        case .outputControl(let control, let output): "\(control.rawValue) \(output)"
         }
     }
 
@@ -60,8 +69,8 @@ public enum OperatorCommand: Sendable, Hashable {
     /// link command's value is bad (`linkError(in:)` says why).
     public init?(_ text: some StringProtocol) {
         var word = Self.trimmed(text).lowercased()
-        if let server = try? ServerCommand.parse(word) {
-            self = .server(server)
+        if let (server, output) = try? ServerCommand.parseAddressed(word) {
+            self = output == 1 ? .server(server) : .outputServer(server, output: output)
             return
         }
         if let link = try? LinkCommand.parse(word) {
@@ -86,6 +95,12 @@ public enum OperatorCommand: Sendable, Hashable {
             self = .reconnectOutput(index)
             return
         }
+        for control in OutputControl.allCases {
+            if let index = Self.outputIndex(word, after: control.rawValue + " ") {
+                self = .outputControl(control, output: index)
+                return
+            }
+        }
         switch word {
         case "pause-video": self = .publisher(.togglePauseVideo)
         case "pause-audio": self = .publisher(.togglePauseAudio)
@@ -108,7 +123,7 @@ extension OperatorCommand {
         var line = trimmed(text).lowercased()
         if let rest = subscriberRest(line) { line = rest }
         do {
-            _ = try ServerCommand.parse(line)
+            _ = try ServerCommand.parseAddressed(line)
             _ = try LinkCommand.parse(line)
             return nil
         } catch let error as ServerCommand.ParseError {
