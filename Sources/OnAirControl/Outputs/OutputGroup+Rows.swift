@@ -38,6 +38,8 @@ extension OutputGroup {
             let read = await probe?.read()
             delivered.append(read.map { DeliveredReading(connection: $0.connection, bytes: $0.sample.deliveredBytes, at: $0.at) })
         }
+        let focused = focusedOutput
+        for index in rows.indices { rows[index].focused = rows[index].index == focused }
         rowSample.withLock { sample in
             if let previous = sample?.delivered, previous.count == delivered.count {
                 for index in rows.indices {

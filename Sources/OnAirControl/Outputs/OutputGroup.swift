@@ -21,6 +21,8 @@ public final class OutputGroup: Sendable {
     /// Outputs the operator took off the broadcast (`output-stop N`): they no longer follow it until
     /// `output-start N`.
     let stopped = Mutex<Set<Int>>([])
+    /// The output the console's output keys act on (1…N; `]` moves it).
+    let focus = Mutex(1)
     /// Output 1's badge and connections opened, as its controller last reported them.
     private let first = Mutex<(state: String, connections: Int, live: Bool)>(("IDLE", 0, false))
     /// `--abr` across the outputs; nil with `--abr off`.
@@ -127,6 +129,27 @@ public final class OutputGroup: Sendable {
             if onAir.withLock({ $0 }) == true { output.post(.event(.start(initialType))) }
         }
     }
+
+    /// The output the console's `r` and `X` act on.
+    public var focusedOutput: Int { focus.withLock { $0 } }
+
+    /// `]`: the next output (after N, output 1) gets the output keys; the dashboard's rows mark it at once.
+    public func focusNext() -> Int {
+        let count = 1 + outputs.count
+        let next = focus.withLock { focused in
+            focused = focused % count + 1
+            return focused
+        }
+        rowSample.withLock { sample in
+            guard var rows = sample?.rows else { return }
+            for index in rows.indices { rows[index].focused = rows[index].index == next }
+            sample?.rows = rows
+        }
+        return next
+    }
+
+    /// Whether the operator took output `index` off the broadcast (`output-stop N`).
+    public func isStopped(_ index: Int) -> Bool { stopped.withLock { $0.contains(index) } }
 
     /// Why `output-stop N` / `output-start N` does nothing now, by output (2…N): stopping one already
     /// stopped, starting one that was not.
