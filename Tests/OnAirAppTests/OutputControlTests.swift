@@ -44,6 +44,12 @@ struct OutputControlTests {
         let none = await publisher.waitFor(.seconds(60)) { $0.kind == "error" && $0.text.hasPrefix("output-start 3:") }
         #expect(none?.text == "output-start 3: no output 3: this broadcast has outputs 1…2", "\(none?.text ?? "no refusal")")
 
+        // Link commands naming an output are understood and refused: the link stage is output 1's only.
+        pipe.fileHandleForWriting.write(Data("link-down 2\n".utf8))
+        let link = await publisher.waitFor(.seconds(60)) { $0.kind == "error" && $0.text.hasPrefix("link-down 2:") }
+        #expect(link?.text == "link-down 2: output 2 has no link stage: it stands in front of output 1 only (link-down without a number)",
+                "\(link?.text ?? "no refusal")")
+
         pipe.fileHandleForWriting.write(Data("output-start 2\n".utf8))
         let again = await outputEvent(after: stopped?.time ?? 0) { $0.details["state"] as? String == "PUBLISHING" }
         #expect(again != nil, "output 2 never published again: \(publisher.peer.standardOutput.suffix(2000))")

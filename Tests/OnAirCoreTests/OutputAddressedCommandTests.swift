@@ -58,4 +58,28 @@ struct OutputAddressedCommandTests {
         #expect(OperatorCommand.outputControl(.start, output: 2).refusal(in: targets) == nil)
         #expect(OperatorCommand.outputControl(.stop, output: 2).refusal(in: CommandTargets()) == "that is a publisher command")
     }
+
+    @Test("a link command names an output after its fixed values; handoff names none; link-down 1 is link-down")
+    func linkParsing() {
+        #expect(OperatorCommand("link-down 2") == .outputLink(.down, output: 2))
+        #expect(OperatorCommand("link-cap 800k 3") == .outputLink(.cap(bitsPerSecond: 800_000), output: 3))
+        #expect(OperatorCommand("link-delay 120 2") == .outputLink(.delay(.milliseconds(120)), output: 2))
+        #expect(OperatorCommand("link-down 1") == .link(.down))
+        #expect(OperatorCommand("link-cap 800k") == .link(.cap(bitsPerSecond: 800_000)))
+        #expect(OperatorCommand("handoff 1.5M 40") == .link(.handoff(capBitsPerSecond: 1_500_000, delay: .milliseconds(40))), "40 stays the delay")
+        #expect(OperatorCommand("link-down 2")?.name == "link-down 2")
+        #expect(OperatorCommand.linkError(in: "link-down 2") == nil)
+        #expect(OperatorCommand.linkError(in: "link-down x") != nil, "not an output number: still too many values")
+        #expect(OperatorCommand.linkError(in: "link-cap 9 2") != nil, "a bad rate is still refused before anything runs")
+    }
+
+    @Test("a link command on output N ≥ 2 is refused: no such output, or no link stage in front of it")
+    func linkRule() {
+        var targets = CommandTargets(publisher: OutputCommandRuleTests.publisher(.publishing))
+        targets.outputCount = 2
+        #expect(OperatorCommand.outputLink(.down, output: 2).refusalMessage(in: targets)
+            == "link-down 2: output 2 has no link stage: it stands in front of output 1 only (link-down without a number)")
+        #expect(OperatorCommand.outputLink(.down, output: 3).refusalMessage(in: targets) == "link-down 3: no output 3: this broadcast has outputs 1…2")
+        #expect(OperatorCommand.outputLink(.down, output: 2).side(in: targets) == .publisher)
+    }
 }

@@ -88,6 +88,8 @@ public final class CommandRouter {
             outputServers[output]?(command)
         case .outputControl(let control, let output):
             publisher?.outputs?.perform(control, on: output)
+        case .outputLink:
+            break   // always refused by the rule: the link stage stands in front of output 1 only
         }
     }
 }

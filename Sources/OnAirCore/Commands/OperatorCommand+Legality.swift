@@ -53,7 +53,7 @@ extension OperatorCommand {
         case .publisher, .link: .publisher
         case .subscriber, .subscriberPhone, .subscriberLink: .subscriber
         case .quit, .server, .outputServer: .frontEnd
-        case .device, .reconnectOutput, .outputControl: .publisher
+        case .device, .reconnectOutput, .outputControl, .outputLink: .publisher
         }
     }
 
@@ -64,7 +64,7 @@ extension OperatorCommand {
         case .phone(let action), .subscriberPhone(let action): .subscriberPhone(action)
         case .link(let command), .subscriberLink(let command): .subscriberLink(command)
         case .subscriber, .quit, .server, .outputServer: self
-        case .publisher, .device, .reconnectOutput, .outputControl: nil
+        case .publisher, .device, .reconnectOutput, .outputControl, .outputLink: nil
         }
     }
 
@@ -75,7 +75,7 @@ extension OperatorCommand {
         // Every start is refused or accepted alike, whatever its type: the rule keys it as `start`.
         case .publisher(.start): .control(.start(nil))
         case .publisher(let control): .control(control)
-        case .subscriber, .subscriberPhone, .subscriberLink, .link, .quit, .server, .device, .reconnectOutput, .outputServer, .outputControl: nil
+        case .subscriber, .subscriberPhone, .subscriberLink, .link, .quit, .server, .device, .reconnectOutput, .outputServer, .outputControl, .outputLink: nil
         }
     }
 
@@ -94,6 +94,9 @@ extension OperatorCommand {
             if case .link(let command) = self { return command.refusal(stage: targets.publisherLink) }
             if case .reconnectOutput(let index) = self { return Self.outputRefusal(index, publisher: publisher, in: targets) }
             if case .outputControl(let control, let index) = self { return Self.outputControlRefusal(control, index, in: targets) }
+            if case .outputLink(let command, let index) = self {
+                return LinkCommand.refusal(output: index, outputCount: targets.outputCount, word: command.text)
+            }
             return publisherCommand.flatMap { publisher.refusals[$0] }
         case .subscriber:
             guard let subscriber = targets.subscriber else { return "that is a subscriber command" }
@@ -133,7 +136,7 @@ extension OperatorCommand {
         case .phone(let action), .subscriberPhone(let action): "key \(action.rawValue)"
         case .publisher(let control): "control \(control)"
         case .subscriber(let control): "control \(control.rawValue)"
-        case .link, .subscriberLink, .quit, .server, .device, .reconnectOutput, .outputServer, .outputControl: "key \(name)"
+        case .link, .subscriberLink, .quit, .server, .device, .reconnectOutput, .outputServer, .outputControl, .outputLink: "key \(name)"
         }
     }
 

@@ -33,6 +33,9 @@ public enum OperatorCommand: Sendable, Hashable {
     /// `output-stop N` / `output-start N`: one destination (2…N) leaves the broadcast or joins it again; the
     /// others are not touched. Output 1 is the publisher's own connection: its stop and start are `x` and `r`.
     case outputControl(OutputControl, output: Int)
+    /// A link command naming output N ≥ 2 (`link-down 2`): understood, and refused with the reason — the
+    /// link stage stands in front of output 1 only (`link-down 1` is `link-down`).
+    case outputLink(LinkCommand, output: Int)
 
     /// Every command name, for help texts and error messages.
     public static let names: [String] =
@@ -62,6 +65,7 @@ public enum OperatorCommand: Sendable, Hashable {
         case .reconnectOutput(let index): "reconnect \(index)"
         case .outputServer(let command, let output): "\(command.text) \(output)"
         case .outputControl(let control, let output): "\(control.rawValue) \(output)"
+        case .outputLink(let command, let output): "\(command.text) \(output)"
         }
     }
 
@@ -73,8 +77,8 @@ public enum OperatorCommand: Sendable, Hashable {
             self = output == 1 ? .server(server) : .outputServer(server, output: output)
             return
         }
-        if let link = try? LinkCommand.parse(word) {
-            self = .link(link)
+        if let (link, output) = try? LinkCommand.parseAddressed(word) {
+            self = output == 1 ? .link(link) : .outputLink(link, output: output)
             return
         }
         if let rest = Self.subscriberRest(word) {
@@ -124,7 +128,7 @@ extension OperatorCommand {
         if let rest = subscriberRest(line) { line = rest }
         do {
             _ = try ServerCommand.parseAddressed(line)
-            _ = try LinkCommand.parse(line)
+            _ = try LinkCommand.parseAddressed(line)
             return nil
         } catch let error as ServerCommand.ParseError {
             return error.description
