@@ -83,14 +83,20 @@ public enum DemoFrontEnd {
         let engine = try FrontEndSetup.engine(presentation.engineSettings(options.publisher.engine), command: "demo") {
             presentation.notice($0, side: .publisher)
         }
+        // With several destinations ABR runs across them (as `onair publish URL URL …`): output 1's own is off.
+        var single = options
+        if !destinations.further.isEmpty { single.publisher.network.abr = .off }
         let (publisher, subscriber) = try controllers(
-            options, url: url, engine: engine, clock: clock,
+            single, url: url, engine: engine, clock: clock,
             publisherPost: presentation.inputs.publisherPost, subscriberPost: presentation.inputs.subscriberPost,
             events: presentation.events, notice: { presentation.notice($0, side: .app) }
         )
         // Outputs 2…N: the link stage stays in front of output 1 only (the link keys act on it).
         publisher.outputs = try destinations.outputGroup(
             options, engine: engine, clock: clock, events: presentation.events, notice: { presentation.notice($0, side: .app) })
+        if let probe = publisher.network?.probe {
+            publisher.outputs?.startAdaptiveBitrate(options.publisher, probe: probe, engine: engine)
+        }
         var started: [String: JSONValue] = [
             "command": "demo", "url": .string(url.redacted), "policy": .string(options.publisher.policy.rawValue),
             "relay": .bool(options.server == nil),
