@@ -52,6 +52,9 @@ public struct ScenarioSettings: Sendable, Equatable {
     public var framesPerSecond: Int?
     /// `video test|grain`: the publisher's synthetic picture (a scenario never names a device or a file).
     public var video: ScenarioVideo?
+    /// `outputs N` (2…4): the demo publishes its one broadcast to N destinations, output 1 the relay the
+    /// subscriber plays and each further one an embedded relay of its own (issue 30).
+    public var outputs: Int?
 
     public init() {}
 }

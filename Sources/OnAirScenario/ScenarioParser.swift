@@ -89,12 +89,14 @@ public enum ScenarioParser {
         case suspendTimeout = "suspend-timeout"
         case reconnectDelay = "reconnect-delay"
         case stallTimeout = "stall-timeout"
-        case abr, bitrate, size, fps, video
+        case abr, bitrate, size, fps, video, outputs
         case backgroundVideo = "background-video"
     }
 
     /// The highest `fps` a scenario may ask for.
     static let maximumFramesPerSecond = 120
+    /// The most destinations a scenario may ask for (each further one is a relay and a connection).
+    static let maximumOutputs = 4
 
     static let keywordsHint = "lines start with " +
         (Setting.allCases.map(\.rawValue) + ["wait", "press", "expect"]).joined(separator: ", ")
@@ -159,6 +161,11 @@ public enum ScenarioParser {
                 throw Failure(message: "unknown video '\(word)'; scenarios use \(ScenarioVideo.allCases.map(\.rawValue).joined(separator: " or "))")
             }
             scenario.settings.video = video
+        case .outputs:
+            guard word.count == 1, let count = Int(word), (1...maximumOutputs).contains(count) else {
+                throw Failure(message: "'\(word)' is not a number of destinations; write a whole number from 1 to \(maximumOutputs), e.g. outputs 2")
+            }
+            scenario.settings.outputs = count
         case .backgroundVideo:
             guard let mode = BackgroundVideo(rawValue: word.lowercased()) else {
                 throw Failure(message: "unknown background video '\(word)'; write \(BackgroundVideo.allCases.map(\.rawValue).joined(separator: " or "))")

@@ -7,8 +7,15 @@ struct DemoCommand: AsyncParsableCommand {
         abstract: "Run a publisher and a subscriber on one screen, through an embedded loopback relay."
     )
 
-    @Option(help: "Publish to and play from this rtmp[s]://host[:port]/app/stream instead of the embedded relay.")
-    var server: String?
+    @Option(help: ArgumentHelp(
+        "Publish to and play from this rtmp[s]://host[:port]/app/stream instead of the embedded relay; repeat to publish the one broadcast to several servers (the first is played).",
+        valueName: "url"))
+    var server: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "One more destination of the demo's broadcast beside the embedded relay (or the first --server); repeat for several.",
+        valueName: "url"))
+    var alsoPublish: [String] = []
 
     @Option(help: "Stream name to publish and play.")
     var stream = "stream1"
@@ -50,7 +57,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         // The key goes only to a server the operator names; the embedded relay asks for none.
-        let server = try server.map { try streamKey.url($0) }
+        let server = try self.server.first.map { try streamKey.url($0) }
         var options = DemoOptions(
             server: server,
             stream: stream,
@@ -60,6 +67,8 @@ struct DemoCommand: AsyncParsableCommand {
             reconnectDelay: subscriber.reconnectDelay,
             stallTimeout: subscriber.stallTimeout
         )
+        options.furtherServers = Array(self.server.dropFirst()) + alsoPublish
+        options.outputs = 1 + options.furtherServers.count
         try await runFrontEnd {
             options.publisher.network = try network.options(command: "demo")
             options.compareABR = try compareAbr.map(DemoOptions.abrModes) ?? []

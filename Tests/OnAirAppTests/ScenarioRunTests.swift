@@ -35,8 +35,8 @@ struct ScenarioRunTests {
             ["demo", "--headless", "--report", "--record-dir", directory.file("rec").path] + Self.light + scripts, in: directory
         )
         // The weak-signal scenario alone is 720p at 2500k for about 85 s (its settings override `light`), the
-        // server stall about 45 s.
-        let status = await run.peer.exitStatus(within: .seconds(720))
+        // server stall about 45 s, the two multi-destination scenarios about 100 s together.
+        let status = await run.peer.exitStatus(within: .seconds(900))
         let failed = run.events.events.filter { $0.kind == "expectation" && $0.details["met"] as? Bool == false }
         #expect(status == 0, "exit \(status): \(run.peer.standardError)\nfailed: \(failed.map(\.details))")
         #expect(results(run) == Dictionary(uniqueKeysWithValues: Self.played.map { ($0, "passed") }))

@@ -26,8 +26,9 @@ struct ServerCommandTests {
         ("server-stall 301s", "not a duration between 100ms and 300s"),
         ("server-restart soon", "not a duration"),
         ("server-restart 1e9", "not a duration"),
-        ("server-busy 3 4", "too many values after server-busy"),
-        ("server-move 3", "too many values after server-move"),
+        ("server-busy 3 4 5", "too many values after server-busy"),
+        ("server-move 3 4", "too many values after server-move"),
+        ("server-move soon", "too many values after server-move"),
     ])
     func refusals(_ text: String, _ message: String) {
         #expect(OperatorCommand(text) == nil)

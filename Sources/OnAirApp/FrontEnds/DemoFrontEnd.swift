@@ -5,41 +5,38 @@ import OnAirMedia
 import OnAirNet
 import OnAirRelay
 import OnAirLink
-import OnAirRelay
-import OnAirLink
 
 /// `onair demo`: the two phones of Red5's testbed on one screen — a publisher and a subscriber of the
 /// same stream — through the embedded relay (or `--server`), so every seed flow can be shown with no
 /// server, camera or microphone.
 public enum DemoFrontEnd {
     public static func run(_ options: DemoOptions) async throws {
-        let (relay, url) = try await server(for: options)
+        let destinations = try await DemoDestinations.start(options)
         do {
-            _ = try await runConsole(options, url: url, clock: SessionClock(), script: nil, notices: recordingNotice(options), relay: relay)
+            _ = try await runConsole(options, destinations, clock: SessionClock(), script: nil, notices: recordingNotice(options))
         } catch {
-            await relay?.stop()
+            await destinations.stop()
             throw error
         }
-        await relay?.stop()
+        await destinations.stop()
     }
 
     /// Both sides with JSON Lines on stdout and commands on stdin, until `--duration`, `quit` or a signal.
     public static func runHeadless(_ options: DemoOptions) async throws {
-        let (relay, url) = try await server(for: options)
+        let destinations = try await DemoDestinations.start(options)
         do {
             let writer = try FrontEndSetup.headlessWriter(logFile: options.publisher.logFile, command: "demo")
-            _ = try await runHeadless(options, url: url, writer: writer, clock: SessionClock(), script: nil, relay: relay)
+            _ = try await runHeadless(options, destinations, writer: writer, clock: SessionClock(), script: nil)
         } catch {
-            await relay?.stop()
+            await destinations.stop()
             throw error
         }
-        await relay?.stop()
+        await destinations.stop()
     }
 
     /// The console on `url`; with `script`, the scenario plays itself on it and its first failure is returned.
     static func runConsole(
-        _ options: DemoOptions, url: StreamURL, clock: SessionClock, script: ScenarioDriver?, notices extra: [String] = [],
-        relay: RelayServer? = nil
+        _ options: DemoOptions, _ destinations: DemoDestinations, clock: SessionClock, script: ScenarioDriver?, notices extra: [String] = []
     ) async throws -> ScenarioDriver.Failure? {
         let presentation = try FrontEndPresentation.console(
             theme: options.publisher.theme, color: options.publisher.color, previewFramesPerSecond: options.publisher.engine.previewFramesPerSecond,
@@ -47,7 +44,7 @@ public enum DemoFrontEnd {
         for text in extra { presentation.notice(text, side: .app) }
         if options.server == nil { presentation.consolePresenter?.summary.recordDirectory = options.recordDirectory }
         let post = presentation.inputs.poster
-        return try await run(options, url: url, on: presentation, notices: [], relay: relay, script: script.map { script in
+        return try await run(options, destinations, on: presentation, notices: [], script: script.map { script in
             presentation.consolePresenter?.observeForScenario(script.observer.observe)
             return (script, ScenarioDriver.Callbacks(
                 send: { post(.command($0)) },
@@ -59,13 +56,12 @@ public enum DemoFrontEnd {
 
     /// The headless demo on `url`; with `script`, the scenario replaces stdin and its first failure is returned.
     static func runHeadless(
-        _ options: DemoOptions, url: StreamURL, writer: JSONLinesWriter, clock: SessionClock, script: ScenarioDriver?,
-        relay: RelayServer? = nil
+        _ options: DemoOptions, _ destinations: DemoDestinations, writer: JSONLinesWriter, clock: SessionClock, script: ScenarioDriver?
     ) async throws -> ScenarioDriver.Failure? {
         let presentation = FrontEndPresentation.headless(
             writer: writer, duration: options.publisher.duration, readsStandardInput: script == nil, clock: clock)
         let post = presentation.inputs.poster
-        return try await run(options, url: url, on: presentation, notices: recordingNotice(options), relay: relay, script: script.map { script in
+        return try await run(options, destinations, on: presentation, notices: recordingNotice(options), script: script.map { script in
             (script, ScenarioDriver.Callbacks(
                 send: { post(.command($0)) },
                 quit: { post(.quit(reason: $0)) },
@@ -79,22 +75,34 @@ public enum DemoFrontEnd {
     /// Both sides, the same for both presentations, then the one loop; a scenario runs beside it, talking
     /// to it only through the loop's inputs. `notices` follow the `started` event.
     private static func run(
-        _ options: DemoOptions, url: StreamURL, on presentation: FrontEndPresentation, notices: [String], relay: RelayServer?,
+        _ options: DemoOptions, _ destinations: DemoDestinations, on presentation: FrontEndPresentation, notices: [String],
         script: (driver: ScenarioDriver, callbacks: ScenarioDriver.Callbacks)?
     ) async throws -> ScenarioDriver.Failure? {
         let clock = presentation.clock
+        let url = destinations.url
         let engine = try FrontEndSetup.engine(presentation.engineSettings(options.publisher.engine), command: "demo") {
             presentation.notice($0, side: .publisher)
         }
+        // With several destinations ABR runs across them (as `onair publish URL URL …`): output 1's own is off.
+        var single = options
+        if !destinations.further.isEmpty { single.publisher.network.abr = .off }
         let (publisher, subscriber) = try controllers(
-            options, url: url, engine: engine, clock: clock,
+            single, url: url, engine: engine, clock: clock,
             publisherPost: presentation.inputs.publisherPost, subscriberPost: presentation.inputs.subscriberPost,
             events: presentation.events, notice: { presentation.notice($0, side: .app) }
         )
-        presentation.started([
+        // Outputs 2…N: the link stage stays in front of output 1 only (the link keys act on it).
+        publisher.outputs = try destinations.outputGroup(
+            options, engine: engine, clock: clock, events: presentation.events, notice: { presentation.notice($0, side: .app) })
+        if let probe = publisher.network?.probe {
+            publisher.outputs?.startAdaptiveBitrate(options.publisher, probe: probe, engine: engine)
+        }
+        var started: [String: JSONValue] = [
             "command": "demo", "url": .string(url.redacted), "policy": .string(options.publisher.policy.rawValue),
             "relay": .bool(options.server == nil),
-        ])
+        ]
+        if !destinations.further.isEmpty { started["outputs"] = .integer(Int64(1 + destinations.further.count)) }
+        presentation.started(started)
         for text in notices { presentation.notice(text, side: .app) }
         var driving: Task<ScenarioDriver.Failure?, Never>?
         do {
@@ -103,7 +111,8 @@ public enum DemoFrontEnd {
             presentation.inputs.post(.subscriber(.event(.control(.play))))
             driving = script.map { $0.driver.start($0.callbacks) }
             let sides = FrontEndSides(publisher: publisher, subscriber: subscriber)
-            if let relay { sides.commands.server = serverCommands(relay, post: presentation.inputs.poster) }
+            if let relay = destinations.relay { sides.commands.server = serverCommands(relay, post: presentation.inputs.poster) }
+            sides.commands.outputServers = destinations.outputServers(post: presentation.inputs.poster)
             try await presentation.run(sides)
         } catch {
             driving?.cancel()
@@ -115,15 +124,20 @@ public enum DemoFrontEnd {
 
     /// The server keys on the embedded relay (issue 27): each acts on it and says what it did, once, in
     /// the operator's words.
-    static func serverCommands(_ relay: RelayServer, post: @escaping @Sendable (FrontEndInput) -> Void) -> @Sendable (ServerCommand) -> Void {
+    /// `output` names a further destination's relay (issue 30), which its notices then name too.
+    static func serverCommands(
+        _ relay: RelayServer, output: Int? = nil, post: @escaping @Sendable (FrontEndInput) -> Void
+    ) -> @Sendable (ServerCommand) -> Void {
         { command in
             relay.interrupt(command)
             let seconds = command.duration.map(NumberText.describe) ?? ""
+            let word = output.map { "\(command.word) \($0)" } ?? command.word
+            let which = output.map { "output \($0)'s relay" } ?? "the relay"
             switch command {
-            case .restart: post(.notice("server-restart: the relay drops every connection and refuses new ones for \(seconds)"))
-            case .busy: post(.notice("server-busy: the relay refuses publishing as \"already publishing\" for \(seconds)"))
-            case .stall: post(.notice("server-stall: the relay reads nothing from its publishers for \(seconds)"))
-            case .move: post(.notice("server-move: the relay asks its clients to reconnect to its second listener (ReconnectRequest)"))
+            case .restart: post(.notice("\(word): \(which) drops every connection and refuses new ones for \(seconds)"))
+            case .busy: post(.notice("\(word): \(which) refuses publishing as \"already publishing\" for \(seconds)"))
+            case .stall: post(.notice("\(word): \(which) reads nothing from its publishers for \(seconds)"))
+            case .move: post(.notice("\(word): \(which) asks its clients to reconnect to its second listener (ReconnectRequest)"))
             }
         }
     }

@@ -83,36 +83,42 @@ public enum ScenarioFrontEnd {
         if scenario.settings.requirements.contains(.relay), demo.server != nil {
             return row(.skipped("it presses server keys, which act on the embedded relay; run it without --server"))
         }
-        let (relay, url) = try await DemoFrontEnd.server(for: demo)
+        if scenario.settings.outputs != nil, !demo.furtherServers.isEmpty {
+            return row(.skipped("it sets its own destinations (`outputs`); run it without further --server or --also-publish"))
+        }
+        var played = demo
+        if let outputs = scenario.settings.outputs { played.outputs = outputs }
+        let destinations = try await DemoDestinations.start(played)
+        let url = destinations.url
 
-        let rtmp = try DemoFrontEnd.rtmpConfiguration(demo, url: url) { _ in }
+        let rtmp = try DemoFrontEnd.rtmpConfiguration(played, url: url) { _ in }
         let selfTest = await RelayCheck.selfTest(url: url, rtmp: rtmp, clock: clock, writer: headless ? writer : nil)
         switch selfTest {
         case .failed(let reason):
-            await relay?.stop()
+            await destinations.stop()
             return row(.failed("\(scenario.source): the relay self-test could not run on \(url.redacted): \(reason)"))
         case .dropped where scenario.settings.requirements.contains(.notices):
-            await relay?.stop()
+            await destinations.stop()
             return row(.skipped("\(url.redacted) drops send() notices, and this scenario needs them (\(RelayCheck.degraded.joined(separator: ", ")))"))
         case .relayed, .dropped:
             break
         }
 
         let observer = ScenarioObserver()
-        let recordings = RecordingInspector(directory: URL(fileURLWithPath: demo.recordDirectory), defaultName: demo.stream)
+        let recordings = RecordingInspector(directory: URL(fileURLWithPath: played.recordDirectory), defaultName: played.stream)
         let driver = ScenarioDriver(file: file, observer: observer, clock: clock, recordings: recordings)
         let failure: ScenarioDriver.Failure?
         do {
             failure = if headless {
-                try await DemoFrontEnd.runHeadless(demo, url: url, writer: JSONLinesWriter(observer: observer.observe), clock: clock, script: driver, relay: relay)
+                try await DemoFrontEnd.runHeadless(played, destinations, writer: JSONLinesWriter(observer: observer.observe), clock: clock, script: driver)
             } else {
-                try await DemoFrontEnd.runConsole(demo, url: url, clock: clock, script: driver, notices: [selfTest.summary(url: url)], relay: relay)
+                try await DemoFrontEnd.runConsole(played, destinations, clock: clock, script: driver, notices: [selfTest.summary(url: url)])
             }
         } catch {
-            await relay?.stop()
+            await destinations.stop()
             throw error
         }
-        await relay?.stop()
+        await destinations.stop()
         let recorded = scenario.settings.requirements.contains(.recording) ? recordings.summary(of: nil).map { [$0] } ?? [] : []
         return row(failure.map { .failed($0.description) } ?? .passed, observer.metrics, recorded)
     }

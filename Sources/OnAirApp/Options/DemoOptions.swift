@@ -5,6 +5,11 @@ import OnAirCore
 public struct DemoOptions: Sendable {
     /// An external server to use instead of the embedded relay.
     public var server: String?
+    /// Outputs 2…N given on the command line (`--server` after the first, `--also-publish`), in order.
+    public var furtherServers: [String] = []
+    /// How many destinations the broadcast has: 1 + `furtherServers`, or more when a scenario's `outputs N`
+    /// asks for more — each further one an embedded relay of its own (`DemoDestinations`).
+    public var outputs = 1
     public var stream: String
     public var recordDirectory: String
     public var publisher: PublishOptions

@@ -88,6 +88,7 @@ final class ConsolePresenter: FrontEndPresenter {
             ui.subscriberLink = sides.subscriber?.link?.state
             ui.hasRelay = sides.commands.server != nil
             ui.devicesTaken = sides.publisher?.engine.devicesTaken ?? []
+            if let command = outputKey(key, sides: sides) { return command }
             return ui.handle(key, publisher: sides.publisher?.state, subscriber: sides.subscriber?.state, now: clock.now)
         case .resize(_, let height):
             ui.screenHeight = height
@@ -158,5 +159,32 @@ final class ConsolePresenter: FrontEndPresenter {
             ui: ui,
             now: clock.now
         )
+    }
+}
+
+extension ConsolePresenter {
+    /// The output keys with several destinations (issue 30), on the publisher's pane: `]` moves the focus
+    /// to the next output and says so, `X` stops or starts the focused one, and `r` on outputs 2…N is
+    /// `reconnect N` (on output 1 it stays the publisher's `r`). Each gives the very command stdin and
+    /// scenarios give, decided by the one gate. Nil when the key is not one of these here.
+    func outputKey(_ key: ConsoleKey, sides: FrontEndSides) -> OperatorCommand?? {
+        guard let outputs = sides.publisher?.outputs, ui.mode == .normal,
+              ui.keyContext(publisher: sides.publisher?.state, subscriber: sides.subscriber?.state).focus == .publisher
+        else { return nil }
+        switch KeyMap.standard.intent(for: key) {
+        case .focusNextOutput:
+            let focused = outputs.focusNext()
+            notice(focused == 1 ? "output 1 has the keys: r and x act on the whole broadcast as before"
+                : "output \(focused) has the keys: r reconnects it, X stops or starts it")
+            telemetry = nil
+            return .some(nil)
+        case .toggleFocusedOutput:
+            let focused = outputs.focusedOutput
+            return .some(.outputControl(outputs.isStopped(focused) ? .start : .stop, output: focused))
+        case ConsoleIntent.startBroadcast? where outputs.focusedOutput > 1:
+            return .some(.reconnectOutput(outputs.focusedOutput))
+        default:
+            return nil
+        }
     }
 }

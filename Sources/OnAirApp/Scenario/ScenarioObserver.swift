@@ -24,8 +24,17 @@ final class ScenarioObserver: Sendable {
         case .stats(let fields): .stats(fields.compactMapValues(\.scenarioValue))
         case .subscriberPlays(let plays): .subscriberPlays(plays)
         case .publisherStatus(let status): .publisherStatus(status)
+        case .reported(kind: "output", let details): outputLog(details)
         case .warning, .refused, .link, .started, .quit, .stopped, .reported: nil
         }
+    }
+
+    /// An `output` event (outputs 2…N, issue 30) as a line of the publisher's log, so `expect publisher log`
+    /// can name one output: `output 2 STALLED: send stalled: …`.
+    static func outputLog(_ details: [String: JSONValue]) -> ScenarioObservation.What? {
+        guard case .integer(let index)? = details["output"], case .string(let text)? = details["text"] else { return nil }
+        let state = if case .string(let state)? = details["state"] { state } else { "" }
+        return .log("output \(index) \(state): \(text)")
     }
 
     func recordPress(_ command: OperatorCommand, typed: String, line: Int, at time: Int64) {

@@ -31,6 +31,12 @@ public enum ConsoleIntent: Sendable, Hashable {
     /// `C` / `A`: the camera / microphone (audio input) is lost, or given back: `camera-lost` or `camera-back` by how it
     /// stands (docs/devices.md).
     case toggleDevice(CaptureDevice)
+    /// `]`: the output keys move to the next destination of several (issue 30; output 1, 2, …, N, 1): `r`
+    /// then reconnects that output (`reconnect N`) and `X` stops or starts it. The owner keeps which one
+    /// (the output group), so the console's own state does not grow.
+    case focusNextOutput
+    /// `X`: the focused output leaves the broadcast or joins it again (`output-stop N` / `output-start N`).
+    case toggleFocusedOutput
 
     /// `r`: start a broadcast — after `x`, or after an error, retry it; while one is under way, reconnect now.
     public static let startBroadcast = ConsoleIntent.command(.publisher(.start(nil)))
@@ -39,7 +45,7 @@ public enum ConsoleIntent: Sendable, Hashable {
     var reachesCore: Bool {
         switch self {
         case .command, .toggleLink, .cycleLinkCap, .toggleDevice: true
-        case .togglePreview, .toggleHelp, .quit, .switchPane, .confirm, .cancel, .toggleLog, .scrollLog: false
+        case .togglePreview, .toggleHelp, .quit, .switchPane, .confirm, .cancel, .toggleLog, .scrollLog, .focusNextOutput, .toggleFocusedOutput: false
         }
     }
 }

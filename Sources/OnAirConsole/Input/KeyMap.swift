@@ -47,6 +47,8 @@ public struct KeyMap: Sendable {
         // Last: the footer keeps the keys of the seed flows when 80 columns cannot hold them all.
         KeyBinding(keys: [.character("C")], intent: .toggleDevice(.camera), label: "camera lost", help: "the camera is lost (slate, freeze or black is sent) / back"),
         KeyBinding(keys: [.character("A")], intent: .toggleDevice(.microphone), label: "mic lost", help: "the microphone is lost (silence is sent) / back"),
+        KeyBinding(keys: [.character("]")], intent: .focusNextOutput, label: "output", help: "several destinations: the next output gets r (reconnect it) and X"),
+        KeyBinding(keys: [.character("X")], intent: .toggleFocusedOutput, label: "output stop", help: "several destinations: stop the focused output / start it again"),
     ])
 
     /// The intent of a key in `mode`, if the table has one there (whether it is allowed now is separate).
@@ -107,6 +109,9 @@ public struct KeyMap: Sendable {
             return up ? context.logScroll < context.logScrollLimit : context.logScroll > 0
         case .switchPane:
             return context.paneCount > 1
+        case .focusNextOutput, .toggleFocusedOutput:
+            // The owner acts on these when the broadcast has several outputs; with one they do nothing.
+            return context.targets.outputCount > 1
         default:
             return true
         }

@@ -135,6 +135,8 @@ public struct ConsoleUIState: Sendable, Equatable {
         case .cancel:
             confirmingQuit = false
             showHelp = false
+        case .focusNextOutput, .toggleFocusedOutput:
+            break
         }
         return nil
     }
@@ -146,6 +148,7 @@ public struct ConsoleUIState: Sendable, Equatable {
         switch intent {
         case .scrollLog(let up): return up ? "\(key): the whole log is on screen" : "\(key): already at the newest event"
         case .switchPane: return "\(key): only one pane"
+        case .focusNextOutput, .toggleFocusedOutput: return "\(key): one destination here (give more URLs to publish to several)"
         default: return "\(key): not now"
         }
     }

@@ -22,7 +22,7 @@ public struct OutputRowsView: Widget {
         let shown = rows.count <= area.height ? rows.count : max(0, area.height - 1)
         for (offset, text) in Self.texts(Array(rows.prefix(shown)), width: area.width - Self.labelWidth).enumerated() {
             let row = rows[offset]
-            LabelledField(Self.label(row.index), text, labelWidth: Self.labelWidth, valueRole: Self.role(row.state))
+            LabelledField(Self.label(row.index, focused: row.focused), text, labelWidth: Self.labelWidth, valueRole: Self.role(row.state))
                 .render(in: area.row(offset), into: &buffer, theme: theme)
         }
         if shown < rows.count {
@@ -54,8 +54,9 @@ public struct OutputRowsView: Widget {
     }
 
     /// `output 2`, `out 12`: whole in the label column.
-    static func label(_ index: Int) -> String {
-        index < 10 ? "output \(index)" : "out \(index)"
+    /// The focused output's label starts with `▸` (the column has room for it: `▸output 2`, `▸out 12`).
+    static func label(_ index: Int, focused: Bool = false) -> String {
+        (focused ? "▸" : "") + (index < 10 ? "output \(index)" : "out \(index)")
     }
 
     /// The row's fields, long and short (RowFit): the state stays longest, the host goes first.
@@ -73,7 +74,7 @@ public struct OutputRowsView: Widget {
     static func role(_ state: String) -> ThemeRole {
         if state.hasPrefix("PUBLISHING") || state.hasPrefix("LIVE") { return .value }
         if state.hasPrefix("STALLED") || state.hasPrefix("ERROR") { return .logError }
-        if state.hasPrefix("IDLE") { return .muted }
+        if state.hasPrefix("IDLE") || state.hasPrefix("STOPPED") { return .muted }
         return .meterWarning
     }
 }

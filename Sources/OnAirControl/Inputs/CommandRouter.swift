@@ -9,6 +9,9 @@ public final class CommandRouter {
     /// Performs a server command on the demo's embedded relay; nil where there is none (`--server`,
     /// `onair publish`/`subscribe`), and the server commands are then refused with the reason.
     public var server: (@Sendable (ServerCommand) -> Void)?
+    /// The server commands on the embedded relays of outputs 2…N (`server-stall 30s 2`), by output: the demo
+    /// runs one for each further destination it was given no `--server` for.
+    public var outputServers: [Int: @Sendable (ServerCommand) -> Void] = [:]
 
     public init(publisher: PublisherController?, subscriber: SubscriberController?) {
         self.publisher = publisher
@@ -23,7 +26,9 @@ public final class CommandRouter {
         if let outputs = publisher?.outputs {
             targets.outputCount = 1 + outputs.outputs.count
             targets.outputRefusals = outputs.reconnectRefusals
+            targets.outputControlRefusals = outputs.controlRefusals
         }
+        targets.relayOutputs = Set(outputServers.keys).union(server == nil ? [] : [1])
         return targets
     }
 
@@ -79,6 +84,12 @@ public final class CommandRouter {
             publisher?.handle(.event(.control(.start(nil))))
         case .reconnectOutput(let index):
             _ = publisher?.outputs?.reconnectNow(index)
+        case .outputServer(let command, let output):
+            outputServers[output]?(command)
+        case .outputControl(let control, let output):
+            publisher?.outputs?.perform(control, on: output)
+        case .outputLink:
+            break   // always refused by the rule: the link stage stands in front of output 1 only
         }
     }
 }

@@ -5,7 +5,11 @@ extension OutputGroup {
     /// Why `reconnect N` does nothing now, for the outputs 2…N that refuse it (the one gate reads these).
     public var reconnectRefusals: [Int: String] {
         var refusals: [Int: String] = [:]
-        for output in outputs { refusals[output.index] = output.link.reconnectRefusal }
+        let held = stopped.withLock { $0 }
+        for output in outputs {
+            refusals[output.index] = held.contains(output.index)
+                ? "output \(output.index) is stopped (output-start \(output.index) puts it back)" : output.link.reconnectRefusal
+        }
         return refusals
     }
 
@@ -26,7 +30,7 @@ extension OutputGroup {
             let link = output.link
             probes.append(output.probe)
             rows.append(OutputRow(
-                index: output.index, host: OutputRow.host(of: output.url), state: link.stateText, sentBitsPerSecond: 0,
+                index: output.index, host: OutputRow.host(of: output.url), state: stateText(output), sentBitsPerSecond: 0,
                 queueDepth: output.queue.snapshot.depth, reconnects: link.reconnects))
         }
         var delivered: [DeliveredReading?] = []
@@ -34,6 +38,8 @@ extension OutputGroup {
             let read = await probe?.read()
             delivered.append(read.map { DeliveredReading(connection: $0.connection, bytes: $0.sample.deliveredBytes, at: $0.at) })
         }
+        let focused = focusedOutput
+        for index in rows.indices { rows[index].focused = rows[index].index == focused }
         rowSample.withLock { sample in
             if let previous = sample?.delivered, previous.count == delivered.count {
                 for index in rows.indices {

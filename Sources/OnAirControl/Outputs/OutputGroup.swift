@@ -18,6 +18,11 @@ public final class OutputGroup: Sendable {
     /// Output 1's URL (redacted in every event).
     public let firstURL: StreamURL
     private let onAir = Mutex<Bool?>(nil)
+    /// Outputs the operator took off the broadcast (`output-stop N`): they no longer follow it until
+    /// `output-start N`.
+    let stopped = Mutex<Set<Int>>([])
+    /// The output the console's output keys act on (1…N; `]` moves it).
+    let focus = Mutex(1)
     /// Output 1's badge and connections opened, as its controller last reported them.
     private let first = Mutex<(state: String, connections: Int, live: Bool)>(("IDLE", 0, false))
     /// `--abr` across the outputs; nil with `--abr off`.
@@ -79,7 +84,8 @@ public final class OutputGroup: Sendable {
             return current != wanted
         }
         guard changed else { return }
-        for output in outputs { output.post(.event(wanted ? .start(initialType) : .stop)) }
+        let held = stopped.withLock { $0 }
+        for output in outputs where !held.contains(output.index) { output.post(.event(wanted ? .start(initialType) : .stop)) }
     }
 
     /// Starts ABR across the outputs: each output's own machine on its own path (output 1's through
@@ -108,6 +114,61 @@ public final class OutputGroup: Sendable {
         guard let output = outputs.first(where: { $0.index == index }) else { return false }
         output.post(.event(.reconnectNow))
         return true
+    }
+
+    /// `output-stop N`: output N ends its publish and stays IDLE while the broadcast goes on; `output-start N`:
+    /// it follows the broadcast again, publishing at once if the broadcast is on air. The gate checked N.
+    public func perform(_ control: OutputControl, on index: Int) {
+        guard let output = outputs.first(where: { $0.index == index }) else { return }
+        switch control {
+        case .stop:
+            stopped.withLock { _ = $0.insert(index) }
+            output.post(.event(.stop))
+        case .start:
+            stopped.withLock { _ = $0.remove(index) }
+            if onAir.withLock({ $0 }) == true { output.post(.event(.start(initialType))) }
+        }
+    }
+
+    /// The output the console's `r` and `X` act on.
+    public var focusedOutput: Int { focus.withLock { $0 } }
+
+    /// `]`: the next output (after N, output 1) gets the output keys; the dashboard's rows mark it at once.
+    public func focusNext() -> Int {
+        let count = 1 + outputs.count
+        let next = focus.withLock { focused in
+            focused = focused % count + 1
+            return focused
+        }
+        rowSample.withLock { sample in
+            guard var rows = sample?.rows else { return }
+            for index in rows.indices { rows[index].focused = rows[index].index == next }
+            sample?.rows = rows
+        }
+        return next
+    }
+
+    /// Whether the operator took output `index` off the broadcast (`output-stop N`).
+    public func isStopped(_ index: Int) -> Bool { stopped.withLock { $0.contains(index) } }
+
+    /// Why `output-stop N` / `output-start N` does nothing now, by output (2…N): stopping one already
+    /// stopped, starting one that was not.
+    public var controlRefusals: [OutputControl: [Int: String]] {
+        let held = stopped.withLock { $0 }
+        var refusals: [OutputControl: [Int: String]] = [.stop: [:], .start: [:]]
+        for output in outputs {
+            if held.contains(output.index) {
+                refusals[.stop]?[output.index] = "output \(output.index) is already stopped (output-start \(output.index) puts it back)"
+            } else {
+                refusals[.start]?[output.index] = "output \(output.index) was not stopped (it follows the broadcast: \(output.link.stateText))"
+            }
+        }
+        return refusals
+    }
+
+    /// The state word of output `index` for rows and events: STOPPED while the operator holds it off.
+    func stateText(_ output: BroadcastOutput) -> String {
+        stopped.withLock { $0.contains(output.index) } ? "STOPPED" : output.link.stateText
     }
 
     /// Ends every output and the fan-out.
@@ -145,7 +206,7 @@ public final class OutputGroup: Sendable {
         for output in outputs {
             let link = output.link
             events.append(Self.stats(
-                index: output.index, url: output.url, state: link.stateText, counts: output.wire.snapshot, queue: output.queue.snapshot,
+                index: output.index, url: output.url, state: stateText(output), counts: output.wire.snapshot, queue: output.queue.snapshot,
                 reconnects: link.reconnects, stalls: link.stalls, at: now))
         }
         return events

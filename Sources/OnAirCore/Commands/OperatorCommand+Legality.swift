@@ -13,6 +13,11 @@ public struct CommandTargets: Sendable, Equatable {
     /// Why `reconnect N` does nothing now for outputs 2…N that refuse it (`OutputLink.reconnectRefusal`);
     /// output 1 follows the publisher's own rule for `start`.
     public var outputRefusals: [Int: String] = [:]
+    /// The outputs whose server is one of the demo's embedded relays, for the server commands that name an
+    /// output (`server-stall 30s 2`); output 1's is there whenever `hasRelay` is.
+    public var relayOutputs: Set<Int> = []
+    /// Why `output-stop N` / `output-start N` does nothing now, for the outputs 2…N that refuse it.
+    public var outputControlRefusals: [OutputControl: [Int: String]] = [:]
 
     public init(
         publisher: PublisherAppState? = nil, subscriber: SubscriberAppState? = nil,
@@ -47,8 +52,8 @@ extension OperatorCommand {
         case .phone: targets.publisher == nil && targets.subscriber != nil ? .subscriber : .publisher
         case .publisher, .link: .publisher
         case .subscriber, .subscriberPhone, .subscriberLink: .subscriber
-        case .quit, .server: .frontEnd
-        case .device, .reconnectOutput: .publisher
+        case .quit, .server, .outputServer: .frontEnd
+        case .device, .reconnectOutput, .outputControl, .outputLink: .publisher
         }
     }
 
@@ -58,8 +63,8 @@ extension OperatorCommand {
         switch self {
         case .phone(let action), .subscriberPhone(let action): .subscriberPhone(action)
         case .link(let command), .subscriberLink(let command): .subscriberLink(command)
-        case .subscriber, .quit, .server: self
-        case .publisher, .device, .reconnectOutput: nil
+        case .subscriber, .quit, .server, .outputServer: self
+        case .publisher, .device, .reconnectOutput, .outputControl, .outputLink: nil
         }
     }
 
@@ -70,7 +75,7 @@ extension OperatorCommand {
         // Every start is refused or accepted alike, whatever its type: the rule keys it as `start`.
         case .publisher(.start): .control(.start(nil))
         case .publisher(let control): .control(control)
-        case .subscriber, .subscriberPhone, .subscriberLink, .link, .quit, .server, .device, .reconnectOutput: nil
+        case .subscriber, .subscriberPhone, .subscriberLink, .link, .quit, .server, .device, .reconnectOutput, .outputServer, .outputControl, .outputLink: nil
         }
     }
 
@@ -80,11 +85,18 @@ extension OperatorCommand {
         switch side(in: targets) {
         case .frontEnd:
             if case .server(let command) = self { return command.refusal(hasRelay: targets.hasRelay) }
+            if case .outputServer(let command, let output) = self {
+                return command.refusal(output: output, outputCount: targets.outputCount, relayOutputs: targets.relayOutputs)
+            }
             return nil
         case .publisher:
             guard let publisher = targets.publisher else { return "that is a publisher command" }
             if case .link(let command) = self { return command.refusal(stage: targets.publisherLink) }
             if case .reconnectOutput(let index) = self { return Self.outputRefusal(index, publisher: publisher, in: targets) }
+            if case .outputControl(let control, let index) = self { return Self.outputControlRefusal(control, index, in: targets) }
+            if case .outputLink(let command, let index) = self {
+                return LinkCommand.refusal(output: index, outputCount: targets.outputCount, word: command.text)
+            }
             return publisherCommand.flatMap { publisher.refusals[$0] }
         case .subscriber:
             guard let subscriber = targets.subscriber else { return "that is a subscriber command" }
@@ -104,7 +116,10 @@ extension OperatorCommand {
 
     /// `reason` (this command's refusal in `targets`) as a message.
     public func refusalMessage(for reason: String, in targets: CommandTargets) -> String {
-        if case .server = self { return reason }        // the server rule's reason starts with the word
+        switch self {
+        case .server, .outputServer: return reason      // the server rule's reason starts with the word
+        default: break
+        }
         if side(in: targets) == .publisher ? targets.publisher == nil : targets.subscriber == nil { return reason }
         switch self {
         // The link rule's reason already starts with the command's word.
@@ -121,7 +136,7 @@ extension OperatorCommand {
         case .phone(let action), .subscriberPhone(let action): "key \(action.rawValue)"
         case .publisher(let control): "control \(control)"
         case .subscriber(let control): "control \(control.rawValue)"
-        case .link, .subscriberLink, .quit, .server, .device, .reconnectOutput: "key \(name)"
+        case .link, .subscriberLink, .quit, .server, .device, .reconnectOutput, .outputServer, .outputControl, .outputLink: "key \(name)"
         }
     }
 
@@ -135,5 +150,19 @@ extension OperatorCommand {
         }
         if index == 1 { return publisher.refusals[.control(.start(nil))] }
         return targets.outputRefusals[index]
+    }
+
+    /// `output-stop N` / `output-start N`'s rule: N must be one of outputs 2…N (output 1 is the publisher's own
+    /// connection, stopped and started with the broadcast: `x` and `r`), then the output's own state.
+    static func outputControlRefusal(_ control: OutputControl, _ index: Int, in targets: CommandTargets) -> String? {
+        let count = max(1, targets.outputCount)
+        guard (1...count).contains(index) else {
+            return count == 1 ? "no output \(index): this broadcast has one output (give more URLs to publish to several)"
+                : "no output \(index): this broadcast has outputs 1…\(count)"
+        }
+        if index == 1 {
+            return "output 1 is the publisher's own connection: it stops and starts with the broadcast (x stops it, r starts it)"
+        }
+        return targets.outputControlRefusals[control]?[index]
     }
 }

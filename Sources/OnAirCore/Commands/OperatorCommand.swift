@@ -27,12 +27,22 @@ public enum OperatorCommand: Sendable, Hashable {
     /// at once, its backoff reset; the others are not touched (docs/multi-destination.md). Output 1 is the
     /// publisher's own connection, so `reconnect 1` is `reconnect`.
     case reconnectOutput(Int)
+    /// A server command on the embedded relay of output N ≥ 2 (`server-stall 30s 2`): the demo runs a relay per
+    /// destination it was given no `--server` for (a scenario's `outputs 2`). Output 1's is `.server`.
+    case outputServer(ServerCommand, output: Int)
+    /// `output-stop N` / `output-start N`: one destination (2…N) leaves the broadcast or joins it again; the
+    /// others are not touched. Output 1 is the publisher's own connection: its stop and start are `x` and `r`.
+    case outputControl(OutputControl, output: Int)
+    /// A link command naming output N ≥ 2 (`link-down 2`): understood, and refused with the reason — the
+    /// link stage stands in front of output 1 only (`link-down 1` is `link-down`).
+    case outputLink(LinkCommand, output: Int)
 
     /// Every command name, for help texts and error messages.
     public static let names: [String] =
         OperatorAction.allCases.map(\.rawValue) + ["pause-video", "pause-audio", "next-policy", "stop", "start", "play", "stop-play", "sub <gesture>",
            "link-down", "link-up", "handoff [RATE [MS]]", "link-cap RATE", "link-uncap", "link-delay MS", "sub <link command>", "quit",
-           "server-restart [D]", "server-busy [D]", "server-stall [D]", "server-move", "reconnect N"]
+           "server-restart [D [N]]", "server-busy [D [N]]", "server-stall [D [N]]", "server-move [N]", "reconnect N",
+           "output-stop N", "output-start N"]
         + DeviceCommand.allCases.map(\.rawValue)
 
     /// The command as typed (`call`, `pause-video`, `sub home`), for messages.
@@ -53,6 +63,9 @@ public enum OperatorCommand: Sendable, Hashable {
         case .server(let command): command.text
         case .device(let command): command.rawValue
         case .reconnectOutput(let index): "reconnect \(index)"
+        case .outputServer(let command, let output): "\(command.text) \(output)"
+        case .outputControl(let control, let output): "\(control.rawValue) \(output)"
+        case .outputLink(let command, let output): "\(command.text) \(output)"
         }
     }
 
@@ -60,12 +73,12 @@ public enum OperatorCommand: Sendable, Hashable {
     /// link command's value is bad (`linkError(in:)` says why).
     public init?(_ text: some StringProtocol) {
         var word = Self.trimmed(text).lowercased()
-        if let server = try? ServerCommand.parse(word) {
-            self = .server(server)
+        if let (server, output) = try? ServerCommand.parseAddressed(word) {
+            self = output == 1 ? .server(server) : .outputServer(server, output: output)
             return
         }
-        if let link = try? LinkCommand.parse(word) {
-            self = .link(link)
+        if let (link, output) = try? LinkCommand.parseAddressed(word) {
+            self = output == 1 ? .link(link) : .outputLink(link, output: output)
             return
         }
         if let rest = Self.subscriberRest(word) {
@@ -85,6 +98,12 @@ public enum OperatorCommand: Sendable, Hashable {
         if let index = Self.outputIndex(word, after: "reconnect ") {
             self = .reconnectOutput(index)
             return
+        }
+        for control in OutputControl.allCases {
+            if let index = Self.outputIndex(word, after: control.rawValue + " ") {
+                self = .outputControl(control, output: index)
+                return
+            }
         }
         switch word {
         case "pause-video": self = .publisher(.togglePauseVideo)
@@ -108,8 +127,8 @@ extension OperatorCommand {
         var line = trimmed(text).lowercased()
         if let rest = subscriberRest(line) { line = rest }
         do {
-            _ = try ServerCommand.parse(line)
-            _ = try LinkCommand.parse(line)
+            _ = try ServerCommand.parseAddressed(line)
+            _ = try LinkCommand.parseAddressed(line)
             return nil
         } catch let error as ServerCommand.ParseError {
             return error.description

@@ -15,6 +15,8 @@ public struct OutputRow: Sendable, Equatable {
     /// Packets waiting in the output's own queue.
     public var queueDepth: Int
     public var reconnects: Int
+    /// The output the console's output keys act on (`]` moves it): `r` reconnects it, `X` stops or starts it.
+    public var focused = false
 
     public init(index: Int, host: String, state: String, sentBitsPerSecond: Int, queueDepth: Int, reconnects: Int) {
         self.index = index
