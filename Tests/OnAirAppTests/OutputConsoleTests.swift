@@ -28,7 +28,7 @@ struct OutputConsoleTests {
         return predicate(outputTexts(log))
     }
 
-    @Test("] focuses output 2 (▸ on its row); r reconnects it alone; X stops and starts it; X on output 1 is refused with the reason")
+    @Test("] focuses output 2 (▸ on its row); r reconnects it alone; X stops and starts it; w there and X on output 1 are refused with the reason")
     func outputKeys() async throws {
         let servers = [try NginxRTMPServer(), try NginxRTMPServer()]
         let directory = try TemporaryDirectory()
@@ -65,6 +65,11 @@ struct OutputConsoleTests {
             !screen.contains("STOPPED") && screen.split(separator: "\n").contains { $0.contains("▸output 2") && $0.contains("PUBLISHING") }
         }
         #expect(restarted.matched, "X again did not bring output 2 back:\n\(restarted.screen)")
+        // The link keys name the focused output: output 2 has no link stage, so `w` says so rather than
+        // acting on output 1.
+        try tmux.send("w")
+        let linkRefused = try await tmux.waitForScreen(timeout: .seconds(10)) { $0.contains("output 2 has no link stage") }
+        #expect(linkRefused.matched, "w on output 2 was not refused with the reason:\n\(linkRefused.screen)")
 
         try tmux.send("]")
         let first = try await tmux.waitForScreen(timeout: .seconds(10)) { $0.contains("▸output 1") }

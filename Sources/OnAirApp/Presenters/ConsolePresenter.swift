@@ -164,8 +164,8 @@ final class ConsolePresenter: FrontEndPresenter {
 
 extension ConsolePresenter {
     /// The output keys with several destinations (issue 30), on the publisher's pane: `]` moves the focus
-    /// to the next output and says so, `X` stops or starts the focused one, and `r` on outputs 2…N is
-    /// `reconnect N` (on output 1 it stays the publisher's `r`). Each gives the very command stdin and
+    /// to the next output and says so, `X` stops or starts the focused one, `r` on outputs 2…N is
+    /// `reconnect N` (on output 1 it stays the publisher's `r`), and the link keys there name output N. Each gives the very command stdin and
     /// scenarios give, decided by the one gate. Nil when the key is not one of these here.
     func outputKey(_ key: ConsoleKey, sides: FrontEndSides) -> OperatorCommand?? {
         guard let outputs = sides.publisher?.outputs, ui.mode == .normal,
@@ -183,6 +183,14 @@ extension ConsolePresenter {
             return .some(.outputControl(outputs.isStopped(focused) ? .start : .stop, output: focused))
         case ConsoleIntent.startBroadcast? where outputs.focusedOutput > 1:
             return .some(.reconnectOutput(outputs.focusedOutput))
+        // The link keys name the focused output too: on outputs 2…N, which have no link stage, the gate
+        // refuses them with that reason instead of the key acting on output 1 behind the operator's back.
+        case ConsoleIntent.toggleLink? where outputs.focusedOutput > 1:
+            return .some(.outputLink(.down, output: outputs.focusedOutput))
+        case ConsoleIntent.cycleLinkCap? where outputs.focusedOutput > 1:
+            return .some(.outputLink(.cap(bitsPerSecond: 2_500_000), output: outputs.focusedOutput))
+        case .command(.link(let command))? where outputs.focusedOutput > 1:
+            return .some(.outputLink(command, output: outputs.focusedOutput))
         default:
             return nil
         }
