@@ -28,6 +28,7 @@
 # shipped ABR (80 % headroom); runs 1-2 had 85 %, and some 1 s windows on the wire passed 90 % of the cap:
 #   publisher   run  stays <=90% cap  freeze s*  pub drops*  back >=90% 2500k  elevator s
 #   throughput  3/4  after 49.0/51.0  0.0/0.0    0/0         28.0/29.5 s       0.1/0.0
+#   (2026-11-27, with issue 23's burst, direct / rtmps: after 55.0/56.5, 0.0/0.0, 0/0, 11.0/12.0 s, 0.3/0.6)
 #   throughput  1/2  never/never      0.8/0.8*   47/47*      19.5/20.0 s       0.0/1.8
 #   off         1-4  never            43.2-43.7* 1271-1326*  0.0 s             0.0-2.0
 #   ffmpeg      1-4  never            41.1-41.6* 0 (behind)  0.0 s             0.6-0.8
