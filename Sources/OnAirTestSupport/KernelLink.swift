@@ -23,11 +23,12 @@ public final class KernelLink: Sendable {
 
     /// Makes the namespace and the link, capped at `capBitsPerSecond` from the start (nil: uncapped).
     public init(capBitsPerSecond: Int?) throws {
-        let id = Int(getpid()) % 200 + 20
+        Self.removeStaleLinks()
+        let id = try Self.freeSubnet(preferring: Int(getpid()) % 200 + 20)
         let unique = UInt16.random(in: 0...UInt16.max)
         namespace = "onair-kl-\(getpid())-\(unique)"
         device = "oakl\(unique)"
-        // 10.214.X.0/24 per process, X from the pid: never the bench's 10.213.*.
+        // 10.214.X.0/24, X from the pid unless another link holds it: never the bench's 10.213.*.
         serverAddress = "10.214.\(id).2"
         publisherAddress = "10.214.\(id).1"
         try Self.run("ip", ["netns", "add", namespace])
@@ -57,6 +58,30 @@ public final class KernelLink: Sendable {
     /// `ip netns exec NAMESPACE` before `command`: the arguments of a process to start inside the link.
     public func command(_ command: [String]) -> [String] {
         ["ip", "netns", "exec", namespace] + command
+    }
+
+    /// Deletes the links of test processes that are gone (killed before `deinit` ran): their root-side
+    /// address would route this link's subnet to a dead namespace (seen: "no TCP connection to 10.214.50.2"
+    /// when a new test process's pid gave the same X as a killed one's).
+    static func removeStaleLinks() {
+        guard let list = try? run("ip", ["netns", "list"]) else { return }
+        for line in list.split(separator: "\n") {
+            let name = String(line.split(separator: " ").first ?? "")
+            let parts = name.split(separator: "-")
+            guard parts.count == 4, name.hasPrefix("onair-kl-"), let pid = Int32(parts[2]), pid != getpid(),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            _ = try? run("ip", ["netns", "del", name])     // the veth pair goes with its end in the namespace
+        }
+    }
+
+    /// The first X (from `preferred`, within 20…219) whose 10.214.X.0/24 no address of this host is in.
+    static func freeSubnet(preferring preferred: Int) throws -> Int {
+        let addresses = (try? run("ip", ["-o", "-4", "addr", "show"])) ?? ""
+        for offset in 0..<200 {
+            let candidate = (preferred - 20 + offset) % 200 + 20
+            if !addresses.contains(" 10.214.\(candidate).") { return candidate }
+        }
+        throw PeerError.failed("no free 10.214.X.0/24 for a kernel link: remove stale onair-kl-* namespaces (ip netns list)")
     }
 
     /// The bucket: one limit (100 kB, the bench's) in every state; uncapped is 100 Mbit/s.

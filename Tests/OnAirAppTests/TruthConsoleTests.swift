@@ -137,7 +137,9 @@ struct TruthConsoleTests {
         let tmux = try TmuxSession(
             command: "\(OnAirBinary.url.path) publish rtmp://127.0.0.1:1/live/x --size 320x180 2>\(errors); echo ONAIR-EXIT=$?; sleep 60",
             width: 100, height: 30, directory: directory.url)
-        let failed = try await tmux.waitForScreen(timeout: .seconds(20)) { $0.contains(" ERROR ") }
+        // The whole screen, footer included: tmux can show a frame whose top is drawn and whose footer is not yet
+        // (seen once: ERROR at the top, the footer's "r retry" still blank).
+        let failed = try await tmux.waitForScreen(timeout: .seconds(20)) { $0.contains(" ERROR ") && $0.contains("r retry") }
         #expect(failed.matched, "no ERROR:\n\(failed.screen)")
         #expect(failed.screen.contains("r retry"), "the footer offers no retry:\n\(failed.screen)")
         #expect(failed.screen.contains("(r retries)"), "the reason is cut:\n\(failed.screen)")
