@@ -20,18 +20,7 @@ struct RelayArmedFanoutTests {
             $0.socketSendBufferSize = 16_384        // a 200 kB frame never fits: the armed send(2) is partial
         }
         let url = try harness.streamURL("armed")
-        let seen = RelayTestLog<UInt32>()
-        let player = try await RTMPClientConnection.open(
-            url: url, configuration: .init(),
-            onIncoming: { incoming in
-                if case .video(let body) = incoming.message, let frame = body.getInteger(at: body.readerIndex + 5, as: UInt32.self) {
-                    seen.append(frame)
-                }
-            },
-            onClose: { _ in })
-        let streamID = try await player.createStream()
-        let name = url.streamName
-        player.execute { $0.notify(.play(name: name), messageStreamID: streamID) }
+        let (player, seen) = try await RelayTestPublisher.numberingPlayer(url)
         let publisher = try await RelayTestPublisher(url: url, type: .live)
         do {
             try await harness.events.wait { events in

@@ -70,6 +70,24 @@ final class RelayTestPublisher: Sendable {
         return try FLVFileReader.readAll(ByteBuffer(bytes: data)).tags
     }
 
+    /// A player of `url` that logs the number `syntheticVideo` writes into each video frame (after the 5 bytes
+    /// of FLV video header), in arrival order, to check that frames arrive whole and in order.
+    static func numberingPlayer(_ url: StreamURL) async throws -> (connection: RTMPClientConnection, seen: RelayTestLog<UInt32>) {
+        let seen = RelayTestLog<UInt32>()
+        let player = try await RTMPClientConnection.open(
+            url: url, configuration: .init(),
+            onIncoming: { incoming in
+                if case .video(let body) = incoming.message, let frame = body.getInteger(at: body.readerIndex + 5, as: UInt32.self) {
+                    seen.append(frame)
+                }
+            },
+            onClose: { _ in })
+        let streamID = try await player.createStream()
+        let name = url.streamName
+        player.execute { $0.notify(.play(name: name), messageStreamID: streamID) }
+        return (player, seen)
+    }
+
     /// Synthetic video tags: a keyframe every `gop` frames, `size` bytes each, 30 fps timestamps. The
     /// relay reads only the FLV video header, so the rest need not be H.264.
     static func syntheticVideo(count: Int, size: Int, gop: Int = 30, start: UInt32 = 0) -> [FLVTag] {
