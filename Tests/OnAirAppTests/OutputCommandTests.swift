@@ -12,10 +12,7 @@ struct OutputCommandTests {
         let servers = [try NginxRTMPServer(), try NginxRTMPServer()]
         let directory = try TemporaryDirectory()
         let pipe = Pipe()
-        let publisher = try HeadlessRun(
-            ["publish", servers[0].url(stream: "one"), servers[1].url(stream: "two"), "--headless", "--video", "test", "--audio", "test",
-             "--size", "320x240", "--fps", "25", "--duration", "300"],
-            in: directory, standardInput: pipe.fileHandleForReading)
+        let publisher = try HeadlessRun.publishingToTwo(servers, in: directory, commands: pipe)
         let live = await publisher.waitFor(.seconds(120)) { event in
             event.kind == "output" && event.details["output"] as? Int == 2 && event.details["state"] as? String == "PUBLISHING"
         }

@@ -13,10 +13,7 @@ struct OutputControlTests {
         let servers = [try NginxRTMPServer(), try NginxRTMPServer()]
         let directory = try TemporaryDirectory()
         let pipe = Pipe()
-        let publisher = try HeadlessRun(
-            ["publish", servers[0].url(stream: "one"), servers[1].url(stream: "two"), "--headless", "--video", "test", "--audio", "test",
-             "--size", "320x240", "--fps", "25", "--duration", "300"],
-            in: directory, standardInput: pipe.fileHandleForReading)
+        let publisher = try HeadlessRun.publishingToTwo(servers, in: directory, commands: pipe)
         func outputEvent(after time: Int64 = 0, _ predicate: @escaping (HeadlessRun.Event) -> Bool) async -> HeadlessRun.Event? {
             await publisher.waitFor(.seconds(120)) { $0.kind == "output" && $0.details["output"] as? Int == 2 && $0.time > time && predicate($0) }
         }
