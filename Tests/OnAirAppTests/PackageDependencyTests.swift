@@ -9,8 +9,9 @@ import Testing
 /// A module imported through another target (OnAirAppTests imported OnAirConsole through OnAirApp) can
 /// change its layout while the importer keeps its old object files. Two `Int`s added to `ConsoleUIState`
 /// (168 → 184 bytes) left `TerminalThreadTests.swift.o`'s copy of `ConsoleScreen.init`'s default `ui:`
-/// argument writing 184 bytes into a 176-byte stack slot: a saved frame pointer overwritten with `1`, "Bad
-/// pointer dereference", until a clean build (docs/build-dependencies.md; swiftlang/swift-package-manager#10502).
+/// argument writing 184 bytes into a stack slot sized for the old layout: a saved frame pointer overwritten
+/// with `1`, "Bad pointer dereference", until a clean build (docs/build-dependencies.md;
+/// swiftlang/swift-package-manager#10502).
 @Suite("Package.swift declares every module a target imports")
 struct PackageDependencyTests {
     static let root = URL(fileURLWithPath: #filePath)
