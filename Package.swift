@@ -20,6 +20,9 @@
 // screen: it never imports OnAirConsole, OnAirTerminal or OnAirScenario. OnAirApp reads FLV recordings with
 // OnAirRTMP directly and holds no NIO type.
 // Each C library has exactly one shim target, imported by exactly one Swift target (and its tests).
+// Every target lists each module of this package it imports, even one its dependencies bring along: SwiftPM's
+// native build recompiles a target only when a listed dependency's module changes, so an unlisted one can
+// change its layout under stale objects (docs/build-dependencies.md; PackageDependencyTests checks it).
 import PackageDescription
 
 let package = Package(
@@ -141,6 +144,8 @@ let package = Package(
             name: "onair",
             dependencies: [
                 "OnAirApp",
+                "OnAirCore",
+                "OnAirTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -189,12 +194,12 @@ let package = Package(
         .testTarget(name: "OnAirConsoleTests", dependencies: ["OnAirConsole", "OnAirCore", "OnAirTestSupport"], resources: [.copy("Snapshots")]),
         .testTarget(name: "OnAirScenarioTests", dependencies: ["OnAirScenario", "OnAirCore", "OnAirTestSupport"]),
         /// CNcurses: the tests read back what ncurses put on screen (`curscr`), which the product never needs.
-        .testTarget(name: "OnAirTerminalTests", dependencies: ["OnAirTerminal", "OnAirConsole", "CNcurses"]),
+        .testTarget(name: "OnAirTerminalTests", dependencies: ["OnAirTerminal", "OnAirConsole", "OnAirCore", "CNcurses"]),
         .testTarget(
             name: "OnAirAppTests",
             dependencies: [
                 "OnAirApp", "OnAirControl", "OnAirCore", "OnAirNet", "OnAirRelay", "OnAirLink", "OnAirRTMP",
-                "OnAirTestSupport",
+                "OnAirConsole", "OnAirMedia", "OnAirTerminal", "OnAirTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
