@@ -39,6 +39,16 @@
 # Issue 31: the fan-out runs twice for onair, at --audio-merge-ms 0 (every message leaves when it arrives, as
 # nginx-rtmp sends) and at the default merge window, both against the same nginx run, and a third, short
 # onair run at --audio-merge-ms 0 is sampled with perf (lib.sh's bench_perf_top) for its top frames.
+# Issue 31, session 10 (docs/relay-direct-writes.md, "Where the kernel's work lands"), 2026-11-27, 2 shared cores,
+# load 2-8.5, five full runs of this script (before = the armed fan-out, after = one stream look-up per
+# message; the same within noise): merge 0 ratio 0.95/0.85/1.03 before, 1.03/1.06 after; default merge
+# 0.68/0.70/0.79 before, 0.76/0.75 after; hop latency median onair 0.336/0.341/0.332 before, 0.340/0.363 after
+# vs nginx 0.292/0.331/0.308/0.259/0.382 ms. The players' CPU is twice nginx's for nginx (0.17-0.21 core vs
+# 0.05-0.10 at merge 0) and nginx's sockets take one ACK per segment (139,000 vs 53,000-68,000 in 20 s):
+# nginx-rtmp sends each 4096-byte chunk with Nagle on, so the rest of a frame leaves from the player's process
+# when its ACK arrives, and loopback TCP does the receiver's work in the transmitter's process; perf stat
+# counts about half of nginx's segments transmitted in its worker, all of onair's in onair. The server-CPU
+# ratio compares those two shares; the players' CPU and segment lines below are printed for that reason.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/bench.d/lib.sh
