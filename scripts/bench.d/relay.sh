@@ -43,7 +43,7 @@
 # load 2-8.5, five full runs of this script (before = the armed fan-out, after = one stream look-up per
 # message; the same within noise): merge 0 ratio 0.95/0.85/1.03 before, 1.03/1.06 after; default merge
 # 0.68/0.70/0.79 before, 0.76/0.75 after; hop latency median onair 0.336/0.341/0.332 before, 0.340/0.363 after
-# vs nginx 0.292/0.331/0.308/0.259/0.382 ms. The players' CPU is twice nginx's for nginx (0.17-0.21 core vs
+# vs nginx 0.292/0.331/0.308/0.259/0.382 ms. The players' CPU is about twice as high with nginx (0.17-0.21 core vs
 # 0.05-0.10 at merge 0) and nginx's sockets take one ACK per segment (139,000 vs 53,000-68,000 in 20 s):
 # nginx-rtmp sends each 4096-byte chunk with Nagle on, so the rest of a frame leaves from the player's process
 # when its ACK arrives, and loopback TCP does the receiver's work in the transmitter's process; perf stat
