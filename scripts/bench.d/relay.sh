@@ -39,6 +39,16 @@
 # Issue 31: the fan-out runs twice for onair, at --audio-merge-ms 0 (every message leaves when it arrives, as
 # nginx-rtmp sends) and at the default merge window, both against the same nginx run, and a third, short
 # onair run at --audio-merge-ms 0 is sampled with perf (lib.sh's bench_perf_top) for its top frames.
+# Issue 31, session 10 (docs/relay-direct-writes.md, "Where the kernel's work lands"), 2026-11-27, 2 shared cores,
+# load 2-8.5, five full runs of this script (before = the armed fan-out, after = one stream look-up per
+# message; the same within noise): merge 0 ratio 0.95/0.85/1.03 before, 1.03/1.06 after; default merge
+# 0.68/0.70/0.79 before, 0.76/0.75 after; hop latency median onair 0.336/0.341/0.332 before, 0.340/0.363 after
+# vs nginx 0.292/0.331/0.308/0.259/0.382 ms. The players' CPU is about twice as high with nginx (0.17-0.21 core vs
+# 0.05-0.10 at merge 0) and nginx's sockets take one ACK per segment (139,000 vs 53,000-68,000 in 20 s):
+# nginx-rtmp sends each 4096-byte chunk with Nagle on, so the rest of a frame leaves from the player's process
+# when its ACK arrives, and loopback TCP does the receiver's work in the transmitter's process; perf stat
+# counts about half of nginx's segments transmitted in its worker, all of onair's in onair. The server-CPU
+# ratio compares those two shares; the players' CPU and segment lines below are printed for that reason.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/bench.d/lib.sh
@@ -66,6 +76,16 @@ trap cleanup EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_port() { for _ in $(seq 1 200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.05; done; echo "relay bench: nothing on port $1" >&2; return 1; }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# The server's sockets on PORT (its players and publisher), summed from the kernel's per-socket counters
+# (`ss -ti`): "data_segments_out segments_in retransmitted_segments". Per socket, so other loopback traffic
+# on the machine does not count; deltas over the window say how the kernel's work was split (issue 31).
+tcp_totals() {
+  ss -tin state established "( sport = :$1 )" | awk '
+    { for (i = 1; i <= NF; i++) { split($i, kv, ":")
+        if (kv[1] == "data_segs_out") d += kv[2]; else if (kv[1] == "segs_in") n += kv[2]
+        else if (kv[1] == "retrans") { split(kv[2], r, "/"); x += r[2] } } }
+    END { printf "%d %d %d\n", d, n, x }'
+}
 TICKS=$(getconf CLK_TCK)
 
 cat > "$WORK/players.py" <<'PY'
@@ -214,13 +234,16 @@ fanout() {
     stop_server "$server_kind" "$top"
     return 0
   fi
-  local t0; t0=$(cpu_ticks "$server")
+  local t0 p0 s0; t0=$(cpu_ticks "$server"); p0=$(cpu_ticks "$players"); s0=$(tcp_totals "$port")
   sleep "$WINDOW"
-  local t1; t1=$(cpu_ticks "$server")
+  local t1 p1 s1; t1=$(cpu_ticks "$server"); p1=$(cpu_ticks "$players"); s1=$(tcp_totals "$port")
   wait "$players"
   stop_server "$server_kind" "$top"
   read -r bytes minimum < "$WORK/fanout-$label.txt"
-  echo "$(awk -v a="$t0" -v b="$t1" -v hz="$TICKS" -v w="$WINDOW" 'BEGIN{printf "%.3f", (b-a)/hz/w}') $bytes $minimum" \
+  local cores="awk -v hz=$TICKS -v w=$WINDOW"
+  echo "$($cores -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b-a)/hz/w}') $bytes $minimum" \
+    "$($cores -v a="$p0" -v b="$p1" 'BEGIN{printf "%.3f", (b-a)/hz/w}')" \
+    "$(awk -v a="$s0" -v b="$s1" 'BEGIN{split(a, x, " "); split(b, y, " "); printf "%d %d %d", y[1]-x[1], y[2]-x[2], y[3]-x[3]}')" \
     > "$WORK/fanout-result-$label"
 }
 
@@ -244,14 +267,14 @@ MERGE_ARGS="--audio-merge-ms 0" latency onair
 [ "$NAGLE" = 1 ] && MERGE_ARGS="--audio-merge-ms 0 --no-tcp-nodelay" latency onair onair0nagle
 latency nginx
 MERGE_ARGS="--audio-merge-ms 0" PROFILE_OUT="$WORK/profile" WINDOW=${RELAY_BENCH_PROFILE_WINDOW:-8} fanout onair profile
-read -r onair0_cpu onair0_bytes onair0_min < "$WORK/fanout-result-onair0"
-read -r onair_cpu onair_bytes onair_min < "$WORK/fanout-result-onair"
+read -r onair0_cpu onair0_bytes onair0_min onair0_pcpu onair0_segs onair0_in onair0_rtx < "$WORK/fanout-result-onair0"
+read -r onair_cpu onair_bytes onair_min onair_pcpu onair_segs onair_in onair_rtx < "$WORK/fanout-result-onair"
 nagle_cpu=n/a nagle_median=n/a nagle_p90=n/a
 if [ "$NAGLE" = 1 ]; then
-  read -r nagle_cpu nagle_bytes nagle_min < "$WORK/fanout-result-onair0nagle"
+  read -r nagle_cpu nagle_bytes nagle_min _ < "$WORK/fanout-result-onair0nagle"
   read -r nagle_median nagle_p90 nagle_n < "$WORK/latency-result-onair0nagle"
 fi
-read -r nginx_cpu nginx_bytes nginx_min < "$WORK/fanout-result-nginx"
+read -r nginx_cpu nginx_bytes nginx_min nginx_pcpu nginx_segs nginx_in nginx_rtx < "$WORK/fanout-result-nginx"
 read -r onair_median onair_p90 onair_n < "$WORK/latency-result-onair"
 read -r nginx_median nginx_p90 nginx_n < "$WORK/latency-result-nginx"
 
@@ -267,6 +290,12 @@ mkdir -p bench-results
   # The two servers do not deliver exactly the same bytes in the window (a lagging nginx player gets less),
   # so the cost per byte delivered is shown too; the target is judged on the plain ratio above.
   echo "  CPU per delivered byte onair/nginx: $(awk -v a="$onair_cpu" -v ab="$onair_bytes" -v b="$nginx_cpu" -v bb="$nginx_bytes" 'BEGIN{ if (b > 0 && ab > 0 && bb > 0) printf "%.2f", (a/ab)/(b/bb); else print "n/a" }') (reported)"
+  # Loopback TCP does the receiver's work in the sender's process when the sender transmits, and in the
+  # player's when a player's ACK releases data the sender's Nagle held back (nginx-rtmp writes each chunk
+  # with Nagle on): the players' CPU and the segment counts show where the kernel's work went.
+  echo "  players' CPU (their process, same window): onair merge 0 $onair0_pcpu, default $onair_pcpu, nginx $nginx_pcpu core"
+  echo "  TCP over the window (server's sockets): data segments out / segments in / retransmitted:" \
+    "onair merge 0 $onair0_segs / $onair0_in / $onair0_rtx, default $onair_segs / $onair_in / $onair_rtx, nginx $nginx_segs / $nginx_in / $nginx_rtx"
   echo "relay hop latency (publish -> player, loopback, $onair_n/$nginx_n frames):"
   echo "  onair serve (--audio-merge-ms 0): median $onair_median ms, p90 $onair_p90 ms   nginx-rtmp: median $nginx_median ms, p90 $nginx_p90 ms   (target median <= nginx's)"
   [ "$NAGLE" = 1 ] && echo "  onair serve (--audio-merge-ms 0 --no-tcp-nodelay): median $nagle_median ms, p90 $nagle_p90 ms"

@@ -203,9 +203,10 @@ final class RelayConnectionHandler: ChannelInboundHandler {
         guard let type = raw.type else { return warnUnhandled(raw.typeID) }
         switch type {
         case .audio, .video, .dataAMF0, .dataAMF3:
-            guard let publishing, raw.messageStreamID == publishing.streamID, registry.isPublisher(self, of: publishing.name),
+            guard let publishing, raw.messageStreamID == publishing.streamID,
+                  let stream = registry.publishedStream(publishing.name, by: self),
                   let message = RelayMediaMessage(raw) else { return }
-            registry.relay(message, name: publishing.name, from: self)
+            registry.relay(message, in: stream, from: self)
         case .commandAMF0, .commandAMF3:
             guard spendRequest() else { return }
             guard case .command(let command) = try RTMPMessage(raw) else { return }

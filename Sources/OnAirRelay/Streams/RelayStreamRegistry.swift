@@ -168,7 +168,8 @@ final class RelayStreamRegistry {
         unpublish(stream, reason: .unpublished)
         _ = begin(stream, type: successor.type, recording: successor.recording, handler: successor.handler, streamID: successor.streamID,
                   continuing: continuing)
-        for message in successor.held { relay(message, name: stream.name, from: successor.handler) }
+        guard let current = streams[stream.name] else { return }
+        for message in successor.held { relay(message, in: current, from: successor.handler) }
     }
 
     /// Makes `handler` the publisher of `stream`; returns the recording's path.
@@ -234,17 +235,21 @@ final class RelayStreamRegistry {
         flushDirty()
     }
 
-    /// Relays one publisher message: cache, recording, then every player's queue.
-    /// Whether `handler` is `name`'s publisher now (not one a move replaced), or a move's new publisher.
-    func isPublisher(_ handler: RelayConnectionHandler, of name: RelayStreamName) -> Bool {
-        streams[name]?.publisher?.handler === handler || streams[name]?.successor?.handler === handler
+    /// `name`'s stream when `handler` is its publisher now (not one a move replaced) or a move's new
+    /// publisher, else nil. Looked up once per message and handed to ``relay(_:in:from:)``: hashing the
+    /// stream name three times per message was a measurable part of the hop (GitHub issue 31).
+    func publishedStream(_ name: RelayStreamName, by handler: RelayConnectionHandler) -> RelayStream? {
+        guard let stream = streams[name],
+              stream.publisher?.handler === handler || stream.successor?.handler === handler else { return nil }
+        return stream
     }
 
     /// Headers a move's new publisher may send before its first sample (sequence headers, metadata).
     static let heldBeforeTakeOver = 16
 
-    func relay(_ message: RelayMediaMessage, name: RelayStreamName, from handler: RelayConnectionHandler) {
-        guard let stream = streams[name] else { return }
+    /// Relays one publisher message of `stream` (from ``publishedStream(_:by:)``): cache, recording, then
+    /// every player's queue.
+    func relay(_ message: RelayMediaMessage, in stream: RelayStream, from handler: RelayConnectionHandler) {
         if let successor = stream.successor, successor.handler === handler {
             let isSample = (message.kind == .audio || message.kind == .video) && !message.isSequenceHeader
             guard isSample else {
