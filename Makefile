@@ -10,7 +10,8 @@ DEBUG_BIN := .build/debug/onair
 demo: deps-run release
 	$(RELEASE_BIN) demo $(ARGS)
 
-# Phases on purpose: the whole suite in parallel, then the scenario runs, the 5-minute throttled-link soak,
+# Phases on purpose: the whole suite in parallel, then the scenario runs (the shipped files three at a time,
+# each in a demo of its own: Tests/OnAirAppTests/ScenarioPool.swift), the 5-minute throttled-link soak,
 # the hostile-client suite (healthy-player rates under attack) and the scenario mutation test
 # (scripts/mutation-test.sh: each shipped scenario once per press line with that line deleted, headless, six
 # at a time — real-time waits at ~0.13 of a core each — small pictures) each on a quiet machine — their real-time flows and 720p encode would otherwise
