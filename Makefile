@@ -15,7 +15,8 @@ demo: deps-run release
 # the hostile-client suite (healthy-player rates under attack) and the scenario mutation test
 # (scripts/mutation-test.sh: each shipped scenario once per press line with that line deleted, headless, six
 # at a time — real-time waits at ~0.13 of a core each — small pictures) each on a quiet machine — their
-# real-time flows and 720p encode would otherwise compete with hundreds of parallel tests for 2 cores and measure the machine's load instead of OnAir.
+# real-time flows and 720p encode would otherwise compete with hundreds of parallel tests for 2 cores and
+# measure the machine's load instead of OnAir.
 HEAVY_TESTS := ScenarioRunTests|ThrottledLinkSoakTests|RelayHostileClientTests
 # Suites that time real peers and real links (rtmpdump's recording window, a handoff's reset, a stalled
 # player's drops, the peer matrix's frame counts, tmux screens of the live console, ABR's throughput through a
