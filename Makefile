@@ -10,11 +10,13 @@ DEBUG_BIN := .build/debug/onair
 demo: deps-run release
 	$(RELEASE_BIN) demo $(ARGS)
 
-# Phases on purpose: the whole suite in parallel, then the scenario runs, the 5-minute throttled-link soak,
+# Phases on purpose: the whole suite in parallel, then the scenario runs (the shipped files three at a time,
+# each in a demo of its own: Tests/OnAirAppTests/ScenarioPool.swift), the 5-minute throttled-link soak,
 # the hostile-client suite (healthy-player rates under attack) and the scenario mutation test
-# (scripts/mutation-test.sh: each shipped scenario once per press line with that line deleted, headless, two
-# at a time, small pictures) each on a quiet machine — their real-time flows and 720p encode would otherwise
-# compete with hundreds of parallel tests for 2 cores and measure the machine's load instead of OnAir.
+# (scripts/mutation-test.sh: each shipped scenario once per press line with that line deleted, headless, six
+# at a time — real-time waits at ~0.13 of a core each — small pictures) each on a quiet machine — their
+# real-time flows and 720p encode would otherwise compete with hundreds of parallel tests for 2 cores and
+# measure the machine's load instead of OnAir.
 HEAVY_TESTS := ScenarioRunTests|ThrottledLinkSoakTests|RelayHostileClientTests
 # Suites that time real peers and real links (rtmpdump's recording window, a handoff's reset, a stalled
 # player's drops, the peer matrix's frame counts, tmux screens of the live console, ABR's throughput through a

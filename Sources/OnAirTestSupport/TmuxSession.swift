@@ -46,16 +46,21 @@ public final class TmuxSession: Sendable {
     /// The tmux server socket name (`-L`), for tools that read the pane themselves (tmux2png).
     public var socketName: String { socket }
 
-    /// Waits until the screen satisfies `predicate`; returns the last screen either way. `timeout` is a safety
-    /// net (a screen shows in well under a second idle; it was 15 s, now 60 s for a loaded machine, issue 24).
+    /// Waits until the screen satisfies `predicate` on two consecutive captures taken a moment apart (see
+    /// ``ScreenSettle``: a capture can show a frame tmux has only half drawn); returns the last screen either
+    /// way. `timeout` is a safety net (a screen shows in well under a second idle; it was 15 s, now 60 s for a
+    /// loaded machine, issue 24).
     @discardableResult
     public func waitForScreen(timeout: Duration = .seconds(60), _ predicate: (String) -> Bool) throws -> (matched: Bool, screen: String) {
         let deadline = ContinuousClock.now + timeout
+        var settle = ScreenSettle()
         var screen = ""
-        while ContinuousClock.now < deadline {
+        while settle.confirming || ContinuousClock.now < deadline {
             screen = try capture()
-            if predicate(screen) { return (true, screen) }
-            Thread.sleep(forTimeInterval: 0.1)
+            switch settle.handle(screen: screen, holds: predicate(screen)) {
+            case .matched(let settled): return (true, settled)
+            case .confirm(let pause), .poll(let pause): Thread.sleep(forTimeInterval: Self.seconds(pause))
+            }
         }
         return (false, screen)
     }
@@ -64,13 +69,20 @@ public final class TmuxSession: Sendable {
     @discardableResult
     public func waitForScreen(timeout: Duration = .seconds(60), _ predicate: (String) -> Bool) async throws -> (matched: Bool, screen: String) {
         let deadline = ContinuousClock.now + timeout
+        var settle = ScreenSettle()
         var screen = ""
-        while ContinuousClock.now < deadline {
+        while settle.confirming || ContinuousClock.now < deadline {
             screen = try capture()
-            if predicate(screen) { return (true, screen) }
-            try await Task.sleep(for: .milliseconds(100))
+            switch settle.handle(screen: screen, holds: predicate(screen)) {
+            case .matched(let settled): return (true, settled)
+            case .confirm(let pause), .poll(let pause): try await Task.sleep(for: pause)
+            }
         }
         return (false, screen)
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Whether the session's program still runs (the session ends with it when nothing else holds it).

@@ -20,30 +20,38 @@ struct ScenarioRunTests {
     /// What `make test` plays against the embedded relay: every shipped scenario.
     static var played: [String] { shipped }
 
-    private func results(_ run: HeadlessRun) -> [String: String] {
-        Dictionary(run.events.events.filter { $0.kind == "scenario" && $0.details["result"] != nil }.map {
+    /// Plays the shipped files three at a time, each in a demo of its own (``ScenarioPool``: real-time waits,
+    /// little CPU); 900 s for each file is far beyond the ~90 s of the longest.
+    static let pool = ScenarioPool(width: 3, timeout: .seconds(900))
+
+    private func results(_ run: HeadlessRun) -> [String: String] { results(run.events.events) }
+
+    private func results(_ events: [HeadlessRun.Event]) -> [String: String] {
+        Dictionary(events.filter { $0.kind == "scenario" && $0.details["result"] != nil }.map {
             (URL(fileURLWithPath: $0.details["file"] as? String ?? "").lastPathComponent, $0.details["result"] as? String ?? "")
         }, uniquingKeysWith: { _, last in last })
     }
 
-    @Test("every shipped scenario passes against the embedded relay, and the run's JSON Lines validate against the schema")
+    @Test("every shipped scenario passes against the embedded relay (each in a demo of its own, three at a time), and their JSON Lines validate against the schema")
     func shippedScenariosPass() async throws {
         let directory = try TemporaryDirectory()
         #expect(Self.shipped.count >= 12)
-        let scripts = Self.played.flatMap { ["--script", Self.scenarios.appendingPathComponent($0).path] }
-        let run = try HeadlessRun(
-            ["demo", "--headless", "--report", "--record-dir", directory.file("rec").path] + Self.light + scripts, in: directory
-        )
+        let played = try await Self.pool.play(Self.played, in: Self.scenarios, arguments: { file in
+            ["demo", "--headless", "--report", "--record-dir", directory.file("rec-\(file)").path] + Self.light
+        }, directory: directory)
         // The weak-signal scenario alone is 720p at 2500k for about 85 s (its settings override `light`), the
-        // server stall about 45 s, the two multi-destination scenarios about 100 s together.
-        let status = await run.peer.exitStatus(within: .seconds(900))
-        let failed = run.events.events.filter { $0.kind == "expectation" && $0.details["met"] as? Bool == false }
-        #expect(status == 0, "exit \(status): \(run.peer.standardError)\nfailed: \(failed.map(\.details))")
-        #expect(results(run) == Dictionary(uniqueKeysWithValues: Self.played.map { ($0, "passed") }))
+        // server stall about 45 s, the two multi-destination scenarios about 50 s each.
+        for file in played {
+            let failed = file.run.events.events.filter { $0.kind == "expectation" && $0.details["met"] as? Bool == false }
+            #expect(file.status == 0, "\(file.file): exit \(file.status): \(file.run.peer.standardError)\nfailed: \(failed.map(\.details))")
+        }
+        let events = played.flatMap { $0.run.events.events }
+        #expect(played.map(\.file) == Self.played)
+        #expect(results(events) == Dictionary(uniqueKeysWithValues: Self.played.map { ($0, "passed") }))
 
-        let reports = run.events.events.filter { $0.kind == "report" }
+        let reports = events.filter { $0.kind == "report" }
         #expect(reports.count == Self.played.count)
-        let checks = run.events.events.filter { $0.kind == "check" }
+        let checks = events.filter { $0.kind == "check" }
         #expect(checks.count == Self.played.count && checks.allSatisfy { $0.details["verdict"] as? String == "relayed" },
                 "the self-test must find the embedded relay relaying notices: \(checks.map(\.details))")
         let blog2 = reports.first { ($0.details["scenario"] as? String ?? "").hasPrefix("Blog 2") }
@@ -59,11 +67,13 @@ struct ScenarioRunTests {
         #expect((weak?.details["longestGapAfterConvergingMs"] as? Int ?? .max) < 400, "weak signal: \(String(describing: weak?.details))")
         #expect((weak?.details["underCap"] as? [[String: Any]])?.first?["cap"] as? Int == 800_000)
 
-        let output = directory.file("run.jsonl")
-        try Data(run.peer.standardOutput.utf8).write(to: output)
+        // Every run's JSON Lines, one file after another.
+        let output = directory.file("runs.jsonl")
+        let lines = played.flatMap { $0.run.peer.standardOutput.split(separator: "\n") }
+        try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: output)
         let validation = try SchemaValidator.validate(output, against: Self.schema, in: directory)
         #expect(validation.status == 0, "the JSON Lines do not follow docs/headless-events.schema.json:\n\(validation.output)\(validation.error)")
-        #expect(validation.output.contains("valid \(run.peer.standardOutput.split(separator: "\n").count) lines"))
+        #expect(validation.output.contains("valid \(lines.count) lines"))
     }
 
     @Test("the schema validator rejects a line that breaks the documented schema (so the check above can fail)")

@@ -39,12 +39,14 @@ struct SessionOutputTests {
         let tmux = try TmuxSession(command: command, width: 120, height: 30, directory: directory.url)
         let started = try await tmux.waitForScreen { $0.contains(" PUBLISHING ") && $0.contains(" PLAYING ") }
         #expect(started.matched, "\(started.screen)")
-        // Quit once the log holds a subscriber's stats line (was a 2 s sleep; issue 24).
+        // Quit once the log holds a subscriber's stats line (was a 2 s sleep; issue 24). Read as JSON: the
+        // writer sorts the keys ("kind" before "side"), so the text `"side":"subscriber","kind":"stats"` never
+        // came and this waited out its whole 60 s every run.
         let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline,
-              (try? String(contentsOf: log, encoding: .utf8))?.contains(#""side":"subscriber","kind":"stats""#) != true {
+        while ContinuousClock.now < deadline, !Self.holdsSubscriberStats(log) {
             try await Task.sleep(for: .milliseconds(100))
         }
+        #expect(Self.holdsSubscriberStats(log), "no subscriber stats line in --log within 60 s")
         try tmux.send("q")
         try tmux.send("y")
         let exited = try await tmux.waitForScreen { $0.contains("ONAIR-EXIT=") }
@@ -96,5 +98,14 @@ struct SessionOutputTests {
         let exited = try await tmux.waitForScreen(timeout: .seconds(60)) { $0.contains("ONAIR-EXIT=") }
         #expect(exited.matched, "the console did not stop by itself:\n\(exited.screen)")
         #expect(exited.screen.contains("onair: session 00:00:0"), "\(exited.screen)")
+    }
+
+    /// Whether the JSON Lines file at `log` holds a subscriber's `stats` event.
+    static func holdsSubscriberStats(_ log: URL) -> Bool {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").contains { line in
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return object?["kind"] as? String == "stats" && object?["side"] as? String == "subscriber"
+        }
     }
 }
