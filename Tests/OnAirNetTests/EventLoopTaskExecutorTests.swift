@@ -55,18 +55,21 @@ struct EventLoopTaskExecutorTests {
     func sleepsOnTheLoopsTimer() async throws {
         let loop = NIOAsyncTestingEventLoop()
         let executor = EventLoopTaskExecutor { loop }
-        let woke = Atomic<Bool>(false)
+        // Whether the sleeper woke, and on the loop: set by its job after the sleep.
+        let woke = SleeperFlag()
         let sleeper = Task(executorPreference: executor) {
             await executor.sleep(for: .seconds(3600))
-            woke.store(loop.inEventLoop, ordering: .relaxed)
+            let onLoop = loop.inEventLoop
+            woke.value.withLock { $0 = onLoop }
         }
         // Until the sleeper has armed its timer, moving the clock does nothing: move it again until it wakes.
         let limit = ContinuousClock.now + .seconds(30)
-        while !woke.load(ordering: .relaxed), ContinuousClock.now < limit {
+        while !woke.value.withLock({ $0 }), ContinuousClock.now < limit {
             await loop.advanceTime(by: .hours(1))
             try await Task.sleep(for: .milliseconds(5))
         }
-        #expect(woke.load(ordering: .relaxed), "the sleep did not end with the loop's clock (and its next job ran on the loop)")
+        let wokeOnLoop = woke.value.withLock { $0 }
+        #expect(wokeOnLoop, "the sleep did not end with the loop's clock (and its next job ran on the loop)")
         sleeper.cancel()
         await sleeper.value
         await loop.shutdownGracefully()
@@ -83,4 +86,9 @@ struct EventLoopTaskExecutorTests {
         await sleeper.value
         #expect(ContinuousClock.now - started < .seconds(600))
     }
+}
+
+/// A flag the sleeping task sets and the test reads.
+private final class SleeperFlag: Sendable {
+    let value = Mutex(false)
 }
