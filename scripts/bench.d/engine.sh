@@ -22,9 +22,9 @@
 # asks for an impairment, so `onair` is the default (direct) path, and a third side, `onair publish
 # --link-delay 0` (through the unimpaired stage), runs interleaved with the other two (onair, stage, ffmpeg,
 # onair, …); the stage's CPU per stream-second and RSS are the difference.
-# Measured (issue 31, session 10; docs/engine-profile.md; 2 cores shared with other builds, load 4-10):
-#   onair/ffmpeg 0.98 (20 s runs) and 0.93 (30 s), main's binary as `baseline` in the same benches 0.96 and
-#   0.94 (onair/baseline 1.019, 0.990): within the spread between runs. Outside the codecs, 20 s profiles at
+# Measured (issue 31, session 10; docs/engine-profile.md; 2 cores shared with other builds, load 0.7-7.4):
+#   three benches with main's binary as `baseline`: onair/ffmpeg 0.98, 0.93, 0.92 (main 0.96, 0.94, 0.98;
+#   onair/main 1.019, 0.990, 0.930), within the spread between runs. Outside the codecs, 20 s profiles at
 #   2999 Hz interleaved with main: 14.8/16.2/16.0 % against 18.0/16.9/16.6 % (aim <= 8 %: not met; the
 #   pread copy 3.1-3.4 %, thread wake-ups, the event loop's send path and the loopback TCP send are left).
 # Exit 1 only if a side failed to run.
