@@ -36,4 +36,23 @@ public final class EventLoopTaskExecutor: TaskExecutor {
         let executor = asUnownedTaskExecutor()
         (loop() ?? fallback).execute { job.runSynchronously(on: executor) }
     }
+
+    /// Sleeps `duration` on a timer of the loop this executor follows now; returns early when the task is
+    /// cancelled. For a task that runs on this executor, a replacement for `Task.sleep`.
+    ///
+    /// Why not `Task.sleep` (issue 31): its timer lives in Swift's global executor, so each wake-up of a task
+    /// on this executor hopped through the task pool — arming the timer woke the dispatch manager, its firing
+    /// woke a pool thread, which woke the event loop. The publisher's 100 ms TCP_INFO sampler cost about 40
+    /// thread wake-ups a second that way. The loop's own timer is its `epoll_wait` timeout: the loop wakes
+    /// once, and the task's next job is queued on the loop it already runs on.
+    public func sleep(for duration: Duration) async {
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = max(0, seconds) &* 1_000_000_000 &+ max(0, attoseconds) / 1_000_000_000
+        let timer = (loop() ?? fallback).scheduleTask(in: .nanoseconds(nanoseconds)) {}
+        await withTaskCancellationHandler {
+            _ = try? await timer.futureResult.get()
+        } onCancel: {
+            timer.cancel()
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import OnAirCore
 import Testing
 @testable import OnAirMedia
@@ -75,5 +76,45 @@ struct EncoderTests {
         let silent = levels.suffix(20).map(\.peakDBFS)
         #expect(silent.allSatisfy { $0 < -80 }, "paused levels: \(silent)")
         #expect(decoder.counters.audioFramesDecoded == levels.count)
+    }
+
+    /// Issue 31: a chunk of whole AAC frames goes straight into the encoder's frame, any other through the FIFO.
+    @Test("AAC: chunks of whole frames (straight in) and of any size (through the FIFO) give the same packets, per channel")
+    func aacChunkingIsInvisible() throws {
+        // Left and right differ (440 Hz loud, 1 kHz soft), so a swapped or smeared channel changes the bytes.
+        let frames = 1024 * 12
+        var samples = [Int16](repeating: 0, count: frames * 2)
+        for frame in 0..<frames {
+            let time = Double(frame) / 48_000
+            samples[2 * frame] = Int16((sin(2 * .pi * 440 * time) * 12_000).rounded())
+            samples[2 * frame + 1] = Int16((sin(2 * .pi * 1000 * time) * 3_000).rounded())
+        }
+        func encode(_ samples: [Int16], chunkFrames: [Int]) throws -> [[UInt8]] {
+            let encoder = try AudioEncoder(sampleRate: 48_000, channels: 2, bitrate: 128_000, originNanoseconds: 0)
+            var payloads: [[UInt8]] = []
+            var start = 0
+            for size in chunkFrames {
+                let chunk = AudioChunk(
+                    sampleRate: 48_000, channels: 2, samples: Array(samples[2 * start..<2 * (start + size)]), captureNanoseconds: 0)
+                payloads += try encoder.encode(chunk, muted: false).map(\.payload)
+                start += size
+            }
+            #expect(start == frames)
+            return payloads + (try encoder.flush().map(\.payload))
+        }
+        let whole = try encode(samples, chunkFrames: Array(repeating: 1024, count: 12))
+        let odd = try encode(samples, chunkFrames: [1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1288])
+        // Whole frames, then a leftover (FIFO), then whole frames again while the FIFO holds some.
+        let mixed = try encode(samples, chunkFrames: [2048, 1024, 700, 1024, 1348, 3072, 3072])
+        #expect(whole.count >= 12)
+        // Compared as Bools: a failure prints which path differs, not every byte of every packet.
+        let oddMatches = whole == odd, mixedMatches = whole == mixed
+        #expect(oddMatches, "chunks of 1000 frames (all through the FIFO) encode differently")
+        #expect(mixedMatches, "whole frames after a leftover encode differently")
+        var swappedSamples = samples
+        for frame in 0..<frames { swappedSamples.swapAt(2 * frame, 2 * frame + 1) }
+        let swapped = try encode(swappedSamples, chunkFrames: Array(repeating: 1024, count: 12))
+        let swappedDiffers = swapped != whole
+        #expect(swappedDiffers, "the channels reach the encoder apart")
     }
 }

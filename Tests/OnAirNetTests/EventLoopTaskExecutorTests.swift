@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOEmbedded
 import NIOPosix
 import OnAirCore
 import OnAirTestSupport
@@ -45,4 +46,49 @@ struct EventLoopTaskExecutorTests {
         #expect(onLoop == Array(repeating: true, count: 6))
         await publisher.stop()
     }
+
+    /// Issue 31: the TCP_INFO sampler's 100 ms sleep is a timer of the loop (its `epoll_wait` timeout), not
+    /// `Task.sleep`'s, which woke the dispatch manager and a pool thread for each tick. On a test loop whose
+    /// clock only moves when told, an hour's sleep ends when the loop's clock passes the hour: a sleep on any
+    /// other clock would not end within the test's limit.
+    @Test("sleep(for:) is a timer of the followed loop: it ends when that loop's clock passes the deadline")
+    func sleepsOnTheLoopsTimer() async throws {
+        let loop = NIOAsyncTestingEventLoop()
+        let executor = EventLoopTaskExecutor { loop }
+        // Whether the sleeper woke, and on the loop: set by its job after the sleep.
+        let woke = SleeperFlag()
+        let sleeper = Task(executorPreference: executor) {
+            await executor.sleep(for: .seconds(3600))
+            let onLoop = loop.inEventLoop
+            woke.value.withLock { $0 = onLoop }
+        }
+        // Until the sleeper has armed its timer, moving the clock does nothing: move it again until it wakes.
+        let limit = ContinuousClock.now + .seconds(30)
+        while !woke.value.withLock({ $0 }), ContinuousClock.now < limit {
+            await loop.advanceTime(by: .hours(1))
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let wokeOnLoop = woke.value.withLock { $0 }
+        #expect(wokeOnLoop, "the sleep did not end with the loop's clock (and its next job ran on the loop)")
+        sleeper.cancel()
+        await sleeper.value
+        await loop.shutdownGracefully()
+    }
+
+    @Test("a cancelled sleep(for:) returns at once, on a real loop")
+    func cancelledSleepReturns() async throws {
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let executor = EventLoopTaskExecutor { loop }
+        let started = ContinuousClock.now
+        let sleeper = Task(executorPreference: executor) { await executor.sleep(for: .seconds(3600)) }
+        try await Task.sleep(for: .milliseconds(20))
+        sleeper.cancel()
+        await sleeper.value
+        #expect(ContinuousClock.now - started < .seconds(600))
+    }
+}
+
+/// A flag the sleeping task sets and the test reads.
+private final class SleeperFlag: Sendable {
+    let value = Mutex(false)
 }

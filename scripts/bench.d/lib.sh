@@ -144,13 +144,14 @@ bench_verdict() { if [ "$1" = 1 ]; then echo MET; else echo MISSED; fi; }
 # missing or not permitted; ONAIR_BENCH_PROFILE=0 skips it. A libc leaf with no caller (memcpy/memmove keep
 # no frame pointer) is counted apart, in neither share: unwound with DWARF (perf record --call-graph dwarf)
 # the ones in this bench are x264 copying its input (x264_encoder_encode), not OnAir.
+# ONAIR_BENCH_PROFILE_HZ: the sampling rate (default 999 a second).
 bench_perf_top() {
-  local pid=$1 seconds=$2 out=$3 count=${4:-12} data
+  local pid=$1 seconds=$2 out=$3 count=${4:-12} data hz=${ONAIR_BENCH_PROFILE_HZ:-999}
   : > "$out"
   [ "${ONAIR_BENCH_PROFILE:-1}" = 0 ] && return 0
   command -v perf > /dev/null || { echo "  (profile skipped: perf not installed; apt-get install linux-perf)" > "$out"; return 0; }
   data="$out.data"
-  perf record -q -g -e cpu-clock -F 999 -p "$pid" -o "$data" -- sleep "$seconds" > /dev/null 2>&1 \
+  perf record -q -g -e cpu-clock -F "$hz" -p "$pid" -o "$data" -- sleep "$seconds" > /dev/null 2>&1 \
     || { echo "  (profile skipped: perf record -e cpu-clock failed here)" > "$out"; return 0; }
   local demangle=cat
   command -v swift > /dev/null && demangle="swift demangle --simplified --compact"

@@ -44,10 +44,13 @@ public final class PublishNetwork: Sendable {
         let probe = self.probe
         let path = self.path
         let hold = self.sendHold
-        // On the socket's own event loop: each 100 ms read of TCP_INFO then wakes one thread, not three.
-        sampler = Task(executorPreference: EventLoopTaskExecutor.following(probe: probe)) {
+        // On the socket's own event loop, asleep on the loop's timer: each 100 ms read of TCP_INFO then wakes
+        // one thread, not four (a `Task.sleep` went through the task pool's timer and threads).
+        let executor = EventLoopTaskExecutor.following(probe: probe)
+        sampler = Task(executorPreference: executor) {
             await Self.sample(
-                configuration, probe: probe, path: path, stage: stage, engine: engine, clock: clock, target: target, hold: hold, events: events)
+                configuration, probe: probe, path: path, stage: stage, engine: engine, clock: clock, target: target, hold: hold,
+                sleep: executor, events: events)
         }
     }
 
@@ -86,7 +89,8 @@ public final class PublishNetwork: Sendable {
 
     private static func sample(
         _ configuration: AdaptiveBitrateConfiguration?, probe: PublisherTCPProbe, path: PathCell, stage: LinkImpairment?,
-        engine: MediaEngine, clock: SessionClock, target: TargetCell, hold: SendHold, events: @Sendable (OnAirEvent) -> Void
+        engine: MediaEngine, clock: SessionClock, target: TargetCell, hold: SendHold, sleep executor: EventLoopTaskExecutor,
+        events: @Sendable (OnAirEvent) -> Void
     ) async {
         var meter = SendPathMeter()
         var machine = configuration.map { AdaptiveBitrate($0) }
@@ -139,7 +143,7 @@ public final class PublishNetwork: Sendable {
                 }
                 machine = current
             }
-            try? await Task.sleep(for: SendPathMeter.pollInterval)
+            await executor.sleep(for: SendPathMeter.pollInterval)
         }
     }
 

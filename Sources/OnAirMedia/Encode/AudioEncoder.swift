@@ -57,18 +57,34 @@ final class AudioEncoder {
     }
 
     /// Queues `chunk` (silenced when `muted`) and encodes every whole AAC frame now available.
+    ///
+    /// A chunk of whole AAC frames with nothing left over from the last one (the engine reads one AAC frame
+    /// per chunk) is converted straight into the encoder's frame: no pass through the FIFO, whose append and
+    /// shift cost two copies of every sample (issue 31, the audio hand-off).
     func encode(_ chunk: AudioChunk, muted: Bool) throws -> [EncodedPacket] {
         if firstSampleNanoseconds == nil { firstSampleNanoseconds = max(chunk.captureNanoseconds, originNanoseconds) }
+        var packets: [EncodedPacket] = []
+        let frameSamples = frameSize * channels
+        if fifo.isEmpty, !muted {
+            try chunk.samples.withUnsafeBufferPointer { samples in
+                var offset = 0
+                while samples.count - offset >= frameSamples {
+                    try fill(from: samples, at: offset)
+                    offset += frameSamples
+                    packets += try send(codec.frame)
+                }
+                fifo.append(contentsOf: samples[offset...])
+            }
+            return packets
+        }
         if muted {
             fifo.append(contentsOf: repeatElement(0, count: chunk.samples.count))
         } else {
             fifo.append(contentsOf: chunk.samples)
         }
-        var packets: [EncodedPacket] = []
-        let frameSamples = frameSize * channels
         var consumed = 0
         while fifo.count - consumed >= frameSamples {
-            try fill(from: consumed)
+            try fifo.withUnsafeBufferPointer { try fill(from: $0, at: consumed) }
             consumed += frameSamples
             packets += try send(codec.frame)
         }
@@ -81,15 +97,18 @@ final class AudioEncoder {
         try send(nil)
     }
 
-    private func fill(from offset: Int) throws {
+    /// Converts one AAC frame of interleaved samples, from `offset` in `samples`, into the planar float frame.
+    private func fill(from samples: UnsafeBufferPointer<Int16>, at offset: Int) throws {
         let frame = codec.frame
         try check(av_frame_make_writable(frame), "av_frame_make_writable(audio)")
-        let planes = [frame.pointee.data.0, frame.pointee.data.1]
-        for channel in 0..<channels {
-            guard let plane = planes[channel] else { continue }
+        precondition(offset + frameSize * channels <= samples.count, "a whole AAC frame of samples")
+        for channel in 0..<min(channels, 2) {
+            guard let plane = channel == 0 ? frame.pointee.data.0 : frame.pointee.data.1 else { continue }
             let output = UnsafeMutableRawPointer(plane).assumingMemoryBound(to: Float.self)
-            for index in 0..<frameSize {
-                output[index] = Float(fifo[offset + index * channels + channel]) / 32768
+            var index = offset + channel
+            for sample in 0..<frameSize {
+                output[sample] = Float(samples[index]) / 32768
+                index += channels
             }
         }
         frame.pointee.pts = samplesSent
