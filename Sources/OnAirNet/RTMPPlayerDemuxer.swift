@@ -64,10 +64,10 @@ struct RTMPPlayerDemuxer: Sendable {
             // The SPS is authoritative for the picture size; metadata fills in what the SPS lacks.
             let sps = record.sequenceParameterSets.first.flatMap(H264SequenceParameterSet.init)
             var track = VideoTrackDescription(
-                width: sps?.width ?? Int(metadata?[FLVMetadata.Key.width]?.numberValue ?? 0),
-                height: sps?.height ?? Int(metadata?[FLVMetadata.Key.height]?.numberValue ?? 0),
-                framesPerSecond: metadata?[FLVMetadata.Key.frameRate]?.numberValue ?? metadata?["fps"]?.numberValue ?? 0,
-                bitrate: Int((metadata?[FLVMetadata.Key.videoDataRate]?.numberValue ?? 0) * 1000),
+                width: sps?.width ?? Self.metadataCount(metadata?[FLVMetadata.Key.width]?.numberValue),
+                height: sps?.height ?? Self.metadataCount(metadata?[FLVMetadata.Key.height]?.numberValue),
+                framesPerSecond: Self.metadataRate(metadata?[FLVMetadata.Key.frameRate]?.numberValue ?? metadata?["fps"]?.numberValue),
+                bitrate: Self.metadataCount(metadata?[FLVMetadata.Key.videoDataRate]?.numberValue, scale: 1000),
                 sequenceParameterSets: record.sequenceParameterSets,
                 pictureParameterSets: record.pictureParameterSets)
             // Every SPS of the record counts (two with the same id: the decoder keeps the last), at its
@@ -121,7 +121,22 @@ struct RTMPPlayerDemuxer: Sendable {
         }
     }
 
-    private var audioBitrate: Int { Int((metadata?[FLVMetadata.Key.audioDataRate]?.numberValue ?? 0) * 1000) }
+    private var audioBitrate: Int { Self.metadataCount(metadata?[FLVMetadata.Key.audioDataRate]?.numberValue, scale: 1000) }
+
+    /// A metadata number as a whole count (pixels, bit/s after `scale`). The publisher writes these, so
+    /// anything but a finite number in 0...Int32.max (NaN, ±inf, 1e300) reads as 0, "not said":
+    /// `Int(_:)` of such a Double traps, and one `onMetaData` would have ended the subscriber.
+    static func metadataCount(_ value: Double?, scale: Double = 1) -> Int {
+        let scaled = (value ?? 0) * scale
+        guard scaled.isFinite, scaled >= 0, scaled <= Double(Int32.max) else { return 0 }
+        return Int(scaled)
+    }
+
+    /// A metadata frame rate: finite and in 0...1000 fps, else 0 ("not said"), for the same reason.
+    static func metadataRate(_ value: Double?) -> Double {
+        guard let value, value.isFinite, value >= 0, value <= 1000 else { return 0 }
+        return value
+    }
 
     /// MP3, PCM and G.711: the track from the format byte (FLV spec E.4.2.1), then the bytes after it.
     private mutating func otherAudio(_ body: ByteBuffer, format: UInt8, timestamp: Int64) -> [RTMPPlayer.Event] {

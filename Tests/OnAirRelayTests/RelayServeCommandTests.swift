@@ -22,9 +22,12 @@ struct RelayServeCommandTests {
     @Test("serves, logs JSON Lines, and on SIGINT closes a live recording intact and exits 0")
     func servesAndStopsCleanly() async throws {
         let directory = try TemporaryDirectory(prefix: "onair-serve")
-        // Port 0: the kernel picks, `listening` says which — no window for another test to take it.
+        // Port 0: the kernel picks, `listening` says which — no window for another test to take it. The 5 s
+        // default handshake bound is not what this test is about, and at load 5–6 a server that accepted 8 s
+        // late then timed the test's handshake out: 60 s here.
         let serve = try PeerProcess(Self.binary, [
             "serve", "--listen", "127.0.0.1:0", "--record-dir", directory.file("rec").path, "--headless",
+            "--handshake-timeout", "60",
         ], in: directory.url)
         defer { serve.stop(signal: SIGKILL) }
         let port = try await Self.listeningPort(of: serve)

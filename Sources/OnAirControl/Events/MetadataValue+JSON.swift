@@ -6,6 +6,8 @@ extension MetadataValue {
     public var json: JSONValue {
         switch self {
         case .number(let value):
+            // JSON has no NaN or infinity, and JSONEncoder throws on them: the whole event would be lost.
+            guard value.isFinite else { return .null }
             if value.rounded() == value, abs(value) < 9e15 { return .integer(Int64(value)) }
             return .number(value)
         case .bool(let value): return .bool(value)
