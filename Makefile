@@ -108,15 +108,15 @@ deps-test:
 deps-bench:
 	@scripts/install-deps.sh bench
 
-# libFuzzer on the theme parser, the scenario parser, the RTMP wire decoders and the relay recorder's append
-# scan (packages of their own under Fuzz/, never part of the main build). `make fuzz` runs each target for
+# libFuzzer on the theme parser, the scenario parser, the RTMP wire decoders, the H.264 SPS / avcC parsers
+# (FuzzSPSParser) and the relay recorder's append scan (packages of their own under Fuzz/, never part of the main build). `make fuzz` runs each target for
 # FUZZ_SECONDS; `make fuzz-smoke` runs each RTMP target (FuzzRecorderResume included) for FUZZ_SMOKE_RUNS inputs (its first release build took 1 min 49 s on 2 cores, fuzz-smoke included).
 # Corpora are seeded at run time: themes from Themes/, the RTMP decoders from the captured sessions in
 # Tests/OnAirRTMPTests/Fixtures/ (Fuzz/RTMPDecoders/seed-corpora.py slices them per target).
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_RUNS ?= 10000
 FUZZ_RTMP := Fuzz/RTMPDecoders
-FUZZ_RTMP_TARGETS := FuzzAMF0Decoder:amf0 FuzzChunkDecoder:chunk FuzzFLVReader:flv FuzzRecorderResume:resume FuzzAggregateMessage:aggregate
+FUZZ_RTMP_TARGETS := FuzzAMF0Decoder:amf0 FuzzChunkDecoder:chunk FuzzFLVReader:flv FuzzRecorderResume:resume FuzzAggregateMessage:aggregate FuzzSPSParser:sps
 FUZZ_BUILD_FLAGS := -c release -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library
 
 fuzz: fuzz-themes fuzz-scenarios fuzz-rtmp
