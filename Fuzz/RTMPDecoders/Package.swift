@@ -48,6 +48,13 @@ let package = Package(
             dependencies: ["OnAirCore", "OnAirRTMP", "FuzzDriver", .product(name: "NIOCore", package: "swift-nio")],
             path: "Sources/FuzzSPSParser"
         ),
+        /// The player's demuxer (metadata, sequence headers, media) after the client's message decoding: its
+        /// sources are symlinks to just those files of OnAirNet, beside a mirror of the two types they speak.
+        .executableTarget(
+            name: "FuzzPlayerDemuxer",
+            dependencies: ["OnAirCore", "OnAirRTMP", "FuzzDriver", .product(name: "NIOCore", package: "swift-nio")],
+            path: "Sources/FuzzPlayerDemuxer"
+        ),
         /// The relay recorder's resume scan and timestamp mapping: its sources are symlinks to just those
         /// files of OnAirRelay (internal types, so they compile into the fuzzer itself, without the networking).
         .executableTarget(

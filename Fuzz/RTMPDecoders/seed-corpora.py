@@ -9,7 +9,9 @@ CORPUS_DIR/amf0/ (every AMF0 command / data message body), CORPUS_DIR/flv/ (one 
 holding its audio, video and script-data messages, plus a short prefix of each) and CORPUS_DIR/resume/ (the
 same FLV files for the recorder's append scan, plus recordings whose timestamps run to the 32-bit limit, as
 the three-session `append` of GitHub issue 14 left them, and one with a torn last tag) and CORPUS_DIR/sps/ (the avcC
-record of every AVC sequence header, and each SPS in it on its own). A deliberately small chunk
+record of every AVC sequence header, and each SPS in it on its own) and CORPUS_DIR/demux/ (each capture's
+data, media and command messages in FuzzPlayerDemuxer's framing: a kind byte, a UInt16 length, the body, cut
+to 64 KiB). A deliberately small chunk
 decoder: the captures are well-formed, it only has to follow Set Chunk Size and header compression.
 """
 import os
@@ -81,6 +83,20 @@ def sps_units(record):
     return out
 
 
+def demux(msgs, limit=65536):
+    """Messages as FuzzPlayerDemuxer reads them: kind (0 data, 1 video, 2 audio, 3 command), UInt16 length, body."""
+    kinds = {18: 0, 9: 1, 8: 2, 20: 3}
+    out = bytearray()
+    for type_id, _, body in msgs:
+        if type_id not in kinds:
+            continue
+        body = body[:0xFFFF]
+        if len(out) + 3 + len(body) > limit:
+            break
+        out += bytes([kinds[type_id]]) + len(body).to_bytes(2, "big") + body
+    return bytes(out)
+
+
 def hostile_recordings():
     header = b"FLV\x01\x01\x00\x00\x00\x09" + b"\x00\x00\x00\x00"
     poisoned = [0, 0x7FFFFFFF, 0x7FFFFFFF + 1000, 0x7FFFFFFF + 1000 + 2147482149]
@@ -95,7 +111,7 @@ def main(fixtures, corpus):
     for stem, data in hostile_recordings():
         with open(os.path.join(corpus, "resume", stem), "wb") as f:
             f.write(data)
-    for sub in ("chunk", "amf0", "flv", "sps"):
+    for sub in ("chunk", "amf0", "flv", "sps", "demux"):
         os.makedirs(os.path.join(corpus, sub), exist_ok=True)
     os.makedirs(os.path.join(corpus, "aggregate"), exist_ok=True)
     for name in sorted(os.listdir(fixtures)):
@@ -128,6 +144,7 @@ def main(fixtures, corpus):
                 write("sps", f"avcc{i}", body[5:])
                 for j, sps in enumerate(sps_units(body[5:])):
                     write("sps", f"sps{i}-{j}", sps)
+        write("demux", "all", demux(msgs))
         whole = flv(msgs)
         write("flv", "all", whole)
         write("flv", "head", whole[:8192])
