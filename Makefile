@@ -108,28 +108,31 @@ deps-test:
 deps-bench:
 	@scripts/install-deps.sh bench
 
-# libFuzzer on the theme parser, the scenario parser, the RTMP wire decoders and the relay recorder's append
-# scan (packages of their own under Fuzz/, never part of the main build). `make fuzz` runs each target for
-# FUZZ_SECONDS; `make fuzz-smoke` runs each RTMP target (FuzzRecorderResume included) for FUZZ_SMOKE_RUNS inputs (its first release build took 1 min 49 s on 2 cores, fuzz-smoke included).
+# libFuzzer on the theme parser, the scenario parser, the RTMP wire decoders, the H.264 SPS / avcC parsers
+# (FuzzSPSParser), the player's demuxer (FuzzPlayerDemuxer) and the relay recorder's append scan (packages of
+# their own under Fuzz/, never part of the main build). `make fuzz` runs each target for FUZZ_SECONDS; `make fuzz-smoke` runs each RTMP target (FuzzRecorderResume included) for FUZZ_SMOKE_RUNS inputs (its first release build took 1 min 49 s on 2 cores, fuzz-smoke included).
 # Corpora are seeded at run time: themes from Themes/, the RTMP decoders from the captured sessions in
 # Tests/OnAirRTMPTests/Fixtures/ (Fuzz/RTMPDecoders/seed-corpora.py slices them per target).
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_RUNS ?= 10000
 FUZZ_RTMP := Fuzz/RTMPDecoders
-FUZZ_RTMP_TARGETS := FuzzAMF0Decoder:amf0 FuzzChunkDecoder:chunk FuzzFLVReader:flv FuzzRecorderResume:resume FuzzAggregateMessage:aggregate
+FUZZ_RTMP_TARGETS := FuzzAMF0Decoder:amf0 FuzzChunkDecoder:chunk FuzzFLVReader:flv FuzzRecorderResume:resume FuzzAggregateMessage:aggregate FuzzSPSParser:sps FuzzPlayerDemuxer:demux
 FUZZ_BUILD_FLAGS := -c release -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library
+# Swift's own crash backtracer takes a trap's SIGILL before libFuzzer does, and then no crash-* input is
+# written: off, a trap leaves the input that caused it (docs/hostile-input.md).
+FUZZ_RUN := SWIFT_BACKTRACE=enable=no
 
 fuzz: fuzz-themes fuzz-scenarios fuzz-rtmp
 
 fuzz-themes:
 	cd Fuzz/ThemeParser && $(SWIFT) build $(FUZZ_BUILD_FLAGS) --product FuzzThemeParser
 	mkdir -p Fuzz/ThemeParser/corpus && cp Themes/*.theme Fuzz/ThemeParser/corpus/
-	Fuzz/ThemeParser/.build/release/FuzzThemeParser -max_total_time=$(FUZZ_SECONDS) -max_len=4096 Fuzz/ThemeParser/corpus
+	$(FUZZ_RUN) Fuzz/ThemeParser/.build/release/FuzzThemeParser -max_total_time=$(FUZZ_SECONDS) -max_len=4096 Fuzz/ThemeParser/corpus
 
 fuzz-scenarios:
 	cd Fuzz/ScenarioParser && $(SWIFT) build $(FUZZ_BUILD_FLAGS) --product FuzzScenarioParser
 	mkdir -p Fuzz/ScenarioParser/corpus && cp Scenarios/*.scenario Fuzz/ScenarioParser/corpus/
-	Fuzz/ScenarioParser/.build/release/FuzzScenarioParser -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+	$(FUZZ_RUN) Fuzz/ScenarioParser/.build/release/FuzzScenarioParser -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 	  -artifact_prefix=Fuzz/ScenarioParser/crash- Fuzz/ScenarioParser/corpus
 
 fuzz-rtmp-build:
@@ -138,13 +141,13 @@ fuzz-rtmp-build:
 
 fuzz-rtmp: fuzz-rtmp-build
 	for t in $(FUZZ_RTMP_TARGETS); do \
-	  $(FUZZ_RTMP)/.build/release/$${t%%:*} -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	  $(FUZZ_RUN) $(FUZZ_RTMP)/.build/release/$${t%%:*} -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 	    -artifact_prefix=$(FUZZ_RTMP)/crash-$${t##*:}- $(FUZZ_RTMP)/corpus/$${t##*:} || exit 1; \
 	done
 
 fuzz-smoke: fuzz-rtmp-build
 	for t in $(FUZZ_RTMP_TARGETS); do \
-	  $(FUZZ_RTMP)/.build/release/$${t%%:*} -runs=$(FUZZ_SMOKE_RUNS) -max_len=65536 -print_final_stats=1 \
+	  $(FUZZ_RUN) $(FUZZ_RTMP)/.build/release/$${t%%:*} -runs=$(FUZZ_SMOKE_RUNS) -max_len=65536 -print_final_stats=1 \
 	    -artifact_prefix=$(FUZZ_RTMP)/crash-$${t##*:}- $(FUZZ_RTMP)/corpus/$${t##*:} || exit 1; \
 	done
 

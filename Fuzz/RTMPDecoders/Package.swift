@@ -41,6 +41,20 @@ let package = Package(
             dependencies: ["OnAirRTMP", "FuzzDriver", .product(name: "NIOCore", package: "swift-nio")],
             path: "Sources/FuzzAggregateMessage"
         ),
+        /// The H.264 SPS parser, the avcC record and the NAL unit scanners: what a player reads from a publisher's
+        /// sequence headers and keyframes before the decoder sees them.
+        .executableTarget(
+            name: "FuzzSPSParser",
+            dependencies: ["OnAirCore", "OnAirRTMP", "FuzzDriver", .product(name: "NIOCore", package: "swift-nio")],
+            path: "Sources/FuzzSPSParser"
+        ),
+        /// The player's demuxer (metadata, sequence headers, media) after the client's message decoding: its
+        /// sources are symlinks to just those files of OnAirNet, beside a mirror of the two types they speak.
+        .executableTarget(
+            name: "FuzzPlayerDemuxer",
+            dependencies: ["OnAirCore", "OnAirRTMP", "FuzzDriver", .product(name: "NIOCore", package: "swift-nio")],
+            path: "Sources/FuzzPlayerDemuxer"
+        ),
         /// The relay recorder's resume scan and timestamp mapping: its sources are symlinks to just those
         /// files of OnAirRelay (internal types, so they compile into the fuzzer itself, without the networking).
         .executableTarget(

@@ -8,7 +8,10 @@ CORPUS_DIR/aggregate/ (every aggregate message body of the aggregate-*.chunks fi
 CORPUS_DIR/amf0/ (every AMF0 command / data message body), CORPUS_DIR/flv/ (one FLV file per capture
 holding its audio, video and script-data messages, plus a short prefix of each) and CORPUS_DIR/resume/ (the
 same FLV files for the recorder's append scan, plus recordings whose timestamps run to the 32-bit limit, as
-the three-session `append` of GitHub issue 14 left them, and one with a torn last tag). A deliberately small chunk
+the three-session `append` of GitHub issue 14 left them, and one with a torn last tag) and CORPUS_DIR/sps/ (the avcC
+record of every AVC sequence header, and each SPS in it on its own) and CORPUS_DIR/demux/ (each capture's
+data, media and command messages in FuzzPlayerDemuxer's framing: a kind byte, a UInt16 length, the body, cut
+to 64 KiB). A deliberately small chunk
 decoder: the captures are well-formed, it only has to follow Set Chunk Size and header compression.
 """
 import os
@@ -68,6 +71,32 @@ def video_tag(ts, key=True, size=16):
         + b"\x00\x00\x00" + body + (11 + len(body)).to_bytes(4, "big")
 
 
+def sps_units(record):
+    """The SPS NAL units of an avcC record (ISO/IEC 14496-15 §5.2.4.1); what a truncated one holds."""
+    out, pos = [], 6
+    for _ in range(record[5] & 0x1F if len(record) > 5 else 0):
+        if pos + 2 > len(record):
+            break
+        length = int.from_bytes(record[pos:pos + 2], "big")
+        out.append(record[pos + 2:pos + 2 + length])
+        pos += 2 + length
+    return out
+
+
+def demux(msgs, limit=65536):
+    """Messages as FuzzPlayerDemuxer reads them: kind (0 data, 1 video, 2 audio, 3 command), UInt16 length, body."""
+    kinds = {18: 0, 9: 1, 8: 2, 20: 3}
+    out = bytearray()
+    for type_id, _, body in msgs:
+        if type_id not in kinds:
+            continue
+        body = body[:0xFFFF]
+        if len(out) + 3 + len(body) > limit:
+            break
+        out += bytes([kinds[type_id]]) + len(body).to_bytes(2, "big") + body
+    return bytes(out)
+
+
 def hostile_recordings():
     header = b"FLV\x01\x01\x00\x00\x00\x09" + b"\x00\x00\x00\x00"
     poisoned = [0, 0x7FFFFFFF, 0x7FFFFFFF + 1000, 0x7FFFFFFF + 1000 + 2147482149]
@@ -82,7 +111,7 @@ def main(fixtures, corpus):
     for stem, data in hostile_recordings():
         with open(os.path.join(corpus, "resume", stem), "wb") as f:
             f.write(data)
-    for sub in ("chunk", "amf0", "flv"):
+    for sub in ("chunk", "amf0", "flv", "sps", "demux"):
         os.makedirs(os.path.join(corpus, sub), exist_ok=True)
     os.makedirs(os.path.join(corpus, "aggregate"), exist_ok=True)
     for name in sorted(os.listdir(fixtures)):
@@ -111,6 +140,11 @@ def main(fixtures, corpus):
         for i, (type_id, _, body) in enumerate(msgs):
             if type_id in (18, 20):
                 write("amf0", f"msg{i}", body)
+            if type_id == 9 and len(body) > 5 and body[0] & 0x0F == 7 and body[1] == 0:
+                write("sps", f"avcc{i}", body[5:])
+                for j, sps in enumerate(sps_units(body[5:])):
+                    write("sps", f"sps{i}-{j}", sps)
+        write("demux", "all", demux(msgs))
         whole = flv(msgs)
         write("flv", "all", whole)
         write("flv", "head", whole[:8192])

@@ -39,8 +39,17 @@ public struct RTMPAcknowledgementCheck: Sendable, Equatable {
         self.slack = slack
     }
 
+    /// The check as it stands after Acknowledgements up to `serverRead` bytes, the last numbered
+    /// `lastSequence`: where a long hostile session would have brought it (tests start there).
+    init(window: UInt32, slack: UInt64 = 512 << 10, serverRead: UInt64, lastSequence: UInt32) {
+        self.init(window: window, slack: slack)
+        self.serverRead = serverRead
+        self.lastSequence = lastSequence
+    }
+
     /// Notes an Acknowledgement's sequence number. One lower than the last is the 32-bit field wrapping
-    /// (a server never acknowledges fewer bytes than before).
+    /// (a server never acknowledges fewer bytes than before). The count saturates: a hostile server whose
+    /// numbers step back by one adds almost 2³² each time, and 2³² such 5-byte messages overflowed `+`.
     public mutating func acknowledged(sequence: UInt32) {
         guard let last = lastSequence, let read = serverRead else {
             lastSequence = sequence
@@ -49,7 +58,8 @@ public struct RTMPAcknowledgementCheck: Sendable, Equatable {
         }
         let step = UInt64(sequence &- last)
         lastSequence = sequence
-        serverRead = read + step
+        let (sum, overflow) = read.addingReportingOverflow(step)
+        serverRead = overflow ? .max : sum
     }
 
     /// The verdict for the connection's TCP figure now; nil before the first Acknowledgement. TCP counts at

@@ -192,19 +192,35 @@ public final class V4L2Camera: VideoSource {
             }
         }
         defer { _ = try? V4L2Camera.ioctl(fd, onair_VIDIOC_QBUF(), &buffer, "VIDIOC_QBUF") }
-        let capture: UInt64
-        if buffer.flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK) == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC) {
-            capture = UInt64(buffer.timestamp.tv_sec) * 1_000_000_000 + UInt64(buffer.timestamp.tv_usec) * 1000
-        } else {
-            capture = MonotonicClock.now()
+        var capture = MonotonicClock.now()
+        if buffer.flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK) == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC),
+           let stamped = V4L2Camera.nanoseconds(seconds: Int(buffer.timestamp.tv_sec), microseconds: Int(buffer.timestamp.tv_usec)) {
+            capture = stamped
         }
-        if let last = lastDriverSequence, buffer.sequence > last + 1 { skippedFrames += Int(buffer.sequence - last - 1) }
+        if let last = lastDriverSequence { skippedFrames += V4L2Camera.skipped(after: last, at: buffer.sequence) }
         lastDriverSequence = buffer.sequence
         defer { sequence += 1 }
+        guard Int(buffer.index) < buffers.count else {
+            throw MediaError.notACaptureDevice(path: device, reason: "the driver returned buffer \(buffer.index) of \(buffers.count)")
+        }
         let mapped = buffers[Int(buffer.index)]
         let bytes = UnsafeRawBufferPointer(start: mapped.start, count: min(Int(buffer.bytesused), mapped.length))
         guard let converter else { throw MediaError.notACaptureDevice(path: device, reason: "no converter") }
         return try converter.convert(bytes, capture: capture, sequence: sequence)
+    }
+
+    /// A driver's monotonic timestamp in nanoseconds; nil when it is negative or past 2⁶⁴ ns (a broken
+    /// driver's: `UInt64(_:)` of a negative `tv_sec` trapped), and the frame is stamped on arrival instead.
+    static func nanoseconds(seconds: Int, microseconds: Int) -> UInt64? {
+        guard seconds >= 0, (0..<1_000_000).contains(microseconds), seconds < Int(UInt64.max / 1_000_000_000) - 1 else { return nil }
+        return UInt64(seconds) * 1_000_000_000 + UInt64(microseconds) * 1000
+    }
+
+    /// Frames the driver dropped between two of its sequence numbers (32-bit, they wrap); a step back (a
+    /// restarted stream) is none. `last + 1` trapped at `UInt32.max`, and a step back then underflowed.
+    static func skipped(after last: UInt32, at sequence: UInt32) -> Int {
+        let step = sequence &- last
+        return step > 1 && step < 1 << 31 ? Int(step - 1) : 0
     }
 
     /// "YUYV" from the little-endian four-character code.

@@ -16,6 +16,9 @@ public final class WAVFileSource: AudioSource {
     private var pacing: Pacing
     private var start: UInt64?
     private var framesDelivered: Int64 = 0
+    /// The highest sample rate accepted (the highest rate studio PCM uses). The header's field is 32 bits:
+    /// 0xFFFFFFFF Hz went on to the AAC encoder's `Int32(sampleRate)`, which trapped.
+    static let maximumSampleRate = 384_000
 
     /// What the RIFF walk found.
     struct Layout: Equatable {
@@ -46,6 +49,8 @@ public final class WAVFileSource: AudioSource {
         var formatFound: (rate: Int, channels: Int)?
         while offset + 8 <= size {
             let chunk = try file.read(count: 8, at: offset)
+            // The file may shrink between `size()` and this read: a short read is the end, not an index past it.
+            guard chunk.count == 8 else { break }
             let id = String(decoding: chunk[0..<4], as: UTF8.self)
             let length = Int(littleEndian32(chunk, 4))
             let body = offset + 8
@@ -57,9 +62,10 @@ public final class WAVFileSource: AudioSource {
                 let channels = Int(littleEndian16(fmt, 2))
                 let rate = Int(littleEndian32(fmt, 4))
                 let bits = Int(littleEndian16(fmt, 14))
-                guard tag == 1, bits == 16, (1...2).contains(channels), rate > 0 else {
+                guard tag == 1, bits == 16, (1...2).contains(channels), (1...maximumSampleRate).contains(rate) else {
                     throw MediaError.formatUnsupported(
-                        "\(path) is WAV format \(tag), \(bits)-bit, \(channels) ch; OnAir reads PCM s16 mono/stereo: ffmpeg -i IN -c:a pcm_s16le -ac 2 OUT.wav")
+                        "\(path) is WAV format \(tag), \(bits)-bit, \(channels) ch at \(rate) Hz; OnAir reads PCM s16 mono/stereo up to "
+                            + "\(maximumSampleRate) Hz: ffmpeg -i IN -c:a pcm_s16le -ac 2 -ar 48000 OUT.wav")
                 }
                 formatFound = (rate, channels)
             } else if id == "data" {

@@ -38,6 +38,9 @@ public final class Y4MFileSource: VideoSource {
     static let maximumSide = 16384
     /// The highest frame rate accepted: a pacer interval of 1 ms.
     static let maximumFramesPerSecond = 1000.0
+    /// The lowest frame rate accepted: a frame a minute. The pacer turns `tick × interval` into a `UInt64` of
+    /// nanoseconds, which traps past 1.8e19: `F1:100000000000` (1e-11 fps) ended the app on its second frame.
+    static let minimumFramesPerSecond = 1.0 / 60
 
     /// The parsed stream header.
     struct Header: Equatable {
@@ -96,10 +99,12 @@ public final class Y4MFileSource: VideoSource {
         guard header.width > 0, header.height > 0, header.framesPerSecond > 0 else {
             throw MediaError.fileUnreadable(path: path, reason: "the Y4M header lacks a width, height or frame rate (W, H, F)")
         }
-        guard header.width <= maximumSide, header.height <= maximumSide, header.framesPerSecond <= maximumFramesPerSecond else {
+        guard header.width <= maximumSide, header.height <= maximumSide,
+              (minimumFramesPerSecond...maximumFramesPerSecond).contains(header.framesPerSecond) else {
             throw MediaError.fileUnreadable(
                 path: path,
-                reason: "the Y4M header announces \(header.width)x\(header.height) at \(header.framesPerSecond.formatted2) fps; OnAir reads at most \(maximumSide)x\(maximumSide) at \(Int(maximumFramesPerSecond)) fps")
+                reason: "the Y4M header announces \(header.width)x\(header.height) at \(header.framesPerSecond.formatted2) fps; OnAir reads "
+                    + "at most \(maximumSide)x\(maximumSide) at 1 frame a minute to \(Int(maximumFramesPerSecond)) fps")
         }
         guard ["420", "420jpeg", "420paldv", "420mpeg2"].contains(header.colourSpace) else {
             throw MediaError.formatUnsupported("\(path) is Y4M C\(header.colourSpace); OnAir reads 8-bit 4:2:0 only: ffmpeg -i IN -pix_fmt yuv420p OUT.y4m")

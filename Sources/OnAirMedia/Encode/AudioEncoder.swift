@@ -29,15 +29,19 @@ final class AudioEncoder {
         self.sampleRate = sampleRate
         self.channels = channels
         self.originNanoseconds = originNanoseconds
+        // libavcodec's fields are 32-bit: a rate or count from a file header beyond them would trap in `Int32(_:)`.
+        guard let rate = Int32(exactly: sampleRate), rate > 0, let channelCount = Int32(exactly: channels), channelCount > 0 else {
+            throw MediaError.formatUnsupported("the AAC encoder cannot take \(sampleRate) Hz × \(channels) ch; use 44100 or 48000 Hz, 1 or 2 channels")
+        }
         guard let encoder = avcodec_find_encoder(AV_CODEC_ID_AAC) else { throw MediaError.codecNotFound("aac") }
         codec = try CodecContext(encoder)
         let context = codec.context
         let frame = codec.frame
         context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
-        context.pointee.sample_rate = Int32(sampleRate)
-        onair_channel_layout_default(&context.pointee.ch_layout, Int32(channels))
+        context.pointee.sample_rate = rate
+        onair_channel_layout_default(&context.pointee.ch_layout, channelCount)
         context.pointee.bit_rate = Int64(bitrate)
-        context.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
+        context.pointee.time_base = AVRational(num: 1, den: rate)
         context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
         do {
             try codec.open(encoder, name: "aac")
@@ -47,7 +51,7 @@ final class AudioEncoder {
         frameSize = Int(context.pointee.frame_size)
         frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
         frame.pointee.nb_samples = Int32(frameSize)
-        frame.pointee.sample_rate = Int32(sampleRate)
+        frame.pointee.sample_rate = rate
         try check(av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout), "av_channel_layout_copy")
         try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer(audio)")
         let extradata = codec.extradata

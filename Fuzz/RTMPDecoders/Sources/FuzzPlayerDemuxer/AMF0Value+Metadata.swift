@@ -1,0 +1,1 @@
+../../../../Sources/OnAirNet/AMF0Value+Metadata.swift
