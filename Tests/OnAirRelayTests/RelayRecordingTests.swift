@@ -76,11 +76,16 @@ struct RelayRecordingTests {
         _ = try await harness.events.first { if case .publishStopped(stream: "onlylive", _, _, _) = $0 { true } else { false } }
         #expect(!FileManager.default.fileExists(atPath: harness.recordDirectory.appendingPathComponent("onlylive.flv").path))
 
-        for _ in 0..<2 {
+        for session in 1...2 {
             let record = try await RelayTestPublisher(url: try harness.streamURL("again"), type: .record)
             try await record.send(tags)
             await record.unpublish()
-            _ = try await harness.events.first { if case .recordingStopped(stream: "again", _, _) = $0 { true } else { false } }
+            // This session's stop, not the first one's again: `first` searches every event so far, and on the
+            // second pass it returned the first session's stop at once, so under load the file was read
+            // before the second recording had been written (0 tags).
+            try await harness.events.wait { events in
+                events.filter { if case .recordingStopped(stream: "again", _, _) = $0 { true } else { false } }.count >= session
+            }
         }
         await harness.stop()
         let readBack = try FLVFileReader.readAll(ByteBuffer(bytes: Data(contentsOf: harness.recordDirectory.appendingPathComponent("again.flv"))))
