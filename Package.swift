@@ -156,7 +156,7 @@ let package = Package(
         .target(
             name: "OnAirTestSupport",
             dependencies: [
-                "OnAirRTMP",
+                "OnAirCore", "OnAirRTMP",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -199,7 +199,7 @@ let package = Package(
             name: "OnAirAppTests",
             dependencies: [
                 "OnAirApp", "OnAirControl", "OnAirCore", "OnAirNet", "OnAirRelay", "OnAirLink", "OnAirRTMP",
-                "OnAirConsole", "OnAirMedia", "OnAirTerminal", "OnAirTestSupport",
+                "OnAirConsole", "OnAirMedia", "OnAirScenario", "OnAirTerminal", "OnAirTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

@@ -1,4 +1,5 @@
 import Foundation
+import OnAirCore
 
 /// A detached tmux session running a real program in a real pseudo-terminal, for tests that press keys
 /// and read the screen exactly as an operator would (`send-keys`, `capture-pane -p`).
@@ -59,7 +60,7 @@ public final class TmuxSession: Sendable {
             screen = try capture()
             switch settle.handle(screen: screen, holds: predicate(screen)) {
             case .matched(let settled): return (true, settled)
-            case .confirm(let pause), .poll(let pause): Thread.sleep(forTimeInterval: Self.seconds(pause))
+            case .confirm(let pause), .poll(let pause): Thread.sleep(forTimeInterval: NumberText.seconds(pause))
             }
         }
         return (false, screen)
@@ -79,10 +80,6 @@ public final class TmuxSession: Sendable {
             }
         }
         return (false, screen)
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Whether the session's program still runs (the session ends with it when nothing else holds it).

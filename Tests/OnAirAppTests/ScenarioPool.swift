@@ -1,4 +1,6 @@
 import Foundation
+import OnAirCore
+import OnAirScenario
 import OnAirTestSupport
 
 /// Plays scenario files each in an `onair demo --headless` of its own, a few at a time, the longest first.
@@ -47,25 +49,19 @@ struct ScenarioPool {
         return files.compactMap { played[$0] }
     }
 
-    /// The seconds a file waits for certain (`wait D`, `… for W`): its order in the queue, longest first, so
-    /// that the longest does not start last.
+    /// The seconds a file waits for certain (its `wait`s and the windows of the expectations it waits out,
+    /// read by the scenario parser): its order in the queue, longest first, so that the longest does not
+    /// start last. A file that does not parse is 0 (it fails at once anyway).
     static func fixedSeconds(in file: URL) -> Double {
-        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-        var total = 0.0
-        for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("#") {
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { $0.lowercased() }
-            for (word, next) in zip(words, words.dropFirst()) where word == "wait" || word == "for" {
-                total += seconds(next)
+        guard let text = try? String(contentsOf: file, encoding: .utf8),
+              let scenario = try? ScenarioParser.parse(text, source: file.lastPathComponent) else { return 0 }
+        let fixed = scenario.steps.reduce(Duration.zero) { total, step in
+            switch step.action {
+            case .wait(let duration): total + duration
+            case .expect(let expectation) where expectation.waitsOut: total + expectation.within
+            default: total
             }
         }
-        return total
-    }
-
-    /// `500ms`, `2s`, `1.5s`, `2m` → seconds; anything else 0.
-    static func seconds(_ text: String) -> Double {
-        for (suffix, scale) in [("ms", 0.001), ("s", 1.0), ("m", 60.0)] where text.hasSuffix(suffix) {
-            return (Double(text.dropLast(suffix.count)) ?? 0) * scale
-        }
-        return 0
+        return NumberText.seconds(fixed)
     }
 }
