@@ -10,8 +10,9 @@ holding its audio, video and script-data messages, plus a short prefix of each) 
 same FLV files for the recorder's append scan, plus recordings whose timestamps run to the 32-bit limit, as
 the three-session `append` of GitHub issue 14 left them, and one with a torn last tag) and CORPUS_DIR/sps/ (the avcC
 record of every AVC sequence header, and each SPS in it on its own) and CORPUS_DIR/demux/ (each capture's
-data, media and command messages in FuzzPlayerDemuxer's framing: a kind byte, a UInt16 length, the body, cut
-to 64 KiB). A deliberately small chunk
+data, media, command and aggregate messages in FuzzPlayerDemuxer's framing: a kind byte, a UInt16 length, the
+body, cut to 64 KiB; plus hostile aggregates: wrapping and backward timestamps, zero-length tags, sizes past the
+end, a wrong back pointer, a nested aggregate, 4096 and 4097 sub-messages). A deliberately small chunk
 decoder: the captures are well-formed, it only has to follow Set Chunk Size and header compression.
 """
 import os
@@ -84,8 +85,9 @@ def sps_units(record):
 
 
 def demux(msgs, limit=65536):
-    """Messages as FuzzPlayerDemuxer reads them: kind (0 data, 1 video, 2 audio, 3 command), UInt16 length, body."""
-    kinds = {18: 0, 9: 1, 8: 2, 20: 3}
+    """Messages as FuzzPlayerDemuxer reads them: kind (0 data, 1 video, 2 audio, 3 command, 4 aggregate), UInt16
+    length, body."""
+    kinds = {18: 0, 9: 1, 8: 2, 20: 3, 22: 4}
     out = bytearray()
     for type_id, _, body in msgs:
         if type_id not in kinds:
@@ -95,6 +97,30 @@ def demux(msgs, limit=65536):
             break
         out += bytes([kinds[type_id]]) + len(body).to_bytes(2, "big") + body
     return bytes(out)
+
+
+def sub_message(type_id, ts, body=b"", back=None):
+    """One sub-message of an aggregate (RTMP spec §7.1.6): an FLV tag header, the body, the back pointer."""
+    return bytes([type_id]) + len(body).to_bytes(3, "big") + (ts & 0xFFFFFF).to_bytes(3, "big") + bytes([(ts >> 24) & 0xFF]) \
+        + b"\x00\x00\x00" + body + (11 + len(body) if back is None else back).to_bytes(4, "big")
+
+
+def hostile_aggregates():
+    """Aggregate bodies a hostile server might send a player, in FuzzPlayerDemuxer's framing (kind 254 is an
+    aggregate at 0xFE000000 + position, so the renormalised times wrap past 2^32)."""
+    def frame(body, kind=254):
+        return bytes([kind]) + len(body).to_bytes(2, "big") + body
+    avc_header = bytes([0x17, 0, 0, 0, 0, 1, 0x42, 0, 0x1E, 0xFF, 0xE0, 0])
+    keyframe = bytes([0x17, 1, 0, 0, 0, 0, 0, 0, 2, 0x65, 0x88])
+    yield "agg-wrap", frame(sub_message(9, 0xFFFFFFF0, avc_header) + sub_message(9, 0x10, keyframe) + sub_message(8, 0xFFFFFFFF, b"\xaf\x01\x21"))
+    yield "agg-backwards", frame(sub_message(9, 1000, keyframe) + sub_message(9, 0, keyframe))
+    yield "agg-zero-length", frame(b"".join(sub_message(t, 0) for t in (8, 9, 18, 20, 1, 4, 0)))
+    yield "agg-past-end", frame(sub_message(9, 0, keyframe)[:11] + b"\x00\x00")
+    yield "agg-size-lie", frame(bytes([9]) + (0xFFFFFF).to_bytes(3, "big") + bytes(7) + keyframe + (22).to_bytes(4, "big"))
+    yield "agg-back-pointer", frame(sub_message(9, 0, keyframe, back=11) + sub_message(8, 0, b"\xaf\x01"))
+    yield "agg-nested", frame(sub_message(22, 0, sub_message(9, 0, keyframe)))
+    yield "agg-count-limit", frame(sub_message(8, 0) * 4096, kind=4)
+    yield "agg-count-over", frame(sub_message(8, 0) * 4097, kind=4)
 
 
 def hostile_recordings():
@@ -113,6 +139,9 @@ def main(fixtures, corpus):
             f.write(data)
     for sub in ("chunk", "amf0", "flv", "sps", "demux"):
         os.makedirs(os.path.join(corpus, sub), exist_ok=True)
+    for stem, data in hostile_aggregates():
+        with open(os.path.join(corpus, "demux", stem), "wb") as f:
+            f.write(data)
     os.makedirs(os.path.join(corpus, "aggregate"), exist_ok=True)
     for name in sorted(os.listdir(fixtures)):
         if name.endswith(".chunks"):        # aggregate fixtures: a chunk stream without a handshake
@@ -120,6 +149,8 @@ def main(fixtures, corpus):
                 stream = f.read()
             with open(os.path.join(corpus, "chunk", name[:-7] + "-all"), "wb") as f:
                 f.write(stream)
+            with open(os.path.join(corpus, "demux", name[:-7] + "-all"), "wb") as f:
+                f.write(demux(messages(stream)))
             for i, (type_id, _, body) in enumerate(messages(stream)):
                 if type_id == 22:
                     with open(os.path.join(corpus, "aggregate", f"{name[:-7]}-{i}"), "wb") as f:

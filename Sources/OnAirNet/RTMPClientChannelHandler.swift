@@ -236,24 +236,20 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
     // MARK: Internals
 
     private func handle(_ raw: RTMPRawMessage, context: ChannelHandlerContext) {
-        if raw.type == .aggregate {
-            // Red5 and Wowza send media to players this way (RTMP spec §7.1.6): each sub-message is handled
-            // as if it had come alone. The decoder refuses an aggregate inside one, so this recurses once.
-            do {
-                for sub in try RTMPAggregateMessage(raw).messages { handle(sub, context: context) }
-            } catch {
-                warnOnce(type: raw.typeID, "\(error); ignoring it")
+        // Red5 and Wowza send media to players as aggregates (RTMP spec §7.1.6): each sub-message is handled
+        // as if it had come alone. The split is shared with FuzzPlayerDemuxer, so what is fuzzed is this.
+        for received in RTMPReceivedMessage.split(raw) {
+            switch received {
+            case .message(let message, let raw):
+                handle(message, raw: raw, context: context)
+            case .skipped(let raw, let reason):
+                // Skipped, as the spec lets receivers do — but said once per type, never in silence.
+                warnOnce(type: raw.typeID, reason)
             }
-            return
         }
-        let message: RTMPMessage
-        do {
-            message = try RTMPMessage(raw)
-        } catch {
-            // Skipped, as the spec lets receivers do — but said once per type, never in silence.
-            warnOnce(type: raw.typeID, error.description)
-            return
-        }
+    }
+
+    private func handle(_ message: RTMPMessage, raw: RTMPRawMessage, context: ChannelHandlerContext) {
         switch message {
         case .windowAcknowledgementSize, .userControl:
             if let answer = duties.handle(message) { self.answer(answer.raw(), flush: false, context: context) }
