@@ -172,41 +172,58 @@ public final class V4L2Camera: VideoSource {
     }
 
     /// Waits (poll, 2 s at most) for the next filled buffer, converts it to I420, and gives the buffer back.
+    /// What the driver says of the buffer is checked first (``V4L2DequeuedBuffer``): one it marked damaged or
+    /// left empty is a skipped frame, and only such buffers for 2 s is a stopped camera, as no buffer is.
     public func read() throws -> VideoFrame {
-        var buffer = v4l2_buffer()
+        let giveUp = MonotonicClock.now() + Self.frameWaitMilliseconds * 1_000_000
+        while true {
+            var buffer = try dequeue()
+            defer { _ = try? V4L2Camera.ioctl(fd, onair_VIDIOC_QBUF(), &buffer, "VIDIOC_QBUF") }
+            if let last = lastDriverSequence { skippedFrames += V4L2Camera.skipped(after: last, at: buffer.sequence) }
+            lastDriverSequence = buffer.sequence
+            switch try V4L2DequeuedBuffer(buffer).verdict(mappedLengths: buffers.map(\.length), device: device) {
+            case .frame(let index, let byteCount):
+                var capture = MonotonicClock.now()
+                if buffer.flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK) == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC),
+                   let stamped = V4L2Camera.nanoseconds(seconds: Int(buffer.timestamp.tv_sec), microseconds: Int(buffer.timestamp.tv_usec)) {
+                    capture = stamped
+                }
+                defer { sequence += 1 }
+                let bytes = UnsafeRawBufferPointer(start: buffers[index].start, count: byteCount)
+                guard let converter else { throw MediaError.notACaptureDevice(path: device, reason: "no converter") }
+                return try converter.convert(bytes, capture: capture, sequence: sequence)
+            case .skip(let why):
+                skippedFrames += 1
+                guard MonotonicClock.now() < giveUp else {
+                    throw MediaError.notACaptureDevice(
+                        path: device, reason: "only \(why == .damaged ? "damaged" : "empty") buffers for 2 s: the camera is failing")
+                }
+            }
+        }
+    }
+
+    /// How long a read waits for a usable frame before the camera counts as stopped.
+    static let frameWaitMilliseconds: UInt64 = 2000
+
+    /// The next filled buffer (`VIDIOC_DQBUF`), after waiting for one with poll.
+    private func dequeue() throws -> v4l2_buffer {
         while true {
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = try CCall.posix("poll(\(device))") { poll(&descriptor, 1, 2000) }
+            let ready = try CCall.posix("poll(\(device))") { poll(&descriptor, 1, Int32(Self.frameWaitMilliseconds)) }
             guard ready > 0 else {
                 throw MediaError.notACaptureDevice(path: device, reason: "no frame for 2 s: the camera stopped or was unplugged")
             }
-            buffer = v4l2_buffer()
+            var buffer = v4l2_buffer()
             buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             buffer.memory = V4L2_MEMORY_MMAP.rawValue
             do {
                 try V4L2Camera.ioctl(fd, onair_VIDIOC_DQBUF(), &buffer, "VIDIOC_DQBUF")
-                break
+                return buffer
             } catch {
                 // EAGAIN: poll woke without a filled buffer (non-blocking fd); wait again.
                 guard case let MediaError.system(_, code) = error, code == EAGAIN else { throw error }
             }
         }
-        defer { _ = try? V4L2Camera.ioctl(fd, onair_VIDIOC_QBUF(), &buffer, "VIDIOC_QBUF") }
-        var capture = MonotonicClock.now()
-        if buffer.flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK) == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC),
-           let stamped = V4L2Camera.nanoseconds(seconds: Int(buffer.timestamp.tv_sec), microseconds: Int(buffer.timestamp.tv_usec)) {
-            capture = stamped
-        }
-        if let last = lastDriverSequence { skippedFrames += V4L2Camera.skipped(after: last, at: buffer.sequence) }
-        lastDriverSequence = buffer.sequence
-        defer { sequence += 1 }
-        guard Int(buffer.index) < buffers.count else {
-            throw MediaError.notACaptureDevice(path: device, reason: "the driver returned buffer \(buffer.index) of \(buffers.count)")
-        }
-        let mapped = buffers[Int(buffer.index)]
-        let bytes = UnsafeRawBufferPointer(start: mapped.start, count: min(Int(buffer.bytesused), mapped.length))
-        guard let converter else { throw MediaError.notACaptureDevice(path: device, reason: "no converter") }
-        return try converter.convert(bytes, capture: capture, sequence: sequence)
     }
 
     /// A driver's monotonic timestamp in nanoseconds; nil when it is negative or past 2⁶⁴ ns (a broken
