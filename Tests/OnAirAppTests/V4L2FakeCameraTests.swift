@@ -24,20 +24,25 @@ struct V4L2FakeCameraTests {
         return library
     }
 
+    /// `onair demo --headless` on the emulated camera, its control file saying `ok`.
+    static func startDemo(in directory: TemporaryDirectory) throws -> (peer: PeerProcess, run: HeadlessRun, control: String) {
+        let shim = try buildShim(into: directory)
+        let control = directory.file("control").path
+        try "ok\n".write(toFile: control, atomically: true, encoding: .utf8)
+        let peer = try PeerProcess(
+            OnAirBinary.url.path,
+            ["demo", "--headless", "--video", device, "--audio", "test", "--size", "320x180", "--fps", "15", "--bitrate", "300k",
+             "--duration", "120", "--record-dir", directory.file("recordings").path],
+            in: directory.url, standardInput: FileHandle(forReadingAtPath: "/dev/null"),
+            environment: ["LD_PRELOAD": shim, "ONAIR_FAKE_V4L2_DEVICE": device, "ONAIR_FAKE_V4L2_CONTROL": control])
+        return (peer, HeadlessRun(peer: peer), control)
+    }
+
     @Test("unplugged, replaced by another camera, stalled: the broadcast goes on with the slate and the gap filler, the camera comes back each time")
     func unplugReformatStall() async throws {
         let directory = try TemporaryDirectory()
-        let shim = try Self.buildShim(into: directory)
-        let control = directory.file("control").path
+        let (peer, run, control) = try Self.startDemo(in: directory)
         func set(_ word: String) throws { try (word + "\n").write(toFile: control, atomically: true, encoding: .utf8) }
-        try set("ok")
-        let peer = try PeerProcess(
-            OnAirBinary.url.path,
-            ["demo", "--headless", "--video", Self.device, "--audio", "test", "--size", "320x180", "--fps", "15", "--bitrate", "300k",
-             "--duration", "120", "--record-dir", directory.file("recordings").path],
-            in: directory.url, standardInput: FileHandle(forReadingAtPath: "/dev/null"),
-            environment: ["LD_PRELOAD": shim, "ONAIR_FAKE_V4L2_DEVICE": Self.device, "ONAIR_FAKE_V4L2_CONTROL": control])
-        let run = HeadlessRun(peer: peer)
         defer { _ = peer.stop() }
         func device(_ state: String, after time: Int64 = 0, _ extra: (HeadlessRun.Event) -> Bool = { _ in true }) async -> HeadlessRun.Event? {
             await run.waitFor(.seconds(60)) { $0.kind == "device" && $0.details["state"] as? String == state && $0.time > time && extra($0) }
@@ -74,6 +79,52 @@ struct V4L2FakeCameraTests {
         // Without the slate and the gap filler the stall alone leaves a 2 s gap (the poll's timeout); the
         // bound leaves room for a loaded machine, the figure is printed and in docs/devices.md.
         #expect(longest >= 0 && longest < 1000, "longest video gap \(longest) ms")
+        #expect(!run.events.events.contains { $0.kind == "error" }, "\(run.events.events.filter { $0.kind == "error" }.map(\.details))")
+    }
+
+    @Test("a driver writing hostile buffer fields: damaged frames are skipped and the rest used; a size or index past the mapped buffers, or 2 s of only damaged or empty ones, loses the camera in one line, and it comes back")
+    func hostileBufferFields() async throws {
+        let directory = try TemporaryDirectory()
+        let (peer, run, control) = try Self.startDemo(in: directory)
+        func set(_ word: String) throws { try (word + "\n").write(toFile: control, atomically: true, encoding: .utf8) }
+        defer { _ = peer.stop() }
+        let playing = await run.waitFor(.seconds(60)) { $0.side == "subscriber" && $0.kind == "stats" && ($0.details["framesDecoded"] as? Int ?? 0) >= 15 }
+        try #require(playing != nil, "the emulated camera never reached the subscriber: \(peer.standardError)")
+
+        // Every other buffer flagged damaged: skipped (counted as dropped) and given back, so the camera's
+        // other frames keep coming. Camera frames are the encoded ones the gap filler did not make.
+        func publisherStats(after time: Int64) async -> HeadlessRun.Event? {
+            await run.waitFor(.seconds(60)) { $0.side == "publisher" && $0.kind == "stats" && $0.time > time }
+        }
+        func count(_ event: HeadlessRun.Event?, _ key: String) -> Int { event?.details[key] as? Int ?? 0 }
+        try set("damaged-half")
+        let halfFrom = run.events.events.last?.time ?? 0
+        let start = await publisherStats(after: halfFrom + 1000)
+        let end = await publisherStats(after: (start?.time ?? 0) + 3000)
+        try #require(start != nil && end != nil)
+        let fromCamera = (count(end, "framesEncoded") - count(end, "framesFilled")) - (count(start, "framesEncoded") - count(start, "framesFilled"))
+        let dropped = count(end, "dropped") - count(start, "dropped")
+        print("emulated camera, half its buffers damaged: \(fromCamera) camera frames encoded and \(dropped) dropped in \(end!.time - start!.time) ms")
+        // 15 buffers a second, half of them damaged: about 7 of each a second, over 20 in the 3 s or more measured.
+        #expect(fromCamera >= 10 && dropped >= 10, "in \(end!.time - start!.time) ms of half-damaged buffers: \(fromCamera) camera frames encoded, \(dropped) dropped")
+        #expect(!run.events.events.contains { $0.kind == "device" && $0.details["state"] as? String == "lost" && $0.time > halfFrom },
+                "the camera was lost over damaged frames it should have skipped")
+
+        var from = end!.time
+        for (word, says) in [("overlong", "more than its"), ("badindex", "are mapped"), ("damaged", "only damaged or empty buffers for 2 s"),
+                             ("empty", "only damaged or empty buffers for 2 s")] {
+            try set(word)
+            let lost = await run.waitFor(.seconds(60)) {
+                $0.kind == "device" && $0.details["state"] as? String == "lost" && $0.time > from && ($0.details["reason"] as? String ?? "").contains(says)
+            }
+            try #require(lost != nil, "no loss saying '\(says)' from a driver in mode \(word)")
+            let reason = lost?.details["reason"] as? String ?? ""
+            #expect(!reason.contains("\n") && reason.hasSuffix("pick another /dev/videoN or use --video test"), "\(reason)")
+            try set("ok")
+            let back = await run.waitFor(.seconds(60)) { $0.kind == "device" && $0.details["state"] as? String == "back" && $0.time > lost!.time }
+            try #require(back != nil, "the camera did not come back after mode \(word)")
+            from = back!.time
+        }
         #expect(!run.events.events.contains { $0.kind == "error" }, "\(run.events.events.filter { $0.kind == "error" }.map(\.details))")
     }
 }

@@ -192,11 +192,10 @@ public final class V4L2Camera: VideoSource {
                 let bytes = UnsafeRawBufferPointer(start: buffers[index].start, count: byteCount)
                 guard let converter else { throw MediaError.notACaptureDevice(path: device, reason: "no converter") }
                 return try converter.convert(bytes, capture: capture, sequence: sequence)
-            case .skip(let why):
+            case .skip:
                 skippedFrames += 1
                 guard MonotonicClock.now() < giveUp else {
-                    throw MediaError.notACaptureDevice(
-                        path: device, reason: "only \(why == .damaged ? "damaged" : "empty") buffers for 2 s: the camera is failing")
+                    throw MediaError.notACaptureDevice(path: device, reason: "only damaged or empty buffers for 2 s: the camera is failing")
                 }
             }
         }

@@ -11,6 +11,10 @@
  *     enodev    unplugged: VIDIOC_DQBUF fails with ENODEV and open fails with ENOENT
  *     stall     plugged in but silent: poll times out (the driver delivers nothing)
  *     reformat  plugged back as another camera: it offers only YU12 and grants 640x360 whatever is asked
+ *   and a driver that breaks the API in what VIDIOC_DQBUF writes (V4L2DequeuedBuffer):
+ *     damaged   every buffer flagged V4L2_BUF_FLAG_ERROR      damaged-half  every odd sequence number so
+ *     empty     bytesused 0                                     overlong      bytesused one past the buffer
+ *     badindex  the index one past the buffers mapped
  *
  * What it does not reach: the kernel's own V4L2 code (vb2 buffer states, USB bandwidth, real timestamps
  * of a sensor); select(2) (V4L2Camera uses poll); more than one open of the device at a time.
@@ -259,6 +263,12 @@ static int device_ioctl(unsigned long request, void *argument) {
             buffer->flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC;
             buffer->timestamp.tv_sec = (time_t)(now / 1000000000ull);
             buffer->timestamp.tv_usec = (suseconds_t)(now % 1000000000ull / 1000);
+            char word[32];
+            control_word(word, sizeof word);
+            if (strcmp(word, "damaged") == 0 || (strcmp(word, "damaged-half") == 0 && buffer->sequence % 2)) buffer->flags |= V4L2_BUF_FLAG_ERROR;
+            if (strcmp(word, "empty") == 0) buffer->bytesused = 0;
+            if (strcmp(word, "overlong") == 0) buffer->bytesused = cam.sizeimage + 1;
+            if (strcmp(word, "badindex") == 0) buffer->index = cam.count;
             cam.next_due_ns = now + 1000000000ull * cam.fps_num / cam.fps_den;
             return 0;
         }
