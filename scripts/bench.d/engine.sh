@@ -4,7 +4,8 @@
 # the same settings (x264 ultrafast/zerolatency, 2500k CBR with a 1 s VBV, 2 s GOP, no B-frames, AAC 128k
 # stereo: lavfi's sine is mono, so ffmpeg gets -ac 2 to encode the two channels OnAir's tone has)
 # into the same nginx-rtmp on loopback, one after the other, for ONAIR_BENCH_SECONDS (default 20) each;
-# ONAIR_BENCH_RUNS (default 3) runs per side, interleaved (onair, ffmpeg, onair, …), medians compared.
+# ONAIR_BENCH_RUNS (default 5) runs per side, interleaved (onair, ffmpeg, onair, …), medians compared, and the
+# ratio of each onair run to the ffmpeg run next to it (the spread between runs is ±10 % on a shared machine).
 #
 #  - CPU-seconds per stream-second and peak RSS from /usr/bin/time -v around each process; stream seconds
 #    are the video frames each side really encoded / 30 (OnAir's `stopped` event, ffmpeg's -progress).
@@ -27,12 +28,15 @@
 #   onair/main 1.019, 0.990, 0.930), within the spread between runs. Outside the codecs, 20 s profiles at
 #   2999 Hz interleaved with main: 14.8/16.2/16.0 % against 18.0/16.9/16.6 % (aim <= 8 %: not met; the
 #   pread copy 3.1-3.4 %, thread wake-ups, the event loop's send path and the loopback TCP send are left).
+# Issue 31, session 11: ffmpeg's CLI is profiled the same way as onair (same rate, same window), and the bench
+# prints codec samples against codec samples and the rest against the rest: the codecs do the same work on
+# both sides, so that line says where any difference comes from.
 # Exit 1 only if a side failed to run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/bench.d/lib.sh
 SECONDS_EACH=${ONAIR_BENCH_SECONDS:-20}
-RUNS=${ONAIR_BENCH_RUNS:-3}
+RUNS=${ONAIR_BENCH_RUNS:-5}
 # ONAIR_BENCH_BINARY: another onair binary to measure (e.g. a baseline build), used as is, nothing built.
 ONAIR=${ONAIR_BENCH_BINARY:-.build/release/onair}
 # ONAIR_BENCH_BASELINE: an older onair binary (e.g. main's) run as a fourth side, `baseline`, interleaved with
@@ -141,6 +145,15 @@ if [ "${ONAIR_BENCH_PROFILE:-1}" != 0 ]; then
   # outside the codecs moved by 1-3 points between runs of the same binary (session 10).
   ONAIR_BENCH_PROFILE_HZ=${ONAIR_BENCH_PROFILE_HZ:-2999} bench_perf_top "$profiled" $((PROFILE_SECONDS - 4)) "$BENCH_WORK/profile.txt" 14
   wait "$profiled" || true
+  # ffmpeg's CLI sampled the same way, so the two profiles compare codec time with codec time (same work on
+  # both sides) and the rest with the rest.
+  ffmpeg -v error -nostdin -re -stream_loop -1 -i "$BENCH_WORK/clip.y4m" -f lavfi -i sine=frequency=440:sample_rate=48000 \
+    -t "$PROFILE_SECONDS" -c:v libx264 -preset ultrafast -tune zerolatency -b:v 2500k -maxrate 2500k -minrate 2500k \
+    -bufsize 2500k -g 60 -bf 0 -c:a aac -b:a 128k -ac 2 -f flv "$url/ffprofile" > "$BENCH_WORK/ffprofile.log" 2>&1 &
+  profiled=$!
+  sleep 2
+  ONAIR_BENCH_PROFILE_HZ=${ONAIR_BENCH_PROFILE_HZ:-2999} bench_perf_top "$profiled" $((PROFILE_SECONDS - 4)) "$BENCH_WORK/ffprofile.txt" 8
+  wait "$profiled" || true
 fi
 bench_stop_nginx
 
@@ -157,6 +170,11 @@ rss_ratio=$(awk -v a="$onair_rss" -v b="$ffmpeg_rss" 'BEGIN {printf "%.2f", a / 
 p50=$(bench_median "${p50s[@]}"); p99=$(bench_median "${p99s[@]}")
 ap50=$(bench_median "${ap50s[@]}"); ap99=$(bench_median "${ap99s[@]}")
 is() { awk "BEGIN {print ($1) ? 1 : 0}"; }
+# onair's CPU per stream-second over ffmpeg's, run i against run i (they ran next to each other): the spread.
+pair_ratios() {
+  paste -d' ' <(echo "${per[onair]}" | xargs -n1) <(echo "${per[ffmpeg]}" | xargs -n1) \
+    | awk '{ printf "%s%.2f", (NR > 1 ? "/" : ""), $1 / $2 }'
+}
 cores=$(nproc); onair_threads=$((cores - 1)); [ "$onair_threads" -lt 1 ] && onair_threads=1; [ "$onair_threads" -gt 4 ] && onair_threads=4
 
 row() { printf '%-7s %-12s %-18s %-15s %-26s %-22s %s\n' "$@"; }
@@ -170,7 +188,8 @@ mkdir -p bench-results
     row "$side" "$(joined "${frames[$side]}")" "$(joined "${wall[$side]}")" "$(joined "${cpu[$side]}")" \
       "$(joined "${per[$side]}") ($(med "${per[$side]}"))" "$(joined "${rss[$side]}") ($(med "${rss[$side]}"))" "$(joined "${received[$side]}")"
   done
-  echo "CPU per stream-second onair/ffmpeg: $cpu_ratio  target <= 1.0: $(bench_verdict "$(is "$cpu_ratio <= 1.0")"), aim <= 0.85: $(bench_verdict "$(is "$cpu_ratio <= 0.85")")"
+  echo "CPU per stream-second onair/ffmpeg: $cpu_ratio (run by run: $(pair_ratios))  target <= 1.0: $(bench_verdict "$(is "$cpu_ratio <= 1.0")")," \
+    "issue 31's <= 0.90: $(bench_verdict "$(is "$cpu_ratio <= 0.90")"), aim <= 0.85: $(bench_verdict "$(is "$cpu_ratio <= 0.85")")"
   if [ -n "$BASELINE" ]; then
     base_per=$(med "${per[baseline]}")
     echo "CPU per stream-second baseline/ffmpeg: $(awk -v a="$base_per" -v b="$ffmpeg_per" 'BEGIN {printf "%.2f", a / b}'), onair/baseline: $(awk -v a="$onair_per" -v b="$base_per" 'BEGIN {printf "%.3f", a / b}') (baseline: $BASELINE)"
@@ -184,6 +203,20 @@ mkdir -p bench-results
   if [ -s "$BENCH_WORK/profile.txt" ]; then
     echo "onair publish --direct profile (perf, cpu-clock at ${ONAIR_BENCH_PROFILE_HZ:-2999} Hz, self time; issue 31's aim: outside the codecs <= 8 %):"
     cat "$BENCH_WORK/profile.txt"
+  fi
+  if [ -s "$BENCH_WORK/profile.txt" ] && [ -s "$BENCH_WORK/ffprofile.txt" ]; then
+    echo "ffmpeg CLI profile, same settings and sampling:"
+    cat "$BENCH_WORK/ffprofile.txt"
+    # "N samples; outside the codecs: X % … (codecs Y %; libc leaves with no caller Z %)" → sample counts
+    counts() { awk 'NR == 1 { n = $1; gsub(/[^0-9.]/, "", $12); printf "%d %d %d\n", n, n * $12 / 100, n - n * $12 / 100 }' "$1"; }
+    read -r on_n on_codec on_rest < <(counts "$BENCH_WORK/profile.txt")
+    read -r ff_n ff_codec ff_rest < <(counts "$BENCH_WORK/ffprofile.txt")
+    # perf's own cost lands in context switches, and ffmpeg's CLI hands work between six threads: in interleaved
+    # 10 s windows (session 11, idle machine) ffmpeg used 0.133-0.145 core profiled against 0.104-0.134 unprofiled,
+    # onair 0.097-0.101 against 0.105-0.106. So the samples compare the shape of the work, not the CPU; the
+    # verdict above is read from the unprofiled runs.
+    echo "  samples in the same window, onair / ffmpeg: codecs $on_codec / $ff_codec ($(awk -v a="$on_codec" -v b="$ff_codec" 'BEGIN{ if (b > 0) printf "%.2f", a/b }'); the same work)," \
+      "everything else $on_rest / $ff_rest (perf's own cost at each of ffmpeg's thread hand-offs is in its share: shapes, not CPU)"
   fi
   echo "x264 threads: onair $onair_threads (cores - 1), ffmpeg its default (x264 auto); AAC stereo on both sides; every stream read back by ffprobe as h264 1280x720 + aac"
 } | tee bench-results/engine.txt

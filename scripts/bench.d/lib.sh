@@ -186,5 +186,7 @@ bench_perf_top() {
         }' 2> "$out.top" > "$out"
   head -n "$count" "$out.top" | awk -F'\t' -v total="$(awk '{print $1; exit}' "$out" | tr -dc 0-9)" \
     '{ printf "  %6.2f%%  %s\n", 100 * $1 / (total > 0 ? total : 1), substr($2, 1, 150) }' | $demangle >> "$out"
-  rm -f "$data" "$out.top"
+  rm -f "$out.top"
+  # BENCH_PERF_KEEP=FILE keeps the samples for a second reading (the relay's split of the kernel's work).
+  if [ -n "${BENCH_PERF_KEEP:-}" ]; then mv "$data" "$BENCH_PERF_KEEP"; else rm -f "$data"; fi
 }

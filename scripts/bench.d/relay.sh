@@ -229,7 +229,11 @@ fanout() {
   PIDS+=("$players")
   sleep "$WARMUP"
   if [ -n "${PROFILE_OUT:-}" ]; then
-    bench_perf_top "$server" "$WINDOW" "$PROFILE_OUT" 14
+    BENCH_PERF_KEEP="$PROFILE_OUT.samples" bench_perf_top "$server" "$WINDOW" "$PROFILE_OUT" 14
+    if [ -s "$PROFILE_OUT.samples" ]; then
+      perf script -i "$PROFILE_OUT.samples" -F comm,ip,sym,dso 2> /dev/null | awk -f scripts/bench.d/relay-split.awk > "$PROFILE_OUT.split"
+      rm -f "$PROFILE_OUT.samples"
+    fi
     wait "$players"
     stop_server "$server_kind" "$top"
     return 0
@@ -241,8 +245,8 @@ fanout() {
   stop_server "$server_kind" "$top"
   read -r bytes minimum < "$WORK/fanout-$label.txt"
   local cores="awk -v hz=$TICKS -v w=$WINDOW"
-  echo "$($cores -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b-a)/hz/w}') $bytes $minimum" \
-    "$($cores -v a="$p0" -v b="$p1" 'BEGIN{printf "%.3f", (b-a)/hz/w}')" \
+  echo "$($cores -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f", (b-a)/hz/w}') $bytes $minimum" \
+    "$($cores -v a="$p0" -v b="$p1" 'BEGIN{printf "%.4f", (b-a)/hz/w}')" \
     "$(awk -v a="$s0" -v b="$s1" 'BEGIN{split(a, x, " "); split(b, y, " "); printf "%d %d %d", y[1]-x[1], y[2]-x[2], y[3]-x[3]}')" \
     > "$WORK/fanout-result-$label"
 }
@@ -256,49 +260,98 @@ latency() {
 }
 
 LOAD=$(cut -d" " -f1-3 /proc/loadavg)
-MERGE_ARGS="--audio-merge-ms 0" fanout onair onair0
-MERGE_ARGS="" fanout onair
-fanout nginx
+# RELAY_BENCH_ROUNDS rounds (default 3), each: onair at --audio-merge-ms 0, nginx, onair at the default merge,
+# then the hop-latency probe through onair and through nginx. One window of a side moves by ±10 % between runs
+# on a shared machine, so every figure below is the median of the rounds, the ratios are printed per round too
+# (onair's window against the nginx window of the same round), and a verdict is read off the medians.
+ROUNDS=${RELAY_BENCH_ROUNDS:-3}
+for round in $(seq 1 "$ROUNDS"); do
+  MERGE_ARGS="--audio-merge-ms 0" fanout onair "onair0-$round"
+  fanout nginx "nginx-$round"
+  MERGE_ARGS="" fanout onair "onair-$round"
+  MERGE_ARGS="--audio-merge-ms 0" latency onair "onair-$round"
+  latency nginx "nginx-$round"
+done
 # nginx-rtmp leaves Nagle on for its players (it never sets TCP_NODELAY); onair sets it unless --no-tcp-nodelay.
 # (Skipped for a binary without the option, e.g. a baseline build given as ONAIR.)
 NAGLE=0; [ "$("$ONAIR" serve --help 2>/dev/null | grep -c -- --no-tcp-nodelay)" -gt 0 ] && NAGLE=1
 [ "$NAGLE" = 1 ] && MERGE_ARGS="--audio-merge-ms 0 --no-tcp-nodelay" fanout onair onair0nagle
-MERGE_ARGS="--audio-merge-ms 0" latency onair
 [ "$NAGLE" = 1 ] && MERGE_ARGS="--audio-merge-ms 0 --no-tcp-nodelay" latency onair onair0nagle
-latency nginx
-MERGE_ARGS="--audio-merge-ms 0" PROFILE_OUT="$WORK/profile" WINDOW=${RELAY_BENCH_PROFILE_WINDOW:-8} fanout onair profile
-read -r onair0_cpu onair0_bytes onair0_min onair0_pcpu onair0_segs onair0_in onair0_rtx < "$WORK/fanout-result-onair0"
-read -r onair_cpu onair_bytes onair_min onair_pcpu onair_segs onair_in onair_rtx < "$WORK/fanout-result-onair"
+# Both servers sampled by perf at merge 0, for the top frames and the split of the kernel's work.
+PROFILE_WINDOW=${RELAY_BENCH_PROFILE_WINDOW:-8}
+MERGE_ARGS="--audio-merge-ms 0" PROFILE_OUT="$WORK/profile" WINDOW=$PROFILE_WINDOW fanout onair profile
+PROFILE_OUT="$WORK/profile-nginx" WINDOW=$PROFILE_WINDOW fanout nginx profile-nginx
+
+# column N of every round's result file for LABEL, space-separated
+rounds_of() { local label=$1 column=$2 round; for round in $(seq 1 "$ROUNDS"); do awk -v c="$column" '{print $c}' "$WORK/$label-$round"; done | xargs; }
+median_of() { bench_median $(rounds_of "$1" "$2"); }
+# per-round ratios A/B of column 1 of two labels, "r1/r2/r3"
+round_ratios() {
+  local round out=""
+  for round in $(seq 1 "$ROUNDS"); do
+    out="$out${out:+/}$(awk -v a="$(awk '{print $1}' "$WORK/$1-$round")" -v b="$(awk '{print $1}' "$WORK/$2-$round")" 'BEGIN{ if (b > 0) printf "%.2f", a/b; else print "n/a" }')"
+  done
+  echo "$out"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b > 0) printf "%.2f", a/b; else print "n/a" }'; }
+at_most() { awk -v a="$1" -v b="$2" 'BEGIN{ print (a <= b) ? 1 : 0 }'; }
+below() { awk -v a="$1" -v b="$2" 'BEGIN{ print (a < b) ? 1 : 0 }'; }
+
+onair0_cpu=$(median_of fanout-result-onair0 1); onair_cpu=$(median_of fanout-result-onair 1); nginx_cpu=$(median_of fanout-result-nginx 1)
+onair0_pcpu=$(median_of fanout-result-onair0 4); onair_pcpu=$(median_of fanout-result-onair 4); nginx_pcpu=$(median_of fanout-result-nginx 4)
+onair0_bytes=$(median_of fanout-result-onair0 2); onair_bytes=$(median_of fanout-result-onair 2); nginx_bytes=$(median_of fanout-result-nginx 2)
+onair0_min=$(median_of fanout-result-onair0 3); onair_min=$(median_of fanout-result-onair 3); nginx_min=$(median_of fanout-result-nginx 3)
+onair0_median=$(median_of latency-result-onair 1); onair0_p90=$(median_of latency-result-onair 2)
+nginx_median=$(median_of latency-result-nginx 1); nginx_p90=$(median_of latency-result-nginx 2)
+ratio0=$(ratio "$onair0_cpu" "$nginx_cpu"); ratio_default=$(ratio "$onair_cpu" "$nginx_cpu")
 nagle_cpu=n/a nagle_median=n/a nagle_p90=n/a
 if [ "$NAGLE" = 1 ]; then
-  read -r nagle_cpu nagle_bytes nagle_min _ < "$WORK/fanout-result-onair0nagle"
-  read -r nagle_median nagle_p90 nagle_n < "$WORK/latency-result-onair0nagle"
+  read -r nagle_cpu _ < "$WORK/fanout-result-onair0nagle"
+  read -r nagle_median nagle_p90 _ < "$WORK/latency-result-onair0nagle"
 fi
-read -r nginx_cpu nginx_bytes nginx_min nginx_pcpu nginx_segs nginx_in nginx_rtx < "$WORK/fanout-result-nginx"
-read -r onair_median onair_p90 onair_n < "$WORK/latency-result-onair"
-read -r nginx_median nginx_p90 nginx_n < "$WORK/latency-result-nginx"
+segments() { echo "$(median_of "fanout-result-$1" 5) / $(median_of "fanout-result-$1" 6) / $(median_of "fanout-result-$1" 7)"; }
 
 mkdir -p bench-results
 {
-  ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b > 0) printf "%.2f", a/b; else print "n/a" }'; }
-  echo "relay fan-out, $PLAYERS players, 1280x720 30 fps 2.5 Mbit/s (ffmpeg -re), ${WINDOW} s window; load average $LOAD:"
-  echo "  --audio-merge-ms 0 (nginx's latency): onair serve $onair0_cpu core vs nginx-rtmp worker $nginx_cpu core   ratio $(ratio "$onair0_cpu" "$nginx_cpu") (target <= 1.0, aim 0.8)"
-  echo "  default merge window:                 onair serve $onair_cpu core vs nginx-rtmp worker $nginx_cpu core   ratio $(ratio "$onair_cpu" "$nginx_cpu")"
-  [ "$NAGLE" = 1 ] && echo "  --audio-merge-ms 0 --no-tcp-nodelay:  onair serve $nagle_cpu core vs nginx-rtmp worker $nginx_cpu core   ratio $(ratio "$nagle_cpu" "$nginx_cpu") (Nagle on, as nginx-rtmp)"
-  echo "  delivered at merge 0: onair $((onair0_bytes / 1000000)) MB (slowest player $((onair0_min / 1000)) kB)"
-  echo "  delivered: onair $((onair_bytes / 1000000)) MB (slowest player $((onair_min / 1000)) kB), nginx $((nginx_bytes / 1000000)) MB (slowest player $((nginx_min / 1000)) kB)"
+  echo "relay fan-out, $PLAYERS players, 1280x720 30 fps 2.5 Mbit/s (ffmpeg -re), ${WINDOW} s windows, medians of $ROUNDS interleaved rounds; load average $LOAD:"
+  echo "  --audio-merge-ms 0 (nginx's latency): onair serve $onair0_cpu core vs nginx-rtmp worker $nginx_cpu core   ratio $ratio0 (rounds $(round_ratios fanout-result-onair0 fanout-result-nginx))" \
+    " target <= 1.0: $(bench_verdict "$(at_most "$ratio0" 1.0)"), aim 0.8"
+  echo "  default merge window:                 onair serve $onair_cpu core vs nginx-rtmp worker $nginx_cpu core   ratio $ratio_default (rounds $(round_ratios fanout-result-onair fanout-result-nginx))" \
+    " target < 0.80: $(bench_verdict "$(below "$ratio_default" 0.80)")"
+  [ "$NAGLE" = 1 ] && echo "  --audio-merge-ms 0 --no-tcp-nodelay:  onair serve $nagle_cpu core (one window)   ratio $(ratio "$nagle_cpu" "$nginx_cpu") (Nagle on, as nginx-rtmp)"
+  echo "  delivered at merge 0: onair $((${onair0_bytes%.*} / 1000000)) MB (slowest player $((${onair0_min%.*} / 1000)) kB)"
+  echo "  delivered: onair $((${onair_bytes%.*} / 1000000)) MB (slowest player $((${onair_min%.*} / 1000)) kB), nginx $((${nginx_bytes%.*} / 1000000)) MB (slowest player $((${nginx_min%.*} / 1000)) kB)"
   # The two servers do not deliver exactly the same bytes in the window (a lagging nginx player gets less),
   # so the cost per byte delivered is shown too; the target is judged on the plain ratio above.
   echo "  CPU per delivered byte onair/nginx: $(awk -v a="$onair_cpu" -v ab="$onair_bytes" -v b="$nginx_cpu" -v bb="$nginx_bytes" 'BEGIN{ if (b > 0 && ab > 0 && bb > 0) printf "%.2f", (a/ab)/(b/bb); else print "n/a" }') (reported)"
   # Loopback TCP does the receiver's work in the sender's process when the sender transmits, and in the
   # player's when a player's ACK releases data the sender's Nagle held back (nginx-rtmp writes each chunk
   # with Nagle on): the players' CPU and the segment counts show where the kernel's work went.
-  echo "  players' CPU (their process, same window): onair merge 0 $onair0_pcpu, default $onair_pcpu, nginx $nginx_pcpu core"
+  echo "  players' CPU (their process, same window): onair merge 0 $onair0_pcpu, default $onair_pcpu, nginx $nginx_pcpu core;" \
+    "server + players at merge 0: onair $(awk -v a="$onair0_cpu" -v b="$onair0_pcpu" 'BEGIN{printf "%.4f", a+b}') vs nginx $(awk -v a="$nginx_cpu" -v b="$nginx_pcpu" 'BEGIN{printf "%.4f", a+b}')" \
+    "(ratio $(ratio "$(awk -v a="$onair0_cpu" -v b="$onair0_pcpu" 'BEGIN{print a+b}')" "$(awk -v a="$nginx_cpu" -v b="$nginx_pcpu" 'BEGIN{print a+b}')"))"
   echo "  TCP over the window (server's sockets): data segments out / segments in / retransmitted:" \
-    "onair merge 0 $onair0_segs / $onair0_in / $onair0_rtx, default $onair_segs / $onair_in / $onair_rtx, nginx $nginx_segs / $nginx_in / $nginx_rtx"
-  echo "relay hop latency (publish -> player, loopback, $onair_n/$nginx_n frames):"
-  echo "  onair serve (--audio-merge-ms 0): median $onair_median ms, p90 $onair_p90 ms   nginx-rtmp: median $nginx_median ms, p90 $nginx_p90 ms   (target median <= nginx's)"
-  [ "$NAGLE" = 1 ] && echo "  onair serve (--audio-merge-ms 0 --no-tcp-nodelay): median $nagle_median ms, p90 $nagle_p90 ms"
+    "onair merge 0 $(segments onair0), default $(segments onair), nginx $(segments nginx)"
+  if [ -s "$WORK/profile.split" ] && [ -s "$WORK/profile-nginx.split" ]; then
+    read -r o_total o_send o_peers o_acks o_user o_other < "$WORK/profile.split"
+    read -r n_total n_send n_peers n_acks n_user n_other < "$WORK/profile-nginx.split"
+    share() { awk -v a="$1" -v t="$2" 'BEGIN{ if (t > 0) printf "%.1f %%", 100*a/t; else print "n/a" }'; }
+    # Samples at the same rate over the same window: counts compare as CPU time.
+    echo "  where each server's CPU goes at merge 0 (perf samples, ${PROFILE_WINDOW} s each, onair / nginx; relay-split.awk):"
+    echo "    send path (sendto .. device queue)       $o_send / $n_send   ($(share "$o_send" "$o_total") / $(share "$n_send" "$n_total"))"
+    echo "    peers' receive, loopback softirq         $o_peers / $n_peers   ($(share "$o_peers" "$o_total") / $(share "$n_peers" "$n_total"))"
+    echo "    peers' ACKs held behind a send           $o_acks / $n_acks   ($(share "$o_acks" "$o_total") / $(share "$n_acks" "$n_total"))"
+    echo "    user space                               $o_user / $n_user   ($(share "$o_user" "$o_total") / $(share "$n_user" "$n_total"))"
+    echo "    rest of the kernel (epoll, read, timers) $o_other / $n_other   ($(share "$o_other" "$o_total") / $(share "$n_other" "$n_total"))"
+    echo "    all samples $o_total / $n_total (ratio $(ratio "$o_total" "$n_total"));" \
+      "without the peers' receive work, which a real network does on the players' machines: $((o_total - o_peers)) / $((n_total - n_peers))" \
+      "(ratio $(ratio "$((o_total - o_peers))" "$((n_total - n_peers))"); nginx's Nagle-held chunks still leave from the players' processes)"
+  fi
+  echo "relay hop latency (publish -> player, loopback, 300 frames a round, medians of $ROUNDS rounds):"
+  echo "  onair serve (--audio-merge-ms 0): median $onair0_median ms (rounds $(rounds_of latency-result-onair 1 | tr ' ' /)), p90 $onair0_p90 ms" \
+    "  nginx-rtmp: median $nginx_median ms (rounds $(rounds_of latency-result-nginx 1 | tr ' ' /)), p90 $nginx_p90 ms" \
+    "  target median <= nginx's: $(bench_verdict "$(at_most "$onair0_median" "$nginx_median")")"
+  [ "$NAGLE" = 1 ] && echo "  onair serve (--audio-merge-ms 0 --no-tcp-nodelay, one round): median $nagle_median ms, p90 $nagle_p90 ms"
   if [ -s "$WORK/profile" ]; then
     echo "onair serve profile at --audio-merge-ms 0 (perf, cpu-clock, self time, top frames):"
     cat "$WORK/profile"
