@@ -251,11 +251,19 @@ fanout() {
     > "$WORK/fanout-result-$label"
 }
 
+# The server's CPU in nanoseconds, exact (the scheduler's run time of each of its threads; ticks are 10 ms).
+cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{s += $1} END {printf "%d", s}'; }
+
+# latency SERVER [LABEL] → $WORK/latency-result-LABEL: "median_ms p90_ms frames cpu_us_per_message"; the CPU is
+# the server's over the whole probe (both sessions, 330 messages), per message.
 latency() {
   local server_kind=$1 label=${2:-$1} port; port=$(free_port)
   "start_$server_kind" "$port"
-  local top=$!
-  python3 "$WORK/players.py" latency "$port" probe 330 > "$WORK/latency-result-$label"
+  local top=$! server=$SERVER_PID before after result
+  before=$(cpu_ns "$server")
+  result=$(python3 "$WORK/players.py" latency "$port" probe 330)
+  after=$(cpu_ns "$server")
+  echo "$result $(awk -v a="$before" -v b="$after" 'BEGIN{printf "%.1f", (b - a) / 1000 / 330}')" > "$WORK/latency-result-$label"
   stop_server "$server_kind" "$top"
 }
 
@@ -351,6 +359,8 @@ mkdir -p bench-results
   echo "  onair serve (--audio-merge-ms 0): median $onair0_median ms (rounds $(rounds_of latency-result-onair 1 | tr ' ' /)), p90 $onair0_p90 ms" \
     "  nginx-rtmp: median $nginx_median ms (rounds $(rounds_of latency-result-nginx 1 | tr ' ' /)), p90 $nginx_p90 ms" \
     "  target median <= nginx's: $(bench_verdict "$(at_most "$onair0_median" "$nginx_median")")"
+  echo "  the server's CPU per relayed message during the probe (scheduler run time / 330): onair $(median_of latency-result-onair 4) us" \
+    "(rounds $(rounds_of latency-result-onair 4 | tr ' ' /)), nginx $(median_of latency-result-nginx 4) us (rounds $(rounds_of latency-result-nginx 4 | tr ' ' /))"
   [ "$NAGLE" = 1 ] && echo "  onair serve (--audio-merge-ms 0 --no-tcp-nodelay, one round): median $nagle_median ms, p90 $nagle_p90 ms"
   if [ -s "$WORK/profile" ]; then
     echo "onair serve profile at --audio-merge-ms 0 (perf, cpu-clock, self time, top frames):"
