@@ -38,17 +38,24 @@ struct V4L2FakeCameraTests {
         return (peer, HeadlessRun(peer: peer), control)
     }
 
+    /// ``startDemo(in:)``, then waits until the camera's pictures reach the subscriber; `set` writes a word
+    /// to the control file (the camera's next behaviour).
+    static func startPlaying(in directory: TemporaryDirectory) async throws -> (peer: PeerProcess, run: HeadlessRun, set: (String) throws -> Void) {
+        let (peer, run, control) = try startDemo(in: directory)
+        let playing = await run.waitFor(.seconds(60)) { $0.side == "subscriber" && $0.kind == "stats" && ($0.details["framesDecoded"] as? Int ?? 0) >= 15 }
+        if playing == nil { _ = peer.stop() }
+        try #require(playing != nil, "the emulated camera never reached the subscriber: \(peer.standardError)")
+        return (peer, run, { word in try (word + "\n").write(toFile: control, atomically: true, encoding: .utf8) })
+    }
+
     @Test("unplugged, replaced by another camera, stalled: the broadcast goes on with the slate and the gap filler, the camera comes back each time")
     func unplugReformatStall() async throws {
         let directory = try TemporaryDirectory()
-        let (peer, run, control) = try Self.startDemo(in: directory)
-        func set(_ word: String) throws { try (word + "\n").write(toFile: control, atomically: true, encoding: .utf8) }
+        let (peer, run, set) = try await Self.startPlaying(in: directory)
         defer { _ = peer.stop() }
         func device(_ state: String, after time: Int64 = 0, _ extra: (HeadlessRun.Event) -> Bool = { _ in true }) async -> HeadlessRun.Event? {
             await run.waitFor(.seconds(60)) { $0.kind == "device" && $0.details["state"] as? String == state && $0.time > time && extra($0) }
         }
-        let playing = await run.waitFor(.seconds(60)) { $0.side == "subscriber" && $0.kind == "stats" && ($0.details["framesDecoded"] as? Int ?? 0) >= 15 }
-        try #require(playing != nil, "the emulated camera never reached the subscriber: \(peer.standardError)")
 
         try set("enodev")
         let lost = await device("lost") { ($0.details["reason"] as? String ?? "").contains("VIDIOC_DQBUF") }
@@ -85,11 +92,8 @@ struct V4L2FakeCameraTests {
     @Test("a driver writing hostile buffer fields: damaged frames are skipped and the rest used; a size or index past the mapped buffers, or 2 s of only damaged or empty ones, loses the camera in one line, and it comes back")
     func hostileBufferFields() async throws {
         let directory = try TemporaryDirectory()
-        let (peer, run, control) = try Self.startDemo(in: directory)
-        func set(_ word: String) throws { try (word + "\n").write(toFile: control, atomically: true, encoding: .utf8) }
+        let (peer, run, set) = try await Self.startPlaying(in: directory)
         defer { _ = peer.stop() }
-        let playing = await run.waitFor(.seconds(60)) { $0.side == "subscriber" && $0.kind == "stats" && ($0.details["framesDecoded"] as? Int ?? 0) >= 15 }
-        try #require(playing != nil, "the emulated camera never reached the subscriber: \(peer.standardError)")
 
         // Every other buffer flagged damaged: skipped (counted as dropped) and given back, so the camera's
         // other frames keep coming. Camera frames are the encoded ones the gap filler did not make.
