@@ -141,7 +141,8 @@ struct ScenarioRunTests {
         #expect(reports.map { $0.details["abr"] as? String } == ["off", "throughput"])
         let off = reports.first?.details ?? [:], throughput = reports.last?.details ?? [:]
         // The report writes a failure in capitals, as its table does.
-        #expect((off["result"] as? String)?.lowercased() == "failed" && throughput["result"] as? String == "passed", "off: \(off)\nthroughput: \(throughput)")
+        #expect((off["result"] as? String)?.lowercased() == "failed" && throughput["result"] as? String == "passed",
+                "off: \(off)\nthroughput: \(throughput)\nunmet: \(failed.map(\.details))")
         // Off keeps the encoder at its 2500k ceiling: the queue overflows under the cap and the picture stops;
         // throughput retargets and drops nothing once it has converged.
         #expect((off["congestionDrops"] as? Int ?? 0) > 0, "off: \(off)")
