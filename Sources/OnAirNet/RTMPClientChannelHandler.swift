@@ -238,7 +238,7 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
     private func handle(_ raw: RTMPRawMessage, context: ChannelHandlerContext) {
         // Red5 and Wowza send media to players as aggregates (RTMP spec §7.1.6): each sub-message is handled
         // as if it had come alone. The split is shared with FuzzPlayerDemuxer, so what is fuzzed is this.
-        for received in RTMPReceivedMessage.split(raw) {
+        RTMPReceivedMessage.forEach(in: raw) { received in
             switch received {
             case .message(let message, let raw):
                 handle(message, raw: raw, context: context)

@@ -18,6 +18,8 @@ public final class V4L2Camera: VideoSource {
     private let pixelFormat: UInt32
     private let bytesPerLine: Int
     private var buffers: [(start: UnsafeMutableRawPointer, length: Int)] = []
+    /// `buffers`' lengths, kept beside them so each dequeued buffer is checked without building an array per frame.
+    private var mappedLengths: [Int] = []
     private var streaming = false
     private var converter: CameraFrameConverter?
     private var lastDriverSequence: UInt32?
@@ -162,6 +164,7 @@ public final class V4L2Camera: VideoSource {
                 throw MediaError.system(function: "mmap(\(device))", errno: errno)
             }
             buffers.append((start, length))
+            mappedLengths.append(length)
             try V4L2Camera.ioctl(fd, onair_VIDIOC_QBUF(), &buffer, "VIDIOC_QBUF")
         }
     }
@@ -169,6 +172,7 @@ public final class V4L2Camera: VideoSource {
     private func unmapAll() {
         for buffer in buffers { munmap(buffer.start, buffer.length) }
         buffers.removeAll()
+        mappedLengths.removeAll()
     }
 
     /// Waits (poll, 2 s at most) for the next filled buffer, converts it to I420, and gives the buffer back.
@@ -181,7 +185,7 @@ public final class V4L2Camera: VideoSource {
             defer { _ = try? V4L2Camera.ioctl(fd, onair_VIDIOC_QBUF(), &buffer, "VIDIOC_QBUF") }
             if let last = lastDriverSequence { skippedFrames += V4L2Camera.skipped(after: last, at: buffer.sequence) }
             lastDriverSequence = buffer.sequence
-            switch try V4L2DequeuedBuffer(buffer).verdict(mappedLengths: buffers.map(\.length), device: device) {
+            switch try V4L2DequeuedBuffer(buffer).verdict(mappedLengths: mappedLengths, device: device) {
             case .frame(let index, let byteCount):
                 var capture = MonotonicClock.now()
                 if buffer.flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK) == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC),

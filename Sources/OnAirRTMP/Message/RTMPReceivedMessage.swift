@@ -25,17 +25,28 @@ public enum RTMPReceivedMessage: Sendable, Equatable {
     /// order). An aggregate that does not split is one skipped item: none of its sub-messages is used. The
     /// splitter refuses an aggregate inside one, so this recurses once.
     public static func split(_ raw: RTMPRawMessage, limits: RTMPAggregateMessage.Limits = .init()) -> [RTMPReceivedMessage] {
+        var received: [RTMPReceivedMessage] = []
+        forEach(in: raw, limits: limits) { received.append($0) }
+        return received
+    }
+
+    /// ``split(_:limits:)`` item by item, without collecting them: the client's receive path calls this for
+    /// every message, and an array per message would be an allocation per media frame.
+    public static func forEach(
+        in raw: RTMPRawMessage, limits: RTMPAggregateMessage.Limits = .init(), _ body: (RTMPReceivedMessage) -> Void
+    ) {
         if raw.type == .aggregate {
             do {
-                return try RTMPAggregateMessage(raw, limits: limits).messages.flatMap { split($0, limits: limits) }
+                for sub in try RTMPAggregateMessage(raw, limits: limits).messages { forEach(in: sub, limits: limits, body) }
             } catch {
-                return [.skipped(raw, reason: "\(error); ignoring it")]
+                body(.skipped(raw, reason: "\(error); ignoring it"))
             }
+            return
         }
         do {
-            return [.message(try RTMPMessage(raw), raw)]
+            body(.message(try RTMPMessage(raw), raw))
         } catch {
-            return [.skipped(raw, reason: error.description)]
+            body(.skipped(raw, reason: error.description))
         }
     }
 }
