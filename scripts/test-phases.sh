@@ -2,7 +2,9 @@
 # Runs `make test`'s phases one after another, each to its end even when an earlier one failed, so that one
 # red phase does not hide the others (GitHub issue 24). Each argument is one phase, `NAME|COMMAND`; COMMAND
 # runs in bash. As each phase ends its name, result and wall time are printed; a table of all of them comes
-# last, and the exit status is non-zero if any phase failed.
+# last, and the exit status is non-zero if any phase failed. Under the table come the failing phases' failure
+# lines (Swift Testing's ✘ lines, XCTest's errors, crashes): CI keeps only the tail of the output, and a red
+# phase whose reason scrolled away cannot be fixed.
 #
 #   scripts/test-phases.sh "unit|swift test --skip-build --filter Unit" "fuzz|make fuzz-smoke"
 set -uo pipefail
@@ -10,6 +12,8 @@ cd "$(dirname "$0")/.."
 
 names=() results=() times=()
 failed=0
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
 
 # 754 s -> "12m34s".
 minutes() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
@@ -19,7 +23,8 @@ for phase in "$@"; do
   command=${phase#*|}
   printf '\n=== phase %s: %s\n' "$name" "$command"
   start=$(date +%s)
-  if bash -c "$command"; then result=pass; else result=FAIL; failed=1; fi
+  log="$logs/${#names[@]}.log"
+  if bash -c "$command" 2>&1 | tee "$log"; then result=pass; else result=FAIL; failed=1; fi
   elapsed=$(($(date +%s) - start))
   printf '=== phase %s: %s in %s\n' "$name" "$result" "$(minutes "$elapsed")"
   names+=("$name") results+=("$result") times+=("$elapsed")
@@ -32,4 +37,12 @@ for i in "${!names[@]}"; do
   total=$((total + times[i]))
 done
 printf '%-28s %-6s %s\n' total "$([ $failed = 0 ] && echo pass || echo FAIL)" "$(minutes "$total")"
+
+# Why each red phase failed, at most 40 lines of at most 400 characters a phase.
+for i in "${!names[@]}"; do
+  [ "${results[$i]}" = FAIL ] || continue
+  printf '\n--- why phase %s failed:\n' "${names[$i]}"
+  grep -aE '✘|error:|Fatal error|Assertion failed|Segmentation fault|signal [0-9]+|FAIL' "$logs/$i.log" \
+    | grep -avE '^=== phase' | cut -c1-400 | head -40
+done
 exit $failed
