@@ -107,7 +107,13 @@ final class RelayStream {
     var isListedAsPending = false
     var cache: RelayStreamCache
     var recorder: RelayRecorder?
+    /// When the publisher last sent anything, as of the registry's last tick: the tick sets it when
+    /// ``receivedSinceTick`` says something arrived, so relaying a message reads no clock (GitHub issue 31).
     var lastInput: NIODeadline = .now()
+    var receivedSinceTick = false
+    /// Whether the registry lists the stream under its name. A connection keeps its published stream and
+    /// checks this flag instead of looking the name up for every message.
+    var isRegistered = false
     var bytesIn: UInt64 = 0
     var bytesOut: UInt64 = 0
 

@@ -32,8 +32,13 @@ extension RelayStreamRegistry {
     /// listed and are handed out by a later burst or, at the window's end, by a timer.
     func deliverPendingBatches() {
         guard !pendingStreams.isEmpty else { return }
-        let streams = pendingStreams
-        pendingStreams.removeAll(keepingCapacity: true)
+        var streams = spareStreams
+        spareStreams = []
+        swap(&streams, &pendingStreams)        // held batches go back on the (empty) other buffer
+        defer {
+            streams.removeAll(keepingCapacity: true)
+            spareStreams = streams
+        }
         var now: NIODeadline?
         for stream in streams {
             stream.isListedAsPending = false

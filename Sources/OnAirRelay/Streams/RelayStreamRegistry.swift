@@ -26,6 +26,9 @@ final class RelayStreamRegistry {
     /// Streams whose fan-out batches wait for the end of the publisher's read burst (or, audio only, for
     /// the next video frame); each at most once (``RelayStream/isListedAsPending``).
     var pendingStreams: [RelayStream] = []
+    /// The other of the two buffers ``deliverPendingBatches()`` alternates with `pendingStreams`, so handing
+    /// out batches allocates no array (GitHub issue 31).
+    var spareStreams: [RelayStream] = []
     /// Hands out held audio batches when no video frame came within ``RelayConfiguration/audioMergeWindow``.
     var heldBatchTimer: Scheduled<Void>?
     private var nextConnectionID = 1
@@ -177,11 +180,12 @@ final class RelayStreamRegistry {
     private func begin(_ stream: RelayStream, type: PublishType, recording recordingType: PublishType?, handler: RelayConnectionHandler,
                        streamID: UInt32, continuing: RelayRecorder? = nil) -> String? {
         let name = stream.name
-        streams[name] = stream
+        register(stream)
         stream.publisher = (handler, streamID)
         stream.publishType = type
         stream.cache = RelayStreamCache(gopLimit: configuration.gopCacheLimit)
         stream.lastInput = .now()
+        stream.receivedSinceTick = false
         stream.bytesIn = 0
         var recording: String?
         if let continuing {
@@ -231,17 +235,23 @@ final class RelayStreamRegistry {
         emit(.publishStopped(stream: stream.name.qualified, connection: publisher.handler.id, reason: reason, bytesIn: stream.bytesIn))
         emitStats(stream)
         stream.cache = RelayStreamCache(gopLimit: configuration.gopCacheLimit)
-        if stream.players.isEmpty { streams[stream.name] = nil }
+        if stream.players.isEmpty { unregister(stream) }
         flushDirty()
     }
 
     /// `name`'s stream when `handler` is its publisher now (not one a move replaced) or a move's new
-    /// publisher, else nil. Looked up once per message and handed to ``relay(_:in:from:)``: hashing the
-    /// stream name three times per message was a measurable part of the hop (GitHub issue 31).
+    /// publisher, else nil: looked up once, when the publish is accepted; the connection then keeps it and
+    /// asks ``publishes(_:by:)`` for each message (GitHub issue 31: hashing the name per message was a
+    /// measurable part of the hop).
     func publishedStream(_ name: RelayStreamName, by handler: RelayConnectionHandler) -> RelayStream? {
-        guard let stream = streams[name],
-              stream.publisher?.handler === handler || stream.successor?.handler === handler else { return nil }
+        guard let stream = streams[name], publishes(stream, by: handler) else { return nil }
         return stream
+    }
+
+    /// Whether `stream` is still the registry's stream of its name and `handler` its publisher or a move's
+    /// new publisher: what the name look-up in ``publishedStream(_:by:)`` would find, without hashing.
+    func publishes(_ stream: RelayStream, by handler: RelayConnectionHandler) -> Bool {
+        stream.isRegistered && (stream.publisher?.handler === handler || stream.successor?.handler === handler)
     }
 
     /// Headers a move's new publisher may send before its first sample (sequence headers, metadata).
@@ -260,7 +270,7 @@ final class RelayStreamRegistry {
         }
         guard stream.publisher?.handler === handler else { return }
         stream.bytesIn += UInt64(message.payload.readableBytes)
-        stream.lastInput = .now()
+        stream.receivedSinceTick = true
         stream.cache.add(message)
         if let recorder = stream.recorder {
             do {
@@ -277,7 +287,7 @@ final class RelayStreamRegistry {
     /// Starts a player: status, then (when live) metadata, sequence headers and the last GOP.
     func play(_ name: RelayStreamName, handler: RelayConnectionHandler, streamID: UInt32) {
         let stream = streams[name] ?? RelayStream(name: name, gopLimit: configuration.gopCacheLimit)
-        streams[name] = stream
+        register(stream)
         deliverPending(stream)          // the cache below already holds those messages: not twice
         handler.sendUserControl(.streamBegin(streamID: streamID))
         handler.sendStatus(RelayStatus.playReset(name), streamID: streamID)
@@ -303,7 +313,18 @@ final class RelayStreamRegistry {
         stream.remove(player.key)
         emit(.playStopped(stream: stream.name.qualified, connection: player.key.connection, bytesOut: player.bytesOut,
                           droppedMessages: player.handler.droppedMessages))
-        if stream.players.isEmpty && !stream.isPublished { streams[stream.name] = nil }
+        if stream.players.isEmpty && !stream.isPublished { unregister(stream) }
+    }
+
+    private func register(_ stream: RelayStream) {
+        if let other = streams[stream.name], other !== stream { other.isRegistered = false }
+        streams[stream.name] = stream
+        stream.isRegistered = true
+    }
+
+    private func unregister(_ stream: RelayStream) {
+        streams[stream.name] = nil
+        stream.isRegistered = false
     }
 
     // MARK: Snapshots, ticks, shutdown
@@ -357,6 +378,10 @@ final class RelayStreamRegistry {
                 } catch {
                     recordingStopped(stream, recorder, error)
                 }
+            }
+            if stream.receivedSinceTick {
+                stream.receivedSinceTick = false
+                stream.lastInput = now
             }
             if let idle = configuration.idleTimeout, let publisher = stream.publisher, now - max(stream.lastInput, stallingUntil ?? stream.lastInput) > idle {
                 unpublish(stream, reason: .idle)
