@@ -115,17 +115,23 @@ struct ScenarioRunTests {
     }
 
     /// The weak signal with its cap shortened from 60 s to about 20 s (the shipped file runs in full above), so
-    /// the A/B fits the test budget. Its fixed 20 s settle becomes 8 s and then a wait for the picture to run
-    /// at full rate again (more than 25 frames in a second, within 20 s), so the 10 s window starts once
-    /// throughput has converged: a clean clone saw throughput's first second in the window at 15 fps or
-    /// less when the window began a fixed 8 s after the cap (its queue still draining). `off` never decodes
-    /// 25 frames a second under the cap and fails that frame-rate check instead. Everything else is the
-    /// shipped file's.
+    /// the A/B fits the test budget; this test checks the comparison under the cap, the shipped file's own
+    /// timings are checked by `shippedScenariosPass`. The fixed 20 s settle becomes 8 s and then a wait for the
+    /// picture at full rate (more than 25 frames in a second, within 20 s), so the 10 s window starts once
+    /// throughput has converged, whatever the machine's speed; `off` never decodes 25 frames a second under the
+    /// cap and fails that frame-rate check. The bitrate checks before the window (above 2 Mbit/s at the start,
+    /// below the cap after it) get 30 s instead of 10: they are met in 1–3 s idle and under two CPU hogs. Why:
+    /// a clean clone and a local run saw throughput's run fail 13–15 s after it began, which is where those
+    /// checks and the first second of the old fixed window end (which one failed was not recorded then; the
+    /// result check below now names it).
     static func shortWeakSignal(in directory: TemporaryDirectory) throws -> URL {
         let shipped = try String(contentsOf: scenarios.appendingPathComponent("network-weak-signal.scenario"), encoding: .utf8)
         let short = shipped.replacingOccurrences(of: "wait 20s\n", with: "wait 8s\nexpect subscriber fps above 25 within 20s\n")
             .replacingOccurrences(of: "expect subscriber fps above 15 for 38s", with: "expect subscriber fps above 15 for 10s")
+            .replacingOccurrences(of: "bitrate above 2000000 within 10s", with: "bitrate above 2000000 within 30s")
+            .replacingOccurrences(of: "bitrate below 800000 within 10s", with: "bitrate below 800000 within 30s")
         #expect(short != shipped && short.contains("fps above 25 within 20s") && short.contains("fps above 15 for 10s")
+                && short.contains("above 2000000 within 30s") && short.contains("below 800000 within 30s")
                 && short.contains("press link-cap 800k") && short.contains("abr throughput"))
         let file = directory.file("weak-signal-short.scenario")
         try Data(short.utf8).write(to: file)
