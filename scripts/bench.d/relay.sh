@@ -267,6 +267,23 @@ latency() {
   stop_server "$server_kind" "$top"
 }
 
+# hop_path SERVER → $WORK/hop-path-SERVER: one more hop probe with the server's system calls traced (perf's
+# raw_syscalls tracepoints), read by hop-syscalls.awk into the three gaps of each relayed message: where the
+# hop's time goes inside each server (tracing adds its own cost to every gap, on both servers alike).
+hop_path() {
+  local server_kind=$1 port; port=$(free_port)
+  "start_$server_kind" "$port"
+  local top=$! server=$SERVER_PID data="$WORK/hop-path-$1.data"
+  perf record -q -e raw_syscalls:sys_enter,raw_syscalls:sys_exit -p "$server" -o "$data" -- sleep 14 > /dev/null 2>&1 &
+  local recorder=$!
+  python3 "$WORK/players.py" latency "$port" probe 330 > /dev/null
+  if wait "$recorder" && [ -s "$data" ]; then
+    perf script -i "$data" -F tid,time,event,trace 2> /dev/null | awk -f scripts/bench.d/hop-syscalls.awk > "$WORK/hop-path-$1"
+  fi
+  rm -f "$data"
+  stop_server "$server_kind" "$top"
+}
+
 LOAD=$(cut -d" " -f1-3 /proc/loadavg)
 # RELAY_BENCH_ROUNDS rounds (default 3), each: onair at --audio-merge-ms 0, nginx, onair at the default merge,
 # then the hop-latency probe through onair and through nginx. One window of a side moves by ±10 % between runs
@@ -280,6 +297,8 @@ for round in $(seq 1 "$ROUNDS"); do
   MERGE_ARGS="--audio-merge-ms 0" latency onair "onair-$round"
   latency nginx "nginx-$round"
 done
+MERGE_ARGS="--audio-merge-ms 0" hop_path onair
+hop_path nginx
 # nginx-rtmp leaves Nagle on for its players (it never sets TCP_NODELAY); onair sets it unless --no-tcp-nodelay.
 # (Skipped for a binary without the option, e.g. a baseline build given as ONAIR.)
 NAGLE=0; [ "$("$ONAIR" serve --help 2>/dev/null | grep -c -- --no-tcp-nodelay)" -gt 0 ] && NAGLE=1
@@ -361,6 +380,14 @@ mkdir -p bench-results
     "  target median <= nginx's: $(bench_verdict "$(at_most "$onair0_median" "$nginx_median")")"
   echo "  the server's CPU per relayed message during the probe (scheduler run time / 330): onair $(median_of latency-result-onair 4) us" \
     "(rounds $(rounds_of latency-result-onair 4 | tr ' ' /)), nginx $(median_of latency-result-nginx 4) us (rounds $(rounds_of latency-result-nginx 4 | tr ' ' /))"
+  if [ -s "$WORK/hop-path-onair" ] && [ -s "$WORK/hop-path-nginx" ]; then
+    read -r o_er o_rs o_se o_n < "$WORK/hop-path-onair"; read -r n_er n_rs n_se n_n < "$WORK/hop-path-nginx"
+    echo "  inside the server, per message (system-call tracepoints, one probe each, medians in us, tracing's cost included):"
+    echo "    epoll_wait -> read: onair $o_er, nginx $n_er   read -> send: onair $o_rs, nginx $n_rs   send -> epoll_wait: onair $o_se, nginx $n_se" \
+      "($o_n / $n_n messages)"
+  else
+    echo "  inside the server: skipped (perf could not trace raw_syscalls here)"
+  fi
   [ "$NAGLE" = 1 ] && echo "  onair serve (--audio-merge-ms 0 --no-tcp-nodelay, one round): median $nagle_median ms, p90 $nagle_p90 ms"
   if [ -s "$WORK/profile" ]; then
     echo "onair serve profile at --audio-merge-ms 0 (perf, cpu-clock, self time, top frames):"
