@@ -38,11 +38,14 @@ for i in "${!names[@]}"; do
 done
 printf '%-28s %-6s %s\n' total "$([ $failed = 0 ] && echo pass || echo FAIL)" "$(minutes "$total")"
 
-# Why each red phase failed, at most 40 lines of at most 400 characters a phase.
+# Why each red phase failed, at most 40 lines of at most 400 characters a phase: Swift Testing's issues with
+# the 3 lines after each (a test's own message, e.g. which expectation was unmet, follows its ✘ line), then
+# XCTest's errors and crashes.
 for i in "${!names[@]}"; do
   [ "${results[$i]}" = FAIL ] || continue
   printf '\n--- why phase %s failed:\n' "${names[$i]}"
-  grep -aE '✘|error:|Fatal error|Assertion failed|Segmentation fault|signal [0-9]+|FAIL' "$logs/$i.log" \
-    | grep -avE '^=== phase' | cut -c1-400 | head -40
+  { grep -aE -A3 '✘ .*recorded an issue' "$logs/$i.log"
+    grep -aE '✘ .*(failed after|failed with)|error:|Fatal error|Assertion failed|Segmentation fault|Illegal instruction' "$logs/$i.log"
+  } | grep -avE '^(=== phase|--)$' | cut -c1-400 | head -40
 done
 exit $failed

@@ -41,9 +41,9 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     var idleSince: NIODeadline?
     /// The decoder's oldest unfinished message and when it was first seen unfinished (``RelayConfiguration/incompleteMessageTimeout``).
     var oldestPartial: (serial: UInt64, since: NIODeadline)?
-    private(set) var publishing: (streamID: UInt32, name: RelayStreamName)?
-    /// The stream `publishing` names, kept from the publish on (``RelayStreamRegistry/publishes(_:by:)``).
-    private var publishedStream: RelayStream?
+    /// What this connection publishes, and the stream it was given for that name, kept from the publish on
+    /// so a message needs no name look-up (``RelayStreamRegistry/publishes(_:by:)``).
+    private(set) var publishing: (streamID: UInt32, name: RelayStreamName, stream: RelayStream?)?
     private(set) var playing: [UInt32: RelayStreamName] = [:]
     var needsFlush = false
     /// The connection's socket for fan-out writes past NIO's pipeline, once it plays (``RelayDirectSocket``).
@@ -206,7 +206,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
         switch type {
         case .audio, .video, .dataAMF0, .dataAMF3:
             guard let publishing, raw.messageStreamID == publishing.streamID,
-                  let stream = publishedStream, registry.publishes(stream, by: self),
+                  let stream = publishing.stream, registry.publishes(stream, by: self),
                   let message = RelayMediaMessage(raw) else { return }
             registry.relay(message, in: stream, from: self)
         case .commandAMF0, .commandAMF3:
@@ -309,8 +309,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
         }
         switch registry.publish(parsed.name, type: type, recording: recording, handler: self, streamID: streamID) {
         case .success:
-            publishing = (streamID, parsed.name)
-            publishedStream = registry.publishedStream(parsed.name, by: self)
+            publishing = (streamID, parsed.name, registry.publishedStream(parsed.name, by: self))
             updateIdle()
             sendStatus(RelayStatus.publishStart(parsed.name), streamID: streamID)
         case .failure(let refusal):
@@ -352,7 +351,6 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     private func endStream(_ streamID: UInt32) {
         if let publishing, publishing.streamID == streamID {
             self.publishing = nil
-            publishedStream = nil
             registry.unpublish(publishing.name, handler: self, reason: .unpublished)
             sendStatus(RelayStatus.unpublishSuccess(publishing.name), streamID: streamID)
         }

@@ -20,7 +20,7 @@ final class RelayStreamRegistry {
     let configuration: RelayConfiguration
     let emit: @Sendable (RelayEvent) -> Void
     private(set) var streams: [RelayStreamName: RelayStream] = [:]
-    private var connections: [Int: RelayConnectionHandler] = [:]
+    private(set) var connections: [Int: RelayConnectionHandler] = [:]
     private var addresses: RelayAddressLimiter
     private var dirty: [RelayConnectionHandler] = []
     /// Streams whose fan-out batches wait for the end of the publisher's read burst (or, audio only, for
@@ -327,32 +327,7 @@ final class RelayStreamRegistry {
         stream.isRegistered = false
     }
 
-    // MARK: Snapshots, ticks, shutdown
-
-    /// TCP_NODELAY of every open connection's socket, read back from the kernel (``RelayServer/connectionNoDelay()``).
-    func connectionNoDelay() -> [Bool] {
-        connections.values.compactMap { handler in
-            (try? handler.context?.channel.syncOptions?.getOption(ChannelOptions.socketOption(.tcp_nodelay))).map { $0 != 0 }
-        }
-    }
-
-    /// Whether each open connection writes straight to its socket (``RelayServer/connectionDirectWrites()``).
-    func connectionDirectWrites() -> [Bool] {
-        connections.values.map(\.writesDirectly)
-    }
-
-    func snapshot() -> [RelayStreamSnapshot] {
-        streams.values.sorted { $0.name.qualified < $1.name.qualified }.map { stream in
-            RelayStreamSnapshot(
-                name: stream.name.qualified, isPublished: stream.isPublished,
-                publishType: stream.isPublished ? stream.publishType : nil,
-                bytesIn: stream.bytesIn, bytesOut: stream.bytesOut,
-                players: stream.players.values.sorted { $0.handler.id < $1.handler.id }.map {
-                    .init(connection: $0.handler.id, bytesOut: $0.bytesOut, droppedMessages: $0.handler.droppedMessages,
-                          queuedBytes: $0.handler.queuedBytes)
-                })
-        }
-    }
+    // MARK: Ticks, shutdown
 
     /// Ends every publish (players told, recordings closed) and closes every connection.
     func shutdown() {
@@ -394,30 +369,9 @@ final class RelayStreamRegistry {
         }
     }
 
-    /// A recording that cannot go on: an error event saying it stopped and why; the file keeps its whole tags.
-    private func recordingStopped(_ stream: RelayStream, _ recorder: RelayRecorder, _ error: RelayRecordingFile.Error) {
-        stream.recorder = nil
-        recorder.abandon()
-        emit(.recordingFailed(stream: stream.name.qualified, path: recorder.path,
-                              reason: "recording stopped: \(error); the file ends at its last whole tag"))
-    }
-
     private func emitStats(_ stream: RelayStream) {
         let drops = stream.players.values.reduce(UInt64(0)) { $0 + $1.handler.droppedMessages }
         emit(.streamStats(stream: stream.name.qualified, bytesIn: stream.bytesIn, bytesOut: stream.bytesOut,
                           players: stream.players.count, droppedMessages: drops))
-    }
-
-    private func closeRecorder(_ stream: RelayStream) {
-        guard let recorder = stream.recorder else { return }
-        stream.recorder = nil
-        do {
-            try recorder.checkInPlace()
-            let bytes = try recorder.close()
-            emit(.recordingStopped(stream: stream.name.qualified, path: recorder.path, bytes: bytes))
-        } catch {
-            recorder.abandon()
-            emit(.recordingFailed(stream: stream.name.qualified, path: recorder.path, reason: "recording stopped: \(error)"))
-        }
     }
 }
