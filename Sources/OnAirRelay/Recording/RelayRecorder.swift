@@ -89,7 +89,7 @@ final class RelayRecorder {
         writer = FLVFileWriter(hasAudio: true, hasVideo: true)
         if let resume {
             _ = writer.takeBytes()                      // the file already has its header
-            clock = RelayRecordingClock(base: resume.nextTimestamp)
+            clock = RelayRecordingClock(base: resume.nextTimestamp, videoCadence: resume.videoCadence)
             lastVideoHeader = resume.videoSequenceHeader
             lastAudioHeader = resume.audioSequenceHeader
             wroteMetadata = resume.hasMetadata

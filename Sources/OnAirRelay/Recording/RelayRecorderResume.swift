@@ -2,7 +2,8 @@ import NIOCore
 import OnAirRTMP
 
 /// Where an `append` continues an existing recording, read with ``FLVFileReader`` (FLV spec E.3): the end
-/// of its last complete tag, its last timestamp plus one frame interval, and its last sequence headers.
+/// of its last complete tag, its last timestamp plus one frame interval, the grid its video frames sit on,
+/// and its last sequence headers.
 struct RelayRecorderResume: Sendable, Equatable {
     /// Gap between an appended session and the file's last tag when the file gives no frame interval.
     static let defaultGap: UInt32 = 33
@@ -14,6 +15,8 @@ struct RelayRecorderResume: Sendable, Equatable {
     var validLength: Int
     /// Where the appended session's first message goes (saturated at `UInt32.max`, never wrapped).
     var nextTimestamp: UInt32
+    /// The file's video frames, so the appended session's frames land on their grid.
+    var videoCadence: RelayVideoCadence
     var videoSequenceHeader: ByteBuffer?
     var audioSequenceHeader: ByteBuffer?
     var hasMetadata: Bool

@@ -12,9 +12,11 @@ import OnAirRTMP
 /// from a file, so everything saturates at `UInt32.max` (FLV's limit) instead of wrapping or trapping.
 ///
 /// A server move (``continueAfterTakeOver()``) keeps the clock: the moved publisher's new connection carries
-/// the same broadcast's timeline on, so its samples keep their real times. An `append` reopened there rebased
-/// the first sample to the file's last tag plus a video interval, moving every later frame off the grid of
-/// the earlier ones; ffmpeg rounds frames to ticks of the frame rate and read two at one tick.
+/// the same broadcast's timeline on, so its samples keep their real times. Where a session's clock cannot
+/// continue the file's — an `append` (after a reconnect or a relay restart, the file is all there is) or a
+/// takeover whose clock is its own — its first video frame moves forward onto the grid of the earlier frames
+/// (``RelayVideoCadence``), and every track with it, by less than one frame: off that grid, ffmpeg rounds
+/// frames to ticks of the frame rate and reads two at one tick (CI saw it after a restart and a stall).
 struct RelayRecordingClock: Sendable {
     /// The largest step a continued timeline may take from its track's last sample and still be taken as
     /// the same timeline; beyond it, or backwards, the new connection's clock is not the old one's.
@@ -25,10 +27,16 @@ struct RelayRecordingClock: Sendable {
     private var correction: Int64 = 0
     private var lastWritten: [FLVTag.TagType: UInt32] = [:]
     private var lastStep: [FLVTag.TagType: UInt32] = [:]
+    /// The file's video frames (an append's, from the resume scan) and this session's after them.
+    private var videoCadence: RelayVideoCadence
     private var anchorPending = false
+    /// The next video sample moves onto ``videoCadence``'s grid: set by an append and a re-anchored takeover.
+    private var gridPending: Bool
 
-    init(base: UInt32) {
+    init(base: UInt32, videoCadence: RelayVideoCadence = RelayVideoCadence()) {
         self.base = base
+        self.videoCadence = videoCadence
+        gridPending = videoCadence.last != nil
     }
 
     /// The stream's publisher moved to a new connection (``RelayStreamRegistry/takeOver(_:)``): its first
@@ -52,12 +60,21 @@ struct RelayRecordingClock: Sendable {
             if unclamped <= Int64(last) || unclamped > Int64(last) + Self.continuationLimit {
                 correction += Int64(last) + step - unclamped
                 unclamped = Int64(last) + step
+                gridPending = true
+            }
+        }
+        if gridPending, track == .video {
+            gridPending = false
+            if let point = videoCadence.gridPoint(atOrAfter: unclamped) {
+                correction += point - unclamped
+                unclamped = point
             }
         }
         let mapped = UInt32(clamping: max(Int64(base), unclamped))
         let written = max(afterLast ?? mapped, mapped)
         if let last = lastWritten[track] { lastStep[track] = max(1, min(written - last, UInt32(Self.continuationLimit))) }
         lastWritten[track] = written
+        if track == .video { videoCadence.add(written) }
         return written
     }
 }

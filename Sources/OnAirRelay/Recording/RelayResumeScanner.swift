@@ -11,8 +11,7 @@ struct RelayResumeScanner {
     private var reader: FLVFileReader
     private var consumed = 0
     private var lastTimestamp: UInt32?
-    private var lastVideoTimestamp: UInt32?
-    private var videoInterval: UInt32?
+    private var videoCadence = RelayVideoCadence()
     private var videoSequenceHeader: ByteBuffer?
     private var audioSequenceHeader: ByteBuffer?
     private var hasMetadata = false
@@ -32,8 +31,7 @@ struct RelayResumeScanner {
                 if Self.isSequenceHeader(tag) {
                     videoSequenceHeader = tag.data
                 } else {
-                    if let previous = lastVideoTimestamp, tag.timestamp > previous { videoInterval = tag.timestamp - previous }
-                    lastVideoTimestamp = tag.timestamp
+                    videoCadence.add(tag.timestamp)
                 }
             case .audio:
                 if Self.isSequenceHeader(tag) { audioSequenceHeader = tag.data }
@@ -48,12 +46,12 @@ struct RelayResumeScanner {
         guard reader.header != nil else { return nil }
         var next: UInt32 = 0
         if let lastTimestamp {
-            let gap = min(max(videoInterval ?? RelayRecorderResume.defaultGap, 1), 1000)
+            let gap = min(max(videoCadence.step ?? RelayRecorderResume.defaultGap, 1), 1000)
             let (sum, overflow) = lastTimestamp.addingReportingOverflow(gap)
             next = overflow ? .max : sum
         }
         return RelayRecorderResume(
-            validLength: consumed, nextTimestamp: next, videoSequenceHeader: videoSequenceHeader,
+            validLength: consumed, nextTimestamp: next, videoCadence: videoCadence, videoSequenceHeader: videoSequenceHeader,
             audioSequenceHeader: audioSequenceHeader, hasMetadata: hasMetadata)
     }
 

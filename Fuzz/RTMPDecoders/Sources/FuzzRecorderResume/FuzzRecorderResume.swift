@@ -5,7 +5,7 @@ import OnAirRTMP
 /// libFuzzer's entry point (GitHub issue 14 item 1): any bytes as an existing recording that `append`
 /// resumes. The scan runs whole and split in two at a position derived from the first byte (the relay reads
 /// files in pieces), and must agree; then every tag of the file is replayed as the appended session's
-/// messages through the recording clock, whose samples must move their track on (strictly, until the 32-bit
+/// messages through the recording clock (on the file's video grid), whose samples must move their track on (strictly, until the 32-bit
 /// limit, where they saturate). A trap (an arithmetic overflow in particular) is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRecorderResume(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -36,7 +36,7 @@ public func fuzzRecorderResume(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
     precondition(resume.validLength <= size, "resume point \(resume.validLength) beyond the file's \(size) bytes")
 
     guard let tags = try? FLVFileReader.readAll(ByteBuffer(bytes: bytes), maxTagSize: maxTagSize).tags else { return 0 }
-    var clock = RelayRecordingClock(base: resume.nextTimestamp)
+    var clock = RelayRecordingClock(base: resume.nextTimestamp, videoCadence: resume.videoCadence)
     var last: [FLVTag.TagType: UInt32] = [:]
     for tag in tags {
         let mapped = clock.fileTimestamp(tag.timestamp, track: tag.type, isSample: tag.type != .scriptData)

@@ -1,0 +1,1 @@
+../../../../Sources/OnAirRelay/Recording/RelayVideoCadence.swift
