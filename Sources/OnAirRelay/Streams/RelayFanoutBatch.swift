@@ -68,4 +68,20 @@ struct RelayFanoutBatch {
         self = RelayFanoutBatch(messageStreamID: messageStreamID)
         return taken
     }
+
+    /// A delivered batch larger than this is not kept for reuse: a keyframe's buffer would stay allocated
+    /// for every group between keyframes.
+    static let reuseLimit = 256 << 10
+
+    /// Takes a delivered batch (``take()``) back as this empty one, so the next burst writes into its
+    /// buffer and item array instead of allocating both (three mallocs and frees per relayed message).
+    /// Safe whoever still holds its bytes: a player's queue or NIO's pending writes keep their reference,
+    /// and then `clear()` gives this batch fresh storage instead of writing over theirs (copy on write).
+    mutating func reuse(_ delivered: consuming RelayFanoutBatch) {
+        guard items.isEmpty, delivered.messageStreamID == messageStreamID, delivered.bytes.capacity <= Self.reuseLimit else { return }
+        var batch = delivered
+        batch.bytes.clear()
+        batch.items.removeAll(keepingCapacity: true)
+        self = batch
+    }
 }

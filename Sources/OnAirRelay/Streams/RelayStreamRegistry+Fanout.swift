@@ -104,6 +104,7 @@ extension RelayStreamRegistry {
                 }
             }
             stream.bytesOut += whole * size
+            group.batch.reuse(consume batch)
         }
     }
 

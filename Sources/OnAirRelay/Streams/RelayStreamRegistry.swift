@@ -23,6 +23,8 @@ final class RelayStreamRegistry {
     private(set) var connections: [Int: RelayConnectionHandler] = [:]
     private var addresses: RelayAddressLimiter
     private var dirty: [RelayConnectionHandler] = []
+    /// The other of the two buffers ``flushDirty()`` alternates with `dirty`.
+    private var spareDirty: [RelayConnectionHandler] = []
     /// Streams whose fan-out batches wait for the end of the publisher's read burst (or, audio only, for
     /// the next video frame); each at most once (``RelayStream/isListedAsPending``).
     var pendingStreams: [RelayStream] = []
@@ -132,9 +134,15 @@ final class RelayStreamRegistry {
     /// the last flush.
     func flushDirty() {
         deliverPendingBatches()
-        let handlers = dirty
-        dirty.removeAll(keepingCapacity: true)
+        guard !dirty.isEmpty else { return }
+        // Two buffers alternate (as `pendingStreams` does): a copy emptied with `removeAll(keepingCapacity:)`
+        // allocated a new buffer at every read burst, a malloc and a free per relayed message.
+        var handlers = spareDirty
+        spareDirty = []
+        swap(&handlers, &dirty)
         for handler in handlers { handler.flushIfNeeded() }
+        handlers.removeAll(keepingCapacity: true)
+        spareDirty = handlers
     }
 
     // MARK: Publish
