@@ -16,12 +16,7 @@ struct RelayAggregateTests {
           arguments: ["relative", "absolute"])
     func aggregatesRelayed(style: String) async throws {
         let harness = try await RelayTestHarness()
-        let result = try PeerProcess.run("ffmpeg", [
-            "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=320x180:rate=30", "-f", "lavfi", "-i", "sine",
-            "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-c:a", "aac", "-t", "2", "-f", "flv", "source.flv",
-        ], in: harness.directory.url)
-        try #require(result.status == 0, "ffmpeg: \(result.error)")
-        let tags = try RelayTestPublisher.tags(ofFile: harness.directory.file("source.flv"))
+        let tags = try RelayTestPublisher.ffmpegSource(in: harness.directory, size: "320x180", rate: 30, seconds: 2, zeroLatency: false)
         let frames = tags.filter { $0.type == .video && $0.data.getInteger(at: $0.data.readerIndex + 1, as: UInt8.self) == 1 }
         #expect(frames.count == 60)
 

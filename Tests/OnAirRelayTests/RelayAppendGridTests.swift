@@ -14,13 +14,7 @@ import Testing
 struct RelayAppendGridTests {
     /// 3 s of 15 fps H.264 + AAC from ffmpeg: the frame rate of the scenarios' light profile.
     private static func sourceTags(in directory: TemporaryDirectory) throws -> [FLVTag] {
-        let result = try PeerProcess.run("ffmpeg", [
-            "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=320x180:rate=15", "-f", "lavfi", "-i", "sine",
-            "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "15", "-c:a", "aac", "-t", "3",
-            "-f", "flv", "source.flv",
-        ], in: directory.url)
-        try #require(result.status == 0, "ffmpeg: \(result.error)")
-        return try RelayTestPublisher.tags(ofFile: directory.file("source.flv"))
+        try RelayTestPublisher.ffmpegSource(in: directory, size: "320x180", rate: 15, seconds: 3)
     }
 
     private static func message(_ tag: FLVTag, at timestamp: UInt32) -> RelayMediaMessage? {

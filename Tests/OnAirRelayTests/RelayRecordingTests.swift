@@ -11,13 +11,7 @@ import Testing
 struct RelayRecordingTests {
     /// A 3-second H.264 + AAC FLV from ffmpeg, the media the publisher sends.
     private static func sourceFile(in directory: TemporaryDirectory) throws -> [FLVTag] {
-        let result = try PeerProcess.run("ffmpeg", [
-            "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=640x360:rate=30", "-f", "lavfi", "-i", "sine",
-            "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "30", "-c:a", "aac", "-t", "3",
-            "-f", "flv", "source.flv",
-        ], in: directory.url)
-        try #require(result.status == 0, "ffmpeg: \(result.error)")
-        return try RelayTestPublisher.tags(ofFile: directory.file("source.flv"))
+        try RelayTestPublisher.ffmpegSource(in: directory, size: "640x360", rate: 30, seconds: 3)
     }
 
     private static func duration(of url: URL, in directory: TemporaryDirectory) throws -> Double {

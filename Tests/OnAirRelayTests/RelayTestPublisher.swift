@@ -1,10 +1,11 @@
 import Foundation
 import NIOCore
 @testable import OnAirRelay
-@testable import OnAirRelay
 @testable import OnAirNet
 import OnAirCore
 import OnAirRTMP
+import OnAirTestSupport
+import Testing
 
 /// Publishes FLV tags (from a file ffmpeg wrote, or synthetic ones) with any publish type, through OnAir's
 /// own client connection: FFmpeg always publishes with type `live`, so `record`/`append` need this.
@@ -62,6 +63,22 @@ final class RelayTestPublisher: Sendable {
     /// Closes the socket without unpublishing, as a killed publisher would.
     func drop() async {
         try? await connection.channel.close()
+    }
+
+    /// The tags of an H.264 + AAC FLV that ffmpeg encodes from its test pattern and a sine tone into
+    /// `directory/name`: the media a stock encoder sends.
+    static func ffmpegSource(
+        in directory: TemporaryDirectory, name: String = "source.flv", size: String, rate: Int, seconds: Int,
+        zeroLatency: Bool = true
+    ) throws -> [FLVTag] {
+        let result = try PeerProcess.run("ffmpeg", [
+            "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=\(size):rate=\(rate)", "-f", "lavfi", "-i", "sine",
+            "-c:v", "libx264", "-preset", "ultrafast",
+        ] + (zeroLatency ? ["-tune", "zerolatency"] : []) + [
+            "-g", "\(rate)", "-c:a", "aac", "-t", "\(seconds)", "-f", "flv", name,
+        ], in: directory.url)
+        try #require(result.status == 0, "ffmpeg: \(result.error)")
+        return try tags(ofFile: directory.file(name))
     }
 
     /// The tags of an FLV file.
