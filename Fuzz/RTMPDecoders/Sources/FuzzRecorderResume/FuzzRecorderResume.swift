@@ -5,8 +5,9 @@ import OnAirRTMP
 /// libFuzzer's entry point (GitHub issue 14 item 1): any bytes as an existing recording that `append`
 /// resumes. The scan runs whole and split in two at a position derived from the first byte (the relay reads
 /// files in pieces), and must agree; then every tag of the file is replayed as the appended session's
-/// messages through the recording clock (on the file's video grid), whose samples must move their track on (strictly, until the 32-bit
-/// limit, where they saturate). A trap (an arithmetic overflow in particular) is a finding.
+/// messages through the recording clock (on the file's video grid), whose samples must move their track on
+/// (strictly, until the 32-bit limit, where they saturate). A trap (an arithmetic overflow in particular) is
+/// a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRecorderResume(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: size > 0 ? data : nil, count: size)
