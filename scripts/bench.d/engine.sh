@@ -2,7 +2,8 @@
 # Engine benchmark (docs/design.md §5, issue 4), one run: the real `onair publish` (release binary) against the
 # ffmpeg CLI, each publishing the same 1280x720 30 fps Y4M clip (looped in real time) + a 440 Hz tone with
 # the same settings (x264 ultrafast/zerolatency, 2500k CBR with a 1 s VBV, 2 s GOP, no B-frames, AAC 128k
-# stereo: lavfi's sine is mono, so ffmpeg gets -ac 2 to encode the two channels OnAir's tone has)
+# stereo). ffmpeg loops a WAV of OnAir's own tone (tone.py: the same samples, the once-a-second gap included),
+# because the AAC encoder's work depends on the samples: lavfi's `sine` cost it 4 % less (session 14).
 # into the same nginx-rtmp on loopback, one after the other, for ONAIR_BENCH_SECONDS (default 20) each;
 # ONAIR_BENCH_RUNS (default 5) runs per side, interleaved (onair, ffmpeg, onair, …), medians compared, and the
 # ratio of each onair run to the ffmpeg run next to it (the spread between runs is ±10 % on a shared machine).
@@ -51,6 +52,7 @@ bench_release_binary
 
 # A 2-second moving clip (testsrc2), looped by both sides: the same pixels reach both encoders.
 ffmpeg -v error -nostdin -f lavfi -i testsrc2=size=1280x720:rate=30 -frames:v 60 -pix_fmt yuv420p -y "$BENCH_WORK/clip.y4m"
+python3 scripts/bench.d/tone.py "$BENCH_WORK/tone.wav"
 LOAD=$(cut -d" " -f1-3 /proc/loadavg)
 bench_start_nginx
 url="rtmp://127.0.0.1:$NGINX_PORT/live"
@@ -103,14 +105,14 @@ run_stage() { run_onair "$1" --link-delay 0; }
 # The baseline binary on the default path.
 run_baseline() { BINARY=$BASELINE run_onair "$1"; }
 
-# ffmpeg: the same clip and settings, paced by -re, audio from lavfi's sine. Sets FRAMES.
+# ffmpeg: the same clip and settings, paced by -re, audio OnAir's tone looped from a WAV. Sets FRAMES.
 run_ffmpeg() {
   local name=$1 prober
   probe_later "$name" & prober=$!
   /usr/bin/time -v -o "$BENCH_WORK/$name.time" ffmpeg -v error -nostdin -progress "$BENCH_WORK/$name.progress" \
-    -re -stream_loop -1 -i "$BENCH_WORK/clip.y4m" -f lavfi -i sine=frequency=440:sample_rate=48000 -t "$SECONDS_EACH" \
+    -re -stream_loop -1 -i "$BENCH_WORK/clip.y4m" -stream_loop -1 -i "$BENCH_WORK/tone.wav" -t "$SECONDS_EACH" \
     -c:v libx264 -preset ultrafast -tune zerolatency -b:v 2500k -maxrate 2500k -minrate 2500k -bufsize 2500k -g 60 -bf 0 \
-    -c:a aac -b:a 128k -ac 2 -f flv "$url/$name" > "$BENCH_WORK/$name.log" 2>&1 \
+    -c:a aac -b:a 128k -f flv "$url/$name" > "$BENCH_WORK/$name.log" 2>&1 \
     || { tail -5 "$BENCH_WORK/$name.log"; bench_fail "ffmpeg publish ($name) failed"; }
   wait "$prober" || true
   check_stream "$name"
@@ -147,9 +149,9 @@ if [ "${ONAIR_BENCH_PROFILE:-1}" != 0 ]; then
   wait "$profiled" || true
   # ffmpeg's CLI sampled the same way, so the two profiles compare codec time with codec time (same work on
   # both sides) and the rest with the rest.
-  ffmpeg -v error -nostdin -re -stream_loop -1 -i "$BENCH_WORK/clip.y4m" -f lavfi -i sine=frequency=440:sample_rate=48000 \
+  ffmpeg -v error -nostdin -re -stream_loop -1 -i "$BENCH_WORK/clip.y4m" -stream_loop -1 -i "$BENCH_WORK/tone.wav" \
     -t "$PROFILE_SECONDS" -c:v libx264 -preset ultrafast -tune zerolatency -b:v 2500k -maxrate 2500k -minrate 2500k \
-    -bufsize 2500k -g 60 -bf 0 -c:a aac -b:a 128k -ac 2 -f flv "$url/ffprofile" > "$BENCH_WORK/ffprofile.log" 2>&1 &
+    -bufsize 2500k -g 60 -bf 0 -c:a aac -b:a 128k -f flv "$url/ffprofile" > "$BENCH_WORK/ffprofile.log" 2>&1 &
   profiled=$!
   sleep 2
   ONAIR_BENCH_PROFILE_HZ=${ONAIR_BENCH_PROFILE_HZ:-2999} bench_perf_top "$profiled" $((PROFILE_SECONDS - 4)) "$BENCH_WORK/ffprofile.txt" 8
