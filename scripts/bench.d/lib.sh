@@ -11,6 +11,7 @@
 #   bench_cpu_seconds F / bench_rss_mib F / bench_wall_seconds F   from a `/usr/bin/time -v -o F` report
 #   bench_median A B C …       the median of numbers
 #   bench_verdict OK           MET when OK is 1, else MISSED
+#   bench_rounds_met OP T A/B/C [UNIT]  how many of the rounds' figures meet `figure OP T` (OP <= or <): "2 of 3 rounds"
 
 # scripts/bench.sh runs every *.sh here; run on its own, this file has nothing to measure.
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then exit 0; fi
@@ -134,6 +135,14 @@ bench_wall_seconds() {
 bench_median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 bench_verdict() { if [ "$1" = 1 ]; then echo MET; else echo MISSED; fi; }
+
+# A verdict is read off the median; beside it, how many single rounds would have given the same answer, so a
+# target that one window meets and the next misses reads as what it is (one window moves by ±10 % here).
+bench_rounds_met() {
+  echo "$3" | tr / '\n' | awk -v op="$1" -v t="$2" -v unit="${4:-rounds}" '
+    /^[0-9.]+$/ { n++; if ((op == "<=" && $1 + 0 <= t + 0) || (op == "<" && $1 + 0 < t + 0)) met++ }
+    END { printf "%d of %d %s", met, n, unit }'
+}
 
 
 # bench_perf_top PID SECONDS OUT [N]: samples PID's CPU (perf record -g -e cpu-clock, every thread) for

@@ -342,9 +342,9 @@ mkdir -p bench-results
 {
   echo "relay fan-out, $PLAYERS players, 1280x720 30 fps 2.5 Mbit/s (ffmpeg -re), ${WINDOW} s windows, medians of $ROUNDS interleaved rounds; load average $LOAD:"
   echo "  --audio-merge-ms 0 (nginx's latency): onair serve $onair0_cpu core vs nginx-rtmp worker $nginx_cpu core   ratio $ratio0 (rounds $(round_ratios fanout-result-onair0 fanout-result-nginx))" \
-    " target <= 1.0: $(bench_verdict "$(at_most "$ratio0" 1.0)"), aim 0.8"
+    " target <= 1.0: $(bench_verdict "$(at_most "$ratio0" 1.0)") ($(bench_rounds_met "<=" 1.0 "$(round_ratios fanout-result-onair0 fanout-result-nginx)") met it), aim 0.8"
   echo "  default merge window:                 onair serve $onair_cpu core vs nginx-rtmp worker $nginx_cpu core   ratio $ratio_default (rounds $(round_ratios fanout-result-onair fanout-result-nginx))" \
-    " target < 0.80: $(bench_verdict "$(below "$ratio_default" 0.80)")"
+    " target < 0.80: $(bench_verdict "$(below "$ratio_default" 0.80)") ($(bench_rounds_met "<" 0.80 "$(round_ratios fanout-result-onair fanout-result-nginx)") met it)"
   [ "$NAGLE" = 1 ] && echo "  --audio-merge-ms 0 --no-tcp-nodelay:  onair serve $nagle_cpu core (one window)   ratio $(ratio "$nagle_cpu" "$nginx_cpu") (Nagle on, as nginx-rtmp)"
   echo "  delivered at merge 0: onair $((${onair0_bytes%.*} / 1000000)) MB (slowest player $((${onair0_min%.*} / 1000)) kB)"
   echo "  delivered: onair $((${onair_bytes%.*} / 1000000)) MB (slowest player $((${onair_min%.*} / 1000)) kB), nginx $((${nginx_bytes%.*} / 1000000)) MB (slowest player $((${nginx_min%.*} / 1000)) kB)"
@@ -377,7 +377,7 @@ mkdir -p bench-results
   echo "relay hop latency (publish -> player, loopback, 300 frames a round, medians of $ROUNDS rounds):"
   echo "  onair serve (--audio-merge-ms 0): median $onair0_median ms (rounds $(rounds_of latency-result-onair 1 | tr ' ' /)), p90 $onair0_p90 ms" \
     "  nginx-rtmp: median $nginx_median ms (rounds $(rounds_of latency-result-nginx 1 | tr ' ' /)), p90 $nginx_p90 ms" \
-    "  target median <= nginx's: $(bench_verdict "$(at_most "$onair0_median" "$nginx_median")")"
+    "  target median <= nginx's: $(bench_verdict "$(at_most "$onair0_median" "$nginx_median")") ($(bench_rounds_met "<=" 1 "$(round_ratios latency-result-onair latency-result-nginx)") met it)"
   echo "  the server's CPU per relayed message during the probe (scheduler run time / 330): onair $(median_of latency-result-onair 4) us" \
     "(rounds $(rounds_of latency-result-onair 4 | tr ' ' /)), nginx $(median_of latency-result-nginx 4) us (rounds $(rounds_of latency-result-nginx 4 | tr ' ' /))"
   if [ -s "$WORK/hop-path-onair" ] && [ -s "$WORK/hop-path-nginx" ]; then
