@@ -13,7 +13,7 @@
 //                    │            └─► CLinuxTCP (TCP_INFO of the publisher's socket)
 //                    ├─► OnAirRelay ─► OnAirRTMP, OnAirCore, NIOPosix    (`onair serve`: server, streams, recording)
 //                    ├─► OnAirLink ─► OnAirCore                           (the loopback impairment stage)
-//                    └─► OnAirMedia ─► OnAirCore, CFFmpeg, CV4L2, CALSA
+//                    └─► OnAirMedia ─► OnAirCore, CFFmpeg, CV4L2, CALSA, CMappedFileGuard
 //
 // OnAirApp: the front ends, one loop (FrontEndLoop) and two presenters (console, headless).
 // OnAirCore holds the one command vocabulary (OperatorCommand) and its one rule. OnAirControl knows no
@@ -45,6 +45,9 @@ let package = Package(
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
         /// Linux's `struct tcp_info` (UAPI), mirrored: glibc's is the 2.6 layout, without the counters ABR reads.
         .systemLibrary(name: "CLinuxTCP", path: "Sources/CLinuxTCP"),
+        /// Not a library's shim but C of our own: a SIGBUS handler, which Swift cannot write (it must be
+        /// async-signal-safe), guarding the mapped frames of a Y4M clip another process may truncate.
+        .target(name: "CMappedFileGuard", path: "Sources/CMappedFileGuard"),
 
         // MARK: Pure Swift.
         .target(
@@ -104,6 +107,7 @@ let package = Package(
                 "CFFmpeg",
                 "CV4L2",
                 "CALSA",
+                "CMappedFileGuard",
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
@@ -190,7 +194,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "OnAirLinkTests", dependencies: ["OnAirLink", "OnAirNet", "OnAirCore", "OnAirTestSupport"]),
-        .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirCore", "OnAirTestSupport"]),
+        .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirCore", "OnAirTestSupport", "CMappedFileGuard"]),
         .testTarget(name: "OnAirConsoleTests", dependencies: ["OnAirConsole", "OnAirCore", "OnAirTestSupport"], resources: [.copy("Snapshots")]),
         .testTarget(name: "OnAirScenarioTests", dependencies: ["OnAirScenario", "OnAirCore", "OnAirTestSupport"]),
         /// CNcurses: the tests read back what ncurses put on screen (`curscr`), which the product never needs.

@@ -4,6 +4,8 @@ import Glibc
 final class FileDescriptor {
     let path: String
     private let fd: Int32
+    /// The descriptor itself, for `mmap` (`MappedPicture`); it stays open while this object lives.
+    var descriptor: Int32 { fd }
 
     /// Opens `path` read-only; a missing or unreadable file becomes `fileUnreadable`.
     init(readingFrom path: String) throws {

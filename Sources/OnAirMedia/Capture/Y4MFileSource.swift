@@ -4,10 +4,12 @@
 /// are the encoder's own format, so the file's bytes reach x264 without a conversion.
 /// Format: https://wiki.multimedia.cx/index.php/YUV4MPEG2
 ///
-/// Why `pread` into a few reused buffers and not a memory map (issue 31): a mapped clip that another process
-/// truncates faults the whole app with SIGBUS on the next touch of a page past the new end, a race no size
-/// check closes. A `pread` of a truncated file returns short, which is an error for this track. The read is
-/// the only copy of a frame's bytes (x264 reads them in place, see `VideoEncoder.lend`), as it is in ffmpeg.
+/// Why frames are mapped, not read (issue 31): x264 copies every picture into its own frame anyway, so a
+/// mapped picture (`MappedPicture`) is lent to it as it is and that copy is the only one; a `pread` into a
+/// buffer would be a second. A mapped clip that another process truncates would fault the app with SIGBUS on
+/// the next touch of a lost page — a race no size check closes — so every mapped range is guarded: the lost
+/// pages read as zeros, the encoder drops that picture, and the next read finds the clip short and fails the
+/// track with a clear error. When no guard slot is free the frame is read into a few reused buffers instead.
 public final class Y4MFileSource: VideoSource {
     public let requested: VideoSourceFormat
     public let granted: VideoSourceFormat
@@ -30,6 +32,8 @@ public final class Y4MFileSource: VideoSource {
     private var pool: [[UInt8]]
     private var poolNext = 0
     static let poolSize = 3
+    /// False: every frame is read into the pool (tests of that path; the fallback when mapping fails).
+    private let mapsFrames: Bool
 
     /// The most a header line may take (ffmpeg writes about 50 bytes; X-tags add some).
     static let maximumHeaderBytes = 4096
@@ -51,7 +55,12 @@ public final class Y4MFileSource: VideoSource {
         var length: Int
     }
 
-    public init(path: String, pacing: Pacing = .realTime) throws {
+    public convenience init(path: String, pacing: Pacing = .realTime) throws {
+        try self.init(path: path, pacing: pacing, mapsFrames: true)
+    }
+
+    init(path: String, pacing: Pacing, mapsFrames: Bool) throws {
+        self.mapsFrames = mapsFrames
         file = try FileDescriptor(readingFrom: path)
         let head = try file.read(count: Self.maximumHeaderBytes, at: 0)
         let header = try Y4MFileSource.parseHeader(head, path: path)
@@ -117,16 +126,15 @@ public final class Y4MFileSource: VideoSource {
         skippedFrames += tick.skipped
         let recordOffset = firstFrameOffset + nextFrame * (6 + frameBytes)
         try checkMarker(at: recordOffset)
-        let slot = poolNext
-        poolNext = (poolNext + 1) % Self.poolSize
-        if pool[slot].count != frameBytes { pool[slot] = [UInt8](repeating: 0, count: frameBytes) }
-        let got = try pool[slot].withUnsafeMutableBytes { buffer in try file.read(into: buffer, at: recordOffset + 6) }
-        guard got == frameBytes else {
-            throw MediaError.fileUnreadable(path: file.path, reason: "frame \(nextFrame) is truncated (the clip shrank while playing?)")
+        let frame: VideoFrame
+        if mapsFrames, let mapped = try mapFrame(at: recordOffset + 6) {
+            frame = VideoFrame(
+                width: granted.width, height: granted.height, mapped: mapped, captureNanoseconds: tick.time, sequenceNumber: sequence)
+        } else {
+            frame = VideoFrame(
+                width: granted.width, height: granted.height, planes: try readFrame(at: recordOffset + 6),
+                captureNanoseconds: tick.time, sequenceNumber: sequence)
         }
-        let planes = pool[slot]
-        let frame = VideoFrame(
-            width: granted.width, height: granted.height, planes: planes, captureNanoseconds: tick.time, sequenceNumber: sequence)
         sequence += 1 + tick.skipped
         nextFrame += 1
         if nextFrame == frameCount {
@@ -136,14 +144,34 @@ public final class Y4MFileSource: VideoSource {
         return frame
     }
 
+    /// Frame `nextFrame`'s bytes, mapped; nil when they cannot be (no guard slot free), to be read instead.
+    private func mapFrame(at offset: Int) throws -> MappedPicture? {
+        guard let mapped = MappedPicture(descriptor: file.descriptor, offset: offset, count: frameBytes) else { return nil }
+        // A file already shorter than this frame maps without complaint; its missing pages would read as zeros.
+        guard try file.size() >= offset + frameBytes else { throw truncated() }
+        return mapped
+    }
+
+    /// Frame `nextFrame`'s bytes, read into the next buffer of the pool.
+    private func readFrame(at offset: Int) throws -> [UInt8] {
+        let slot = poolNext
+        poolNext = (poolNext + 1) % Self.poolSize
+        if pool[slot].count != frameBytes { pool[slot] = [UInt8](repeating: 0, count: frameBytes) }
+        let got = try pool[slot].withUnsafeMutableBytes { buffer in try file.read(into: buffer, at: offset) }
+        guard got == frameBytes else { throw truncated() }
+        return pool[slot]
+    }
+
+    private func truncated() -> MediaError {
+        .fileUnreadable(path: file.path, reason: "frame \(nextFrame) is truncated (the clip shrank while playing?)")
+    }
+
     /// The "FRAME\n" before frame `nextFrame`, read onto the stack (no allocation per frame).
     private func checkMarker(at offset: Int) throws {
         let expected: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x46, 0x52, 0x41, 0x4D, 0x45, 0x0A) // "FRAME\n"
         var marker: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0)
         let got = try withUnsafeMutableBytes(of: &marker) { try file.read(into: $0, at: offset) }
-        guard got == 6 else {
-            throw MediaError.fileUnreadable(path: file.path, reason: "frame \(nextFrame) is truncated (the clip shrank while playing?)")
-        }
+        guard got == 6 else { throw truncated() }
         guard marker == expected else {
             throw MediaError.fileUnreadable(path: file.path, reason: "frame \(nextFrame) has frame parameters or a bad FRAME marker; re-write it with ffmpeg")
         }

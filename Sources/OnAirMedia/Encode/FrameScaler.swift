@@ -41,7 +41,7 @@ final class FrameScaler {
     /// A small packed-RGB picture of an I420 frame, for the terminal preview.
     func preview(of frame: VideoFrame, width: Int, height: Int) throws -> PreviewImage {
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
-        try frame.planes.withUnsafeBufferPointer { planes throws in
+        try frame.withUnsafePictureBytes { planes throws in
             let base = planes.baseAddress!
             // Without the frame marker's row (it changes every frame; see PacketDecoder), when there is one.
             let hasMarker = FrameMarker.read(luma: UnsafeBufferPointer(rebasing: planes[0..<frame.lumaCount]),

@@ -32,6 +32,10 @@ final class VideoEncoder {
     /// The rate x264 works to now (`settings.bitrate` until `reconfigure`).
     private(set) var bitrate: Int
     private var pending: [Int64: (milliseconds: Int64, capture: UInt64)] = [:]
+    /// Set when a picture was dropped after encoding: the next one must not refer to it.
+    private var keyframeOwed = false
+    /// Mapped pictures whose file lost pages under x264 (`MappedPicture.damaged`): encoded, never sent.
+    private(set) var picturesLost = 0
 
     init(_ settings: Settings) throws {
         self.settings = settings
@@ -110,18 +114,27 @@ final class VideoEncoder {
             input = frame
         }
         input.pointee.pts = nextPts
-        input.pointee.pict_type = forceKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        input.pointee.pict_type = forceKeyframe || keyframeOwed ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        keyframeOwed = false
         pending[nextPts] = (milliseconds, picture.captureNanoseconds)
         nextPts += 1
         let sent = avcodec_send_frame(context, input)
         if input == borrowed { av_frame_unref(borrowed) }
         try check(sent, "avcodec_send_frame(libx264)")
-        return try drain(context)
+        let packets = try drain(context)
+        if picture.mappedPicture?.damaged == true {
+            // The clip shrank while x264 read it: part of this picture was zeros, not the file. Nothing of it
+            // is sent, and the next picture is a keyframe, so no later frame refers to it.
+            keyframeOwed = true
+            picturesLost += 1
+            return []
+        }
+        return packets
     }
 
     private func scale(_ picture: VideoFrame, into frame: UnsafeMutablePointer<AVFrame>) throws {
         try check(av_frame_make_writable(frame), "av_frame_make_writable")
-        try picture.planes.withUnsafeBufferPointer { planes in
+        try picture.withUnsafePictureBytes { planes in
             let base = planes.baseAddress!
             let source = FrameScaler.Picture(
                 format: AV_PIX_FMT_YUV420P, width: picture.width, height: picture.height,
@@ -135,15 +148,25 @@ final class VideoEncoder {
 
     /// Points `frame` at `picture`'s planes through a read-only, reference-counted AVBuffer that keeps the
     /// bytes alive until libavcodec lets go of them (right after the send, since libx264 copies its input).
+    /// A mapped picture is lent as it is: x264's copy reads the clip's pages, the only copy of its bytes.
     private func lend(_ picture: VideoFrame, to frame: UnsafeMutablePointer<AVFrame>) throws {
-        let storage = Unmanaged.passRetained(PlaneStorage(picture.planes))
-        let base = storage.takeUnretainedValue().baseAddress
+        let owner: AnyObject
+        let base: UnsafeMutablePointer<UInt8>
+        if let mapped = picture.mappedPicture {
+            owner = mapped
+            base = UnsafeMutablePointer(mutating: mapped.bytes.baseAddress!)
+        } else {
+            let storage = PlaneStorage(picture.planes)
+            owner = storage
+            base = storage.baseAddress
+        }
+        let retained = Unmanaged.passRetained(owner)
         guard let buffer = av_buffer_create(
-            base, storage.takeUnretainedValue().planes.count,
-            { opaque, _ in if let opaque { Unmanaged<PlaneStorage>.fromOpaque(opaque).release() } },
-            storage.toOpaque(), Int32(AV_BUFFER_FLAG_READONLY))
+            base, VideoFrame.byteCount(width: picture.width, height: picture.height),
+            { opaque, _ in if let opaque { Unmanaged<AnyObject>.fromOpaque(opaque).release() } },
+            retained.toOpaque(), Int32(AV_BUFFER_FLAG_READONLY))
         else {
-            storage.release()
+            retained.release()
             throw MediaError.system(function: "av_buffer_create", errno: ENOMEM)
         }
         frame.pointee.buf.0 = buffer
