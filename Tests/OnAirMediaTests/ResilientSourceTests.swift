@@ -1,3 +1,4 @@
+import Glibc
 import OnAirCore
 import Testing
 @testable import OnAirMedia
@@ -21,12 +22,14 @@ struct ResilientSourceTests {
         }
     }
 
-    static func luma(_ frame: VideoFrame) -> UnsafeBufferPointer<UInt8> {
-        frame.planes.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[0..<frame.lumaCount]) }
+    static func marker(_ frame: VideoFrame) -> FrameMarker? {
+        frame.withUnsafePictureBytes { planes in
+            FrameMarker.read(luma: UnsafeBufferPointer(rebasing: planes[0..<frame.lumaCount]), stride: frame.width, width: frame.width, height: frame.height)
+        }
     }
 
     static func isSlate(_ frame: VideoFrame) -> Bool {
-        frame.planes.withUnsafeBufferPointer { planes in
+        frame.withUnsafePictureBytes { planes in
             CameraSlate.isSlate(
                 luma: UnsafeBufferPointer(rebasing: planes[0..<frame.lumaCount]), stride: frame.width, width: frame.width, height: frame.height)
         }
@@ -49,7 +52,7 @@ struct ResilientSourceTests {
         switch fill {
         case .slate:
             #expect(lost.allSatisfy(Self.isSlate))
-            let marker = FrameMarker.read(luma: Self.luma(lost[0]), stride: 320, width: 320, height: 180)
+            let marker = Self.marker(lost[0])
             #expect(marker?.frameNumber == 5, "the slate carries the marker, numbered on from the last picture")
         case .freeze:
             #expect(lost.allSatisfy { $0.planes == frames[4].planes })
@@ -96,6 +99,36 @@ struct ResilientSourceTests {
         }
         #expect(opens == 3, "the first open, a failed reopen, the reopen that worked")
         #expect(!Self.isSlate(try source.read()))
+    }
+
+    @Test("a clip truncated while it plays is lost with its error, the slate flows, and the shorter clip plays on")
+    func truncatedClipReopens() throws {
+        let files = try TestFiles()
+        let clip = try files.writeY4M("clip.y4m", width: 320, height: 180, frames: 4)
+        let control = EngineControl(originNanoseconds: MonotonicClock.now())
+        let source = try ResilientVideoSource(
+            open: { try Y4MFileSource(path: clip.path, pacing: .realTime) }, isDevice: false, fill: .slate, control: control,
+            width: 320, height: 180, framesPerSecond: 30, pacing: .realTime)
+        #expect(try source.read().planes == clip.frames[0])
+        // Two whole frames are left: the rest of the third is cut.
+        let record = 6 + VideoFrame.byteCount(width: 320, height: 180)
+        let header = Array("YUV4MPEG2 W320 H180 F30:1 Ip A1:1 C420jpeg\n".utf8).count
+        #expect(truncate(clip.path, off_t(header + 2 * record + 1000)) == 0)
+        #expect(try source.read().planes == clip.frames[1])
+        let started = MonotonicClock.now()
+        var slates = 0
+        var frame = try source.read()
+        while Self.isSlate(frame) {
+            slates += 1
+            frame = try source.read()
+            try #require(MonotonicClock.now() - started < 60_000_000_000, "the clip never came back")
+        }
+        #expect(slates > 0, "the cut frame was delivered")
+        let status = control.camera.withLock { $0.status }
+        #expect(status.losses == 1 && status.available)
+        #expect(frame.planes == clip.frames[0], "reopened, the clip plays from its first frame")
+        #expect(try source.read().planes == clip.frames[1])
+        #expect(try source.read().planes == clip.frames[0], "and loops over the two frames left")
     }
 
     @Test("mic-lost: silence of the source's format on the clock; mic-back: the tone, with the reopen's time filled so samples equal time")

@@ -14,7 +14,9 @@ final class ResilientVideoSource: VideoSource {
     var skippedFrames: Int { innerSkipped + substituteSkipped }
 
     private let open: () throws -> any VideoSource
-    /// A real device: its read errors are losses to recover from. A pattern or file error stays fatal.
+    /// A real device, closed while the operator has it "taken"; a pattern or file is parked instead. A read
+    /// error of either is a loss to recover from: a clip truncated or deleted while it plays gets the slate and
+    /// reopens like a camera (a shorter clip plays on), where it used to end the video track without a word.
     private let isDevice: Bool
     private let fill: CameraLossFill
     private let control: EngineControl
@@ -71,17 +73,22 @@ final class ResilientVideoSource: VideoSource {
                 if fill == .freeze { lastFrame = frame }
                 nextIndex = frame.sequenceNumber + 1
                 return frame
-            } catch where isDevice {
+            } catch {
                 lose(reason: "\(error)", retry: true)
             }
         }
         return try substituteOnOwnClock()
     }
 
-    /// The track goes on without the device: close it (a pattern or file is parked instead, so its counter
-    /// carries on) and schedule the first reopen when the device failed by itself.
+    /// The track goes on without the device: close it and schedule the first reopen when it failed by itself;
+    /// a pattern or file the operator took is parked instead, so its counter carries on.
     private func lose(reason: String, retry: Bool) {
-        if isDevice { inner = nil } else { parked = true }
+        if isDevice || retry {
+            inner = nil
+            parked = false
+        } else {
+            parked = true
+        }
         backoff.reset()
         retryAt = retry ? MonotonicClock.now() + UInt64(DeviceBackoff.first.wholeMilliseconds) * 1_000_000 : nil
         control.camera.withLock { cell in
