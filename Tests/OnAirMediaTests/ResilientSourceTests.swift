@@ -153,4 +153,28 @@ struct ResilientSourceTests {
         let elapsed = Double(MonotonicClock.now() - start) / 1e9
         #expect(abs(Double(frames) / 48_000 - elapsed) < 0.05, "\(frames) frames in \(elapsed) s")
     }
+
+    @Test("a WAV file truncated while it plays is lost with its error, silence flows, and the shorter file plays on")
+    func truncatedWAVReopens() throws {
+        let files = try TestFiles()
+        let samples = (0..<(48_000 * 2)).map { Int16(truncatingIfNeeded: 1000 + $0 % 500) } // 1 s of stereo, never 0
+        let path = try files.writeWAV("voice.wav", sampleRate: 48_000, channels: 2, samples: samples)
+        let control = EngineControl(originNanoseconds: MonotonicClock.now())
+        let source = try ResilientAudioSource(
+            open: { try WAVFileSource(path: path, pacing: .realTime) }, isDevice: false, control: control, pacing: .realTime)
+        #expect(try source.read(frames: 1024).samples.allSatisfy { $0 != 0 })
+        #expect(truncate(path, 44 + 4 * 2048) == 0) // 2048 frames are left, the first 1024 already played
+        _ = try source.read(frames: 1024)
+        let started = MonotonicClock.now()
+        var silent = 0
+        var chunk = try source.read(frames: 1024)
+        while chunk.samples.allSatisfy({ $0 == 0 }) {
+            silent += 1
+            chunk = try source.read(frames: 1024)
+            try #require(MonotonicClock.now() - started < 60_000_000_000, "the file never came back")
+        }
+        #expect(silent > 0, "samples past the cut were delivered")
+        let status = control.microphone.withLock { $0.status }
+        #expect(status.losses == 1 && status.available && status.reason?.contains("shrank while playing") == true)
+    }
 }

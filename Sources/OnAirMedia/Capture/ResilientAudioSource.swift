@@ -46,7 +46,8 @@ final class ResilientAudioSource: AudioSource {
                 silencing = false
                 nextDue = chunk.captureNanoseconds + duration(of: chunk.frameCount)
                 return chunk
-            } catch where isDevice {
+            } catch {
+                // A WAV file truncated or deleted while it plays is lost like a device and opened again.
                 lose(reason: "\(error)", retry: true)
             }
         }
