@@ -15,7 +15,7 @@ extension PublisherController {
     /// The `device` events since the last call: a device lost (by the operator or by itself, and why), a
     /// reopen that failed and when the next one is, a device back.
     public func takeDeviceEvents(at now: SessionTime) -> [OnAirEvent] {
-        deviceWatch.events(for: engine.devices, at: now)
+        deviceWatch.events(for: engine.devices, trackFailure: engine.trackFailure, at: now)
     }
 }
 
@@ -30,15 +30,22 @@ extension StreamTelemetry {
 }
 
 /// Turns the engine's device statuses into `device` events, once per change: what the operator asked,
-/// a loss with its reason and substitute, each failed reopen with the next delay, the return.
+/// a loss with its reason and substitute, each failed reopen with the next delay, the return. A track the
+/// engine had to stop (an encoder error: no device loss covers it) becomes one `error` line.
 struct DeviceEventWatch {
     private var last: [CaptureDevice: DeviceStatus] = [:]
     private var pending: [DeviceCommand] = []
+    private var lastTrackFailure: String?
 
     mutating func commanded(_ command: DeviceCommand) { pending.append(command) }
 
-    mutating func events(for statuses: [DeviceStatus], at now: SessionTime) -> [OnAirEvent] {
+    mutating func events(for statuses: [DeviceStatus], trackFailure: String? = nil, at now: SessionTime) -> [OnAirEvent] {
         var events: [OnAirEvent] = []
+        if let trackFailure, trackFailure != lastTrackFailure {
+            lastTrackFailure = trackFailure
+            events.append(OnAirEvent(time: now, side: .publisher, .log(
+                .error, "media \(trackFailure); that track has stopped and the broadcast goes on without it: publish again to restart it")))
+        }
         for command in pending {
             events.append(OnAirEvent(time: now, side: .publisher, .reported(kind: "device", details: [
                 "device": .string(command.device.rawValue), "state": .string("commanded"), "command": .string(command.rawValue),

@@ -114,6 +114,9 @@ public final class MediaEngine: Sendable {
         return taken
     }
 
+    /// The error that stopped a track ("video: …"), if one did; a device's loss is not one (see `devices`).
+    public var trackFailure: String? { control.counters.withLock { $0.lastError } }
+
     /// How the camera and the microphone stand now (lost, why, what replaces them, when the next reopen is).
     public var devices: [DeviceStatus] {
         let now = MonotonicClock.now()
