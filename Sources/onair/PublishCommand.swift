@@ -19,7 +19,9 @@ struct PublishCommand: AsyncParsableCommand {
     @Argument(help: "Where to publish: rtmp[s]://host[:port]/app/stream (rtmps: TLS, port 443 by default, certificate verified)")
     var url: String
 
-    @Argument(help: "Further destinations of the same broadcast: one encode, one connection per URL, each failing and recovering on its own.")
+    @Argument(help: ArgumentHelp(
+        "Further destinations of the same broadcast: one encode, one connection per URL, each failing and recovering on its own.",
+        valueName: "more-urls"))
     var moreURLs: [String] = []
 
     @Option(help: "Publish type of the first broadcast: live, record or append.")

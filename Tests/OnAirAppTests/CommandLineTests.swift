@@ -17,6 +17,15 @@ struct CommandLineTests {
         }
     }
 
+    @Test("publish --help names the further destinations <more-urls>, not the parser's split of moreURLs")
+    func publishUsageNamesFurtherURLs() throws {
+        let result = try OnAirBinary.run(["publish", "--help"])
+        #expect(result.status == 0)
+        let usage = result.standardOutput.split(separator: "\n").first { $0.hasPrefix("USAGE:") } ?? ""
+        #expect(usage.hasSuffix("<url> [<more-urls> ...]"), "usage line: \(usage)")
+        #expect(result.standardOutput.contains("  <more-urls>"))
+    }
+
     @Test("--version prints a version")
     func versionPrints() throws {
         let result = try OnAirBinary.run(["--version"])

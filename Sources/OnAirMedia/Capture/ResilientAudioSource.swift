@@ -71,11 +71,7 @@ final class ResilientAudioSource: AudioSource {
         backoff.reset()
         retryAt = retry ? MonotonicClock.now() + UInt64(DeviceBackoff.first.wholeMilliseconds) * 1_000_000 : nil
         control.microphone.withLock { cell in
-            cell.status.available = false
-            cell.status.reason = reason
-            cell.status.substitute = "silence"
-            cell.status.losses += 1
-            cell.retryAtNanoseconds = retryAt
+            cell.markLost(reason: reason, substitute: "silence", retryAt: retryAt)
         }
     }
 
@@ -88,12 +84,9 @@ final class ResilientAudioSource: AudioSource {
             inner = source
         } catch {
             let wait = backoff.failed()
-            retryAt = MonotonicClock.now() + UInt64(wait.wholeMilliseconds) * 1_000_000
-            control.microphone.withLock { cell in
-                cell.status.reason = "\(error)"
-                cell.status.failedReopens += 1
-                cell.retryAtNanoseconds = retryAt
-            }
+            let due = MonotonicClock.now() + UInt64(wait.wholeMilliseconds) * 1_000_000
+            retryAt = due
+            control.microphone.withLock { cell in cell.markReopenFailed(reason: "\(error)", retryAt: due) }
             return
         }
         backoff.reset()

@@ -92,11 +92,7 @@ final class ResilientVideoSource: VideoSource {
         backoff.reset()
         retryAt = retry ? MonotonicClock.now() + UInt64(DeviceBackoff.first.wholeMilliseconds) * 1_000_000 : nil
         control.camera.withLock { cell in
-            cell.status.available = false
-            cell.status.reason = reason
-            cell.status.substitute = fill.rawValue
-            cell.status.losses += 1
-            cell.retryAtNanoseconds = retryAt
+            cell.markLost(reason: reason, substitute: fill.rawValue, retryAt: retryAt)
         }
     }
 
@@ -111,12 +107,9 @@ final class ResilientVideoSource: VideoSource {
                 innerSkippedSeen = 0
             } catch {
                 let wait = backoff.failed()
-                retryAt = MonotonicClock.now() + UInt64(wait.wholeMilliseconds) * 1_000_000
-                control.camera.withLock { cell in
-                    cell.status.reason = "\(error)"
-                    cell.status.failedReopens += 1
-                    cell.retryAtNanoseconds = retryAt
-                }
+                let due = MonotonicClock.now() + UInt64(wait.wholeMilliseconds) * 1_000_000
+                retryAt = due
+                control.camera.withLock { cell in cell.markReopenFailed(reason: "\(error)", retryAt: due) }
                 return
             }
         }

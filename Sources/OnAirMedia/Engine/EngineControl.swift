@@ -64,6 +64,22 @@ struct DeviceCell: Sendable {
     var status: DeviceStatus
     var retryAtNanoseconds: UInt64?
 
+    /// The device went away: `substitute` fills its track until a reopen at `retryAt` (none: no reopen).
+    mutating func markLost(reason: String, substitute: String, retryAt: UInt64?) {
+        status.available = false
+        status.reason = reason
+        status.substitute = substitute
+        status.losses += 1
+        retryAtNanoseconds = retryAt
+    }
+
+    /// A reopen failed with `reason`; the next one is due at `retryAt`.
+    mutating func markReopenFailed(reason: String, retryAt: UInt64) {
+        status.reason = reason
+        status.failedReopens += 1
+        retryAtNanoseconds = retryAt
+    }
+
     /// The status with the time left before the next reopen, as of `now`.
     func snapshot(now: UInt64) -> DeviceStatus {
         var status = status
