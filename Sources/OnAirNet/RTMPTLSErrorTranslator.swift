@@ -54,6 +54,10 @@ final class RTMPTLSErrorTranslator: ChannelInboundHandler {
             if "\(reason)".contains("CERTIFICATE_VERIFY_FAILED") {
                 return RTMPClient.Error.tlsCertificateNotTrusted(url: url, trusted: trustDescription)
             }
+            if "\(reason)".contains("EOF during handshake") {
+                // A plain RTMP server (onair serve among them) reads the ClientHello as a bad C0 and hangs up.
+                return RTMPClient.Error.tlsHandshakeFailed(url: url, reason: "the server closed the connection during it")
+            }
             return RTMPClient.Error.tlsHandshakeFailed(url: url, reason: Self.shortReason(reason))
         case NIOSSLError.uncleanShutdown:
             // The peer closed TCP without a TLS close_notify: to RTMP, simply a lost connection.

@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import NIOPosix
 import OnAirTestSupport
 import OnAirCore
 @testable import OnAirNet
@@ -125,6 +127,41 @@ struct RTMPSInteropTests {
         await publisher.stop()
         #expect(!nginx.errorLog.contains("connect: app="), "nginx-rtmp saw a plain connect: \(nginx.errorLog)")
     }
+}
+
+/// A plain server that hangs up on the ClientHello, as `onair serve` does on a C0 it does not know.
+@Suite("rtmps:// to a server that hangs up")
+struct RTMPSHangUpTests {
+    @Test("the handshake failure says the server closed the connection, not BoringSSL's 'sslError([Error:  EOF …])'")
+    func hangUpIsNamed() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let listener = try await ServerBootstrap(group: group)
+            .childChannelInitializer { channel in channel.pipeline.addHandler(HangUpOnFirstRead()) }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(listener.localAddress?.port)
+        let url = try StreamURL("rtmps://127.0.0.1:\(port)/live/x")
+        let publisher = RTMPPublisher(url: url, configuration: RTMPClient.Configuration())
+        do {
+            try await publisher.start(video: nil, audio: nil)
+            Issue.record("rtmps:// to a server that hangs up succeeded")
+        } catch let error as RTMPClient.Error {
+            guard case .tlsHandshakeFailed(_, let reason) = error else {
+                Issue.record("expected tlsHandshakeFailed, got \(error)")
+                return
+            }
+            #expect(reason == "the server closed the connection during it")
+            #expect(!error.description.contains("sslError"), "\(error.description)")
+        }
+        await publisher.stop()
+        try await listener.close()
+        try await group.shutdownGracefully()
+    }
+}
+
+/// Reads the first bytes (the ClientHello, to the server a C0 of version 0x16) and closes: a FIN, not a reset.
+private final class HangUpOnFirstRead: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) { context.close(promise: nil) }
 }
 
 /// `--ca-file` problems are found when the configuration is made, before anything connects.

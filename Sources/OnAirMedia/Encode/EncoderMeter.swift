@@ -4,6 +4,8 @@ import DequeModule
 ///
 /// Windows are computed on read from the events themselves rather than from running averages, so
 /// "bitrate over 1 s" means exactly that, and a stall shows up as a falling number, not a frozen one.
+/// Before a window's length has passed, the first packet opens it and is not counted in it: one frame 16 ms
+/// after the start is no rate at all, not 63 frames a second (the wire meter counts from its first sample too).
 struct EncoderMeter: Sendable {
     private struct Event: Sendable {
         var time: UInt64
@@ -28,23 +30,30 @@ struct EncoderMeter: Sendable {
         guard let start else { return }
         let elapsed = Double(now - min(start, now)) / 1e9
         let oneSecondAgo = now > 1_000_000_000 ? now - 1_000_000_000 : 0
-        var videoFrames = 0
+        // A rate counts what came after its window opened: the start while the window is younger than its length.
+        let opened1 = max(start, oneSecondAgo), opened10 = max(start, now > 10_000_000_000 ? now - 10_000_000_000 : 0)
+        var videoFrames = 0, videoFramesTimed = 0
         var videoBytes1 = 0, videoBytes10 = 0, audioBytes1 = 0, audioBytes10 = 0
         var encodeTotal: UInt64 = 0, encodeMax: UInt64 = 0
         for event in events {
-            let recent = event.time >= oneSecondAgo
+            let in1 = event.time > opened1 || (event.time == opened1 && opened1 > start)
+            let in10 = event.time > opened10 || (event.time == opened10 && opened10 > start)
             switch event.kind {
             case .video:
-                videoBytes10 += event.bytes
-                if recent {
+                if in10 { videoBytes10 += event.bytes }
+                if in1 {
                     videoBytes1 += event.bytes
                     videoFrames += 1
+                }
+                // Encode time is per frame, not a rate: every frame of the last second counts.
+                if event.time >= oneSecondAgo {
+                    videoFramesTimed += 1
                     encodeTotal += event.encodeNanoseconds
                     encodeMax = max(encodeMax, event.encodeNanoseconds)
                 }
             case .audio:
-                audioBytes10 += event.bytes
-                if recent { audioBytes1 += event.bytes }
+                if in10 { audioBytes10 += event.bytes }
+                if in1 { audioBytes1 += event.bytes }
             }
         }
         let window1 = max(min(elapsed, 1), 0.001)
@@ -54,7 +63,7 @@ struct EncoderMeter: Sendable {
         stats.videoBitrate10s = Int(Double(videoBytes10 * 8) / window10)
         stats.audioBitrate1s = Int(Double(audioBytes1 * 8) / window1)
         stats.audioBitrate10s = Int(Double(audioBytes10 * 8) / window10)
-        stats.encodeMillisecondsPerFrame = videoFrames > 0 ? Double(encodeTotal) / Double(videoFrames) / 1e6 : 0
+        stats.encodeMillisecondsPerFrame = videoFramesTimed > 0 ? Double(encodeTotal) / Double(videoFramesTimed) / 1e6 : 0
         stats.encodeMillisecondsPerFrameMax = Double(encodeMax) / 1e6
     }
 }
