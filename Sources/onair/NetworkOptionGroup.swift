@@ -12,10 +12,10 @@ struct NetworkOptionGroup: ParsableArguments {
     @Flag(help: "With --abr: at the floor keep video at half the frame rate instead of going audio-only.")
     var abrRequireVideo = false
 
-    @Option(help: "Publish through OnAir's link stage (rtmp:// only), capped at RATE each way (e.g. 800k, 2.5M).")
+    @Option(parsing: .unconditional, help: "Publish through OnAir's link stage (rtmp:// only), capped at RATE each way (e.g. 800k, 2.5M).")
     var linkCap: String?
 
-    @Option(help: "Publish through OnAir's link stage (rtmp:// only), adding MS milliseconds each way (0: unimpaired, for the link keys).")
+    @Option(parsing: .unconditional, help: "Publish through OnAir's link stage (rtmp:// only), adding MS milliseconds each way (0: unimpaired, for the link keys).")
     var linkDelay: String?
 
     @Flag(help: "Never use the loopback link stage (publish does not without --link-*; with it the demo's publisher connects straight too).")

@@ -19,10 +19,10 @@ struct PatternCommand: AsyncParsableCommand {
     @Option(help: "Picture size WIDTHxHEIGHT (even).")
     var size = "1280x720"
 
-    @Option(help: "Frames per second.")
+    @Option(parsing: .unconditional, help: "Frames per second.")
     var fps: Double = 30
 
-    @Option(help: "Length in seconds (at most 3600; 720p30 is 83 MB a second).")
+    @Option(parsing: .unconditional, help: "Length in seconds (at most 3600; 720p30 is 83 MB a second).")
     var seconds: Double = 10
 
     func run() async throws {

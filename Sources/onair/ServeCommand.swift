@@ -45,28 +45,28 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Which publishes are recorded: by-type (record/append publishes, or ?record=record|append after the name), all (live ones too, as record), none.")
     var record = "by-type"
 
-    @Option(help: "How long without data from a publisher, socket open, before it is treated as gone (seconds, or 30s, 2m; 0: never; from 1 s to a day).",
+    @Option(parsing: .unconditional, help: "How long without data from a publisher, socket open, before it is treated as gone (seconds, or 30s, 2m; 0: never; from 1 s to a day).",
             transform: NumberArgument.secondsOrOff(minimum: .seconds(1), maximum: NumberArgument.aDay))
     var idleTimeout: Double = 15
 
-    @Option(help: "Most connections one client address may have open at once (0: no limit); loopback is exempt unless --limit-loopback.")
+    @Option(parsing: .unconditional, help: "Most connections one client address may have open at once (0: no limit); loopback is exempt unless --limit-loopback.")
     var maxConnectionsPerAddress = 32
 
     @Flag(help: "Apply --max-connections-per-address to loopback clients too.")
     var limitLoopback = false
 
-    @Option(help: "How long a client has to complete the RTMP handshake and connect before it is closed (seconds, or 500ms, 1m; at most an hour).",
+    @Option(parsing: .unconditional, help: "How long a client has to complete the RTMP handshake and connect before it is closed (seconds, or 500ms, 1m; at most an hour).",
             transform: NumberArgument.seconds(in: NumberArgument.aMillisecond...Duration.seconds(3600)))
     var handshakeTimeout: Double = 5
 
-    @Option(help: "How long a connected client may neither publish nor play before it is closed (seconds, or 30s, 2m; 0: never; at most a day).",
+    @Option(parsing: .unconditional, help: "How long a connected client may neither publish nor play before it is closed (seconds, or 30s, 2m; 0: never; at most a day).",
             transform: NumberArgument.seconds(in: .zero...NumberArgument.aDay))
     var connectIdleTimeout: Double = 15
 
-    @Option(help: "Open connections from which loopback clients too are held to --max-connections-per-address (0: never).")
+    @Option(parsing: .unconditional, help: "Open connections from which loopback clients too are held to --max-connections-per-address (0: never).")
     var loopbackExemptionLimit = 256
 
-    @Option(help: "Milliseconds an audio-only batch may wait for the next video frame so both go to players in one write (0: never).")
+    @Option(parsing: .unconditional, help: "Milliseconds an audio-only batch may wait for the next video frame so both go to players in one write (0: never).")
     var audioMergeMs = 40
 
     @Flag(inversion: .prefixedNo, help: "TCP_NODELAY on client sockets: media leaves at once; --no-tcp-nodelay lets the kernel coalesce small writes (Nagle, as nginx-rtmp), a little less CPU on busy fan-outs.")

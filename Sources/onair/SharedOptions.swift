@@ -28,11 +28,11 @@ struct PresentationOptions: ParsableArguments {
     @Option(help: "Colour: auto (unless NO_COLOR is set or the theme has none), always, or never.")
     var color: ColorChoice = .auto
 
-    @Option(help: "Highest preview refresh rate in frames per second, 0 to 30; 0 turns the preview off.",
+    @Option(parsing: .unconditional, help: "Highest preview refresh rate in frames per second, 0 to 30; 0 turns the preview off.",
             transform: NumberArgument.rate(in: 0...30))
     var previewFps: Double = 8
 
-    @Option(help: "Stop cleanly after this long (seconds, or with a unit: 90s, 5m, 2h; at most a year).",
+    @Option(parsing: .unconditional, help: "Stop cleanly after this long (seconds, or with a unit: 90s, 5m, 2h; at most a year).",
             transform: NumberArgument.seconds(in: NumberArgument.aMillisecond...NumberArgument.aYear))
     var duration: Double?
 }
@@ -49,7 +49,7 @@ struct EngineOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Video size as WIDTHxHEIGHT, even sides from 16x16 to 4096x2304.")
     var size = "1280x720"
 
-    @Option(help: "Video frames per second, 1 to 120.", transform: NumberArgument.rate(in: 1...120))
+    @Option(parsing: .unconditional, help: "Video frames per second, 1 to 120.", transform: NumberArgument.rate(in: 1...120))
     var fps: Double = 30
 
     @Option(parsing: .unconditional, help: "Video bitrate, e.g. 2500k or 2.5M (50k to 500M).")
@@ -58,7 +58,7 @@ struct EngineOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Audio bitrate, e.g. 128k (16k to 512k).")
     var audioBitrate = "128k"
 
-    @Option(name: .customLong("audio-merge-ms"), help: ArgumentHelp(
+    @Option(name: .customLong("audio-merge-ms"), parsing: .unconditional, help: ArgumentHelp(
         "Milliseconds an audio packet may wait to leave in one write with the next video frame (0: at once).",
         discussion: "Fewer wake-ups and socket writes, like a muxer's interleaving; video never waits."))
     var audioMergeMilliseconds = 40
@@ -87,11 +87,11 @@ struct PolicyOptions: ParsableArguments {
     @Option(help: "Interrupt policy: tap-republish, resume-append or background-audio.")
     var policy: PublisherPolicyKind = .tapRepublish
 
-    @Option(help: "background-audio: how long suspended (phone call) before the connection is dropped (seconds, or 90s, 2m; at most a day).",
+    @Option(parsing: .unconditional, help: "background-audio: how long suspended (phone call) before the connection is dropped (seconds, or 90s, 2m; at most a day).",
             transform: NumberArgument.seconds(in: NumberArgument.aMillisecond...NumberArgument.aDay))
     var suspendTimeout: Double = 10
 
-    @Option(help: "Seconds the socket may accept nothing before the publisher shows STALLED; three times that, the connection is torn down and reconnected.")
+    @Option(parsing: .unconditional, help: "Seconds the socket may accept nothing before the publisher shows STALLED; three times that, the connection is torn down and reconnected.")
     var sendTimeout: Double = 5
 
     var kind: PublisherPolicyKind { policy }
@@ -99,11 +99,11 @@ struct PolicyOptions: ParsableArguments {
 
 /// Options for the subscriber (docs/design.md §1.3).
 struct SubscriberOptions: ParsableArguments {
-    @Option(help: "How long to wait after UnpublishNotify before playing again (seconds, or 500ms, 1m; at most a day).",
+    @Option(parsing: .unconditional, help: "How long to wait after UnpublishNotify before playing again (seconds, or 500ms, 1m; at most a day).",
             transform: NumberArgument.seconds(in: NumberArgument.aMillisecond...NumberArgument.aDay))
     var reconnectDelay: Double = 2
 
-    @Option(help: "How long without media, socket open, before the publisher is treated as gone (seconds, or 500ms, 1m; at most a day).",
+    @Option(parsing: .unconditional, help: "How long without media, socket open, before the publisher is treated as gone (seconds, or 500ms, 1m; at most a day).",
             transform: NumberArgument.seconds(in: NumberArgument.aMillisecond...NumberArgument.aDay))
     var stallTimeout: Double = 3
 }

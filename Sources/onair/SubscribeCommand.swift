@@ -15,7 +15,7 @@ struct SubscribeCommand: AsyncParsableCommand {
     @OptionGroup var streamKey: StreamKeyOptions
     @OptionGroup var presentation: PresentationOptions
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Unix time (seconds, e.g. from `date +%s.%N`) at which frame 0 of a pattern made by `onair pattern` was due.",
         discussion: "Glass-to-glass latency of a file-made pattern counts from here (frame n is due n/fps later)."))
     var patternEpoch: Double?

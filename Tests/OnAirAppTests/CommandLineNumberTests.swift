@@ -40,6 +40,30 @@ struct CommandLineNumberTests {
         #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
     }
 
+    /// ArgumentParser reads `-1` after an option as the next option; `.unconditional` hands it to the range check.
+    @Test("a negative number is checked against the range, never 'Missing value'", arguments: [
+        ["pattern", "--out", "/tmp/onair-negative.y4m", "--seconds", "-1"],
+        ["pattern", "--out", "/tmp/onair-negative.y4m", "--fps", "-30"],
+        ["serve", "--max-connections-per-address", "-1"],
+        ["serve", "--audio-merge-ms", "-1"],
+        ["serve", "--idle-timeout", "-1"],
+        ["publish", "rtmp://127.0.0.1:1/live/x", "--headless", "--duration", "-1"],
+        ["publish", "rtmp://127.0.0.1:1/live/x", "--headless", "--send-timeout", "-1"],
+        ["publish", "rtmp://127.0.0.1:1/live/x", "--headless", "--audio-merge-ms", "-1"],
+        ["publish", "rtmp://127.0.0.1:1/live/x", "--headless", "--link-delay", "-1"],
+        ["publish", "rtmp://127.0.0.1:1/live/x", "--headless", "--link-cap", "-1"],
+        ["publish", "rtmp://127.0.0.1:1/live/x", "--headless", "--fps", "-30"],
+        ["subscribe", "rtmp://127.0.0.1:1/live/x", "--headless", "--pattern-epoch", "-1"],
+        ["subscribe", "rtmp://127.0.0.1:1/live/x", "--headless", "--stall-timeout", "-1"],
+    ])
+    func negativeNumbers(arguments: [String]) throws {
+        let result = try OnAirBinary.run(arguments)
+        #expect(result.status == 2, "\(arguments): \(result.status) \(result.standardError)")
+        #expect(!result.standardError.contains("Missing value"), "\(result.standardError)")
+        #expect(result.standardError.contains("-1") || result.standardError.contains("-30"), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+    }
+
     @Test("ArgumentParser's own usage errors exit 2 in one line too", arguments: [
         ["publish"], ["serve", "--no-such-option"], ["demo", "--policy", "nonsense"], ["frobnicate"],
     ])

@@ -91,6 +91,7 @@ struct FileSourceTests {
     func errorMessagesAreOneLine() {
         let errors: [MediaError] = [
             .fileUnreadable(path: "/x.y4m", reason: "No such file or directory"),
+            .fileUnwritable(path: "/proc/x.y4m", reason: "cannot create it: No such file or directory"),
             .fileWrongKind(path: "/x.wav", expected: "a RIFF/WAVE (.wav) audio file"),
             .deviceMissing(.camera, path: "/dev/video0"), .deviceMissing(.microphone, path: "hw:0"),
             .deviceBusy(.camera, path: "/dev/video0"), .codecNotFound("libx264"),

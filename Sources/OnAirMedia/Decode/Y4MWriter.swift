@@ -18,7 +18,7 @@ public final class Y4MWriter {
             throw MediaError.invalidConfiguration("Y4M \(width)x\(height)@\(framesPerSecond): need an even size of at least 16x16 and 0 < fps ≤ 240")
         }
         guard let file = fopen(path, "wb") else {
-            throw MediaError.fileUnreadable(path: path, reason: "cannot create it: \(String(cString: strerror(errno)))")
+            throw MediaError.fileUnwritable(path: path, reason: "cannot create it: \(String(cString: strerror(errno)))")
         }
         self.path = path
         self.width = width
@@ -49,14 +49,14 @@ public final class Y4MWriter {
         guard !closed else { return }
         closed = true
         if fclose(file) != 0 {
-            throw MediaError.fileUnreadable(path: path, reason: "cannot finish writing: \(String(cString: strerror(errno)))")
+            throw MediaError.fileUnwritable(path: path, reason: "cannot finish writing: \(String(cString: strerror(errno)))")
         }
     }
 
     private func write(_ bytes: [UInt8]) throws {
         let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
         guard written == bytes.count else {
-            throw MediaError.fileUnreadable(path: path, reason: "write failed: \(String(cString: strerror(errno)))")
+            throw MediaError.fileUnwritable(path: path, reason: "write failed: \(String(cString: strerror(errno)))")
         }
     }
 }

@@ -19,6 +19,8 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     case formatUnsupported(String)
     case codecNotFound(String)
     case fileUnreadable(path: String, reason: String)
+    /// A file OnAir writes (`onair pattern --out`) could not be created or written.
+    case fileUnwritable(path: String, reason: String)
     case fileWrongKind(path: String, expected: String)
     case invalidSource(String)
     case invalidConfiguration(String)
@@ -48,6 +50,8 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
             return "codec \(name) not found in libavcodec; install an FFmpeg build that includes it (Debian: libavcodec59 with libx264)"
         case let .fileUnreadable(path, reason):
             return "cannot read \(path): \(reason); check the path and its permissions"
+        case let .fileUnwritable(path, reason):
+            return "cannot write \(path): \(reason); give a path in a writable directory with room to spare"
         case let .fileWrongKind(path, expected):
             return "\(path) is not \(expected); convert it with ffmpeg or pick another file"
         case let .invalidSource(detail):
