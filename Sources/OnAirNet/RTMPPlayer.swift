@@ -41,6 +41,9 @@ public final class RTMPPlayer: Sendable {
         case audioTrack(AudioTrackDescription)
         /// A video (Annex-B) or audio (raw AAC, MP3 frames or PCM samples) packet.
         case packet(EncodedPacket)
+        /// A media tag of a codec OnAir does not decode: not a picture or a sound, but bytes and a frame the
+        /// wire carried, which the subscriber's bitrate and fps count ("what was received", docs/usage.md).
+        case undecodable(kind: EncodedPacket.Kind, bytes: Int, timestamp: Int64)
         /// A codec OnAir does not decode, in one line (once per codec).
         case notice(String)
         /// The first time the server broke the RTMP spec in a way OnAir tolerates (as ffmpeg and librtmp do).

@@ -53,7 +53,7 @@ struct RTMPPlayerDemuxer: Sendable {
         do {
             tag = try FLVVideoTag(parsing: body)
         } catch FLVVideoTag.Error.unsupportedCodec {
-            return unsupported(video: body)
+            return unsupported(video: body, timestamp: timestamp)
         } catch {
             return []
         }
@@ -142,10 +142,11 @@ struct RTMPPlayerDemuxer: Sendable {
     private mutating func otherAudio(_ body: ByteBuffer, format: UInt8, timestamp: Int64) -> [RTMPPlayer.Event] {
         guard let codec = FLVCodecField.codec(format) else {
             let name = FLVCodecField.name(format: format, body: body)
-            guard unsupportedAudio != name else { return [] }
+            let received = RTMPPlayer.Event.undecodable(kind: .audio, bytes: max(0, body.readableBytes - 1), timestamp: timestamp)
+            guard unsupportedAudio != name else { return [received] }
             unsupportedAudio = name
             announcedAudioFormat = nil
-            return [.notice("audio codec \(name) is not decoded (OnAir decodes \(AudioCodec.decodedNames) audio); no sound")]
+            return [.notice("audio codec \(name) is not decoded (OnAir decodes \(AudioCodec.decodedNames) audio); no sound"), received]
         }
         unsupportedAudio = nil
         var events: [RTMPPlayer.Event] = []
@@ -162,11 +163,12 @@ struct RTMPPlayerDemuxer: Sendable {
         return events
     }
 
-    /// One notice per video codec OnAir does not decode.
-    private mutating func unsupported(video body: ByteBuffer) -> [RTMPPlayer.Event] {
+    /// One notice per video codec OnAir does not decode; every tag is still a frame received.
+    private mutating func unsupported(video body: ByteBuffer, timestamp: Int64) -> [RTMPPlayer.Event] {
         let name = FLVCodecField.videoCodecName(body)
-        guard unsupportedVideo != name else { return [] }
+        let received = RTMPPlayer.Event.undecodable(kind: .video, bytes: max(0, body.readableBytes - 1), timestamp: timestamp)
+        guard unsupportedVideo != name else { return [received] }
         unsupportedVideo = name
-        return [.notice("video codec \(name) is not decoded (OnAir decodes H.264 video); no picture")]
+        return [.notice("video codec \(name) is not decoded (OnAir decodes H.264 video); no picture"), received]
     }
 }

@@ -99,13 +99,21 @@ struct PeerMatrixTests {
 
         let other = try await Self.subscribe(nginx.url(stream: "legacy"), in: directory) { url, directory in
             try PeerProcess("ffmpeg", [
-                "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-t", "2", "-i", "testsrc2=size=320x240:rate=15",
-                "-f", "lavfi", "-t", "2", "-i", "sine=sample_rate=22050", "-c:v", "flv1", "-c:a", "nellymoser", "-f", "flv", url,
+                "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-t", "4", "-i", "testsrc2=size=320x240:rate=15",
+                "-f", "lavfi", "-t", "4", "-i", "sine=sample_rate=22050", "-c:v", "flv1", "-c:a", "nellymoser", "-f", "flv", url,
             ], in: directory.url)
         }
         let notices = other.run.events.events.filter { $0.kind == "notice" }.map(\.text)
         #expect(notices.filter { $0.contains("Sorenson H.263") && $0.contains("H.264") }.count == 1, "notices: \(notices)")
         #expect(notices.filter { $0.contains("Nellymoser") && $0.contains("AAC, MP3") }.count == 1, "notices: \(notices)")
+        // Not decoded, but received: the bitrate and fps are what the wire carried (docs/usage.md, "Figures").
+        let stats = other.run.events.events.filter { $0.kind == "stats" }.map(\.details)
+        let fps = stats.compactMap { $0["fps"] as? Double }.max() ?? 0
+        let bitrate = stats.compactMap { $0["bitrate"] as? Int }.max() ?? 0
+        print("legacy codecs received: fps/bitrate a second", stats.map { "\($0["fps"] ?? 0)/\($0["bitrate"] ?? 0)" })
+        #expect(fps >= 5, "the Sorenson frames received are not counted: \(stats)")
+        #expect(bitrate >= 100_000, "the Sorenson bytes received are not counted: \(stats)")
+        #expect(stats.allSatisfy { $0["framesDecoded"] as? Int ?? 0 == 0 }, "a Sorenson frame was decoded: \(stats)")
     }
 
     @Test("ffmpeg -flvflags no_metadata → nginx-rtmp → OnAir: the frame rate is measured from the frames")

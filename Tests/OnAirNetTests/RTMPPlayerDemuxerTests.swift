@@ -67,15 +67,19 @@ struct RTMPPlayerDemuxerTests {
         // 0x3F: PCM little-endian, 44 kHz, 16-bit, stereo: a new track.
         #expect(audio([0x3F, 1, 0, 2, 0]).first == .audioTrack(AudioTrackDescription(
             sampleRate: 44_100, channels: 2, bitrate: 0, audioSpecificConfig: [], codec: .pcm(bitsPerSample: 16))))
-        // Speex (11), twice: one notice.
-        let speex = audio([0xB2, 1, 2]) + audio([0xB2, 3, 4])
-        #expect(speex.count == 1)
+        // Speex (11), twice: one notice; each tag's bytes (after the format byte) were received all the same.
+        let speex = audio([0xB2, 1, 2], at: 40) + audio([0xB2, 3, 4, 5], at: 60)
+        #expect(Array(speex.dropFirst()) == [
+            .undecodable(kind: .audio, bytes: 2, timestamp: 40), .undecodable(kind: .audio, bytes: 3, timestamp: 60),
+        ])
         guard case .notice(let text)? = speex.first else { Issue.record("no notice: \(speex)"); return }
         #expect(text.contains("Speex") && text.contains("AAC, MP3, PCM and G.711"))
-        // Sorenson H.263 (codec 2) and VP6 (4): one notice per codec.
+        // Sorenson H.263 (codec 2) and VP6 (4): one notice per codec, every tag a frame received.
         let video = [0x22, 0x22, 0x24].flatMap { demuxer.handle(Self.incoming(.video(ByteBuffer(bytes: [$0, 0, 0, 0, 0])))) }
-        #expect(video.count == 2, "\(video)")
-        #expect(video.first.map { if case .notice(let text) = $0 { text.contains("Sorenson H.263") } else { false } } == true)
+        let notices = video.filter { if case .notice = $0 { true } else { false } }
+        #expect(notices.count == 2, "\(video)")
+        #expect(notices.first.map { if case .notice(let text) = $0 { text.contains("Sorenson H.263") } else { false } } == true)
+        #expect(video.filter { $0 == .undecodable(kind: .video, bytes: 4, timestamp: 0) }.count == 3, "\(video)")
     }
 }
 

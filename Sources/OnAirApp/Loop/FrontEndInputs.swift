@@ -101,7 +101,7 @@ final class FrontEndInputs: Sendable {
     private static func onlyInforms(_ input: SubscriberInput) -> Bool {
         guard case .player(_, let event, _) = input else { return false }
         switch event {
-        case .message, .metadata, .packet, .streamBegin, .streamEOF, .streamDry, .notice, .warning: return true
+        case .message, .metadata, .packet, .undecodable, .streamBegin, .streamEOF, .streamDry, .notice, .warning: return true
         case .status, .videoTrack, .audioTrack, .closed, .reconnectRequest: return false
         }
     }

@@ -54,7 +54,7 @@ extension SubscriberController {
             report(.notice(text))
         case .warning(let text):
             report(.warning(text, dropped: nil))
-        case .status, .message, .streamBegin, .streamEOF, .streamDry, .reconnectRequest:
+        case .status, .message, .streamBegin, .streamEOF, .streamDry, .reconnectRequest, .undecodable:
             break
         }
         pendingMove = move

@@ -239,6 +239,8 @@ public final class SubscriberController {
             notices.append(.reported(kind: "metadata", details: metadata.mapValues(\.json)))
         case .packet(let packet):
             mediaPacket(packet, at: now)
+        case .undecodable(let kind, let bytes, let timestamp):
+            media.withFacts { $0.undecodable(kind: kind, bytes: bytes, timestamp: timestamp) }
         case .closed(let error?):
             // The old connection went before the new one brought media: the new one is the play now.
             if let move = pendingMove {

@@ -55,6 +55,14 @@ struct SubscriberMediaFacts: Sendable {
         return news
     }
 
+    /// A media tag of a codec OnAir does not decode: its bytes and frames were received, so the bitrate and
+    /// fps count them (live ones only, as `packet`); nothing else moves — no picture, no gap closed, no verdict.
+    mutating func undecodable(kind: EncodedPacket.Kind, bytes: Int, timestamp: Int64) {
+        let isVideo = kind == .video
+        let verdict = isVideo ? videoFreshness.judge(timestamp: timestamp) : audioFreshness.judge(timestamp: timestamp)
+        if verdict == .live { meter.add(bytes: bytes, videoFrame: isVideo) }
+    }
+
     /// A publish began or ended: the next one's timestamps start afresh.
     mutating func newPublishSession() {
         videoFreshness.newPublishSession()

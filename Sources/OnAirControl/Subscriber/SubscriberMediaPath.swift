@@ -56,6 +56,14 @@ final class SubscriberMediaPath: Sendable {
             case .packet(let packet):
                 if await deliver(packet, generation: generation, post: post) { continue }
                 await posted(.player(generation: generation, event), post)
+            case .undecodable(let kind, let bytes, let timestamp):
+                // Counted where the packets' facts are, without a loop turn; a move's packets go through the loop.
+                let counted = state.withLock { state in
+                    guard state.direct == generation else { return false }
+                    state.facts.undecodable(kind: kind, bytes: bytes, timestamp: timestamp)
+                    return true
+                }
+                if !counted { post(.player(generation: generation, event)) }
             case .message, .metadata, .notice, .warning, .streamBegin, .streamEOF, .streamDry:
                 // Nothing a later packet depends on: no need to wait.
                 post(.player(generation: generation, event))

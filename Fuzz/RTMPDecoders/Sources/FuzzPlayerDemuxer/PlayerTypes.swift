@@ -18,6 +18,7 @@ enum RTMPPlayer {
         case videoTrack(VideoTrackDescription)
         case audioTrack(AudioTrackDescription)
         case packet(EncodedPacket)
+        case undecodable(kind: EncodedPacket.Kind, bytes: Int, timestamp: Int64)
         case notice(String)
     }
 }
