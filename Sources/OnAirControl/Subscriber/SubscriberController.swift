@@ -388,15 +388,3 @@ public final class SubscriberController {
         media.setDirect(pendingMove == nil && audioPlayedThrough == nil ? generation : nil)
     }
 }
-
-extension PacketDecoder.Counters {
-    public func adding(_ other: PacketDecoder.Counters) -> PacketDecoder.Counters {
-        var sum = self
-        sum.videoPacketsReceived += other.videoPacketsReceived
-        sum.videoFramesDecoded += other.videoFramesDecoded
-        sum.videoSkippedWhilePaused += other.videoSkippedWhilePaused
-        sum.videoSkippedAwaitingKeyframe += other.videoSkippedAwaitingKeyframe
-        sum.audioFramesDecoded += other.audioFramesDecoded
-        return sum
-    }
-}
