@@ -66,14 +66,15 @@ struct FileSourceTests {
         #expect(source.loops == 1)
     }
 
-    @Test("WAV errors: not RIFF/WAVE, float or 8-bit PCM, missing file")
+    @Test("WAV errors: not RIFF/WAVE, 16-bit float, ADPCM, six channels, missing file")
     func wavErrors() throws {
         let files = try TestFiles()
         let y4m = try files.writeY4M("video.wav", width: 16, height: 16, frames: 1)
         #expect(throws: MediaError.fileWrongKind(path: y4m.path, expected: "a RIFF/WAVE (.wav) audio file")) { try WAVFileSource(path: y4m.path) }
-        let float = try files.writeWAV("float.wav", sampleRate: 48_000, channels: 2, samples: [0, 0, 0, 0], formatTag: 3, bits: 32)
-        let eightBit = try files.writeWAV("u8.wav", sampleRate: 8_000, channels: 1, samples: [0, 0], bits: 8)
-        for path in [float, eightBit] {
+        let halfFloat = try files.writeWAV("half.wav", sampleRate: 48_000, channels: 2, samples: [0, 0, 0, 0], formatTag: 3, bits: 16)
+        let adpcm = try files.writeWAV("adpcm.wav", sampleRate: 8_000, channels: 1, samples: [0, 0], formatTag: 2, bits: 4)
+        let surround = try files.writeWAV("surround.wav", sampleRate: 48_000, channels: 6, samples: [Int16](repeating: 0, count: 12))
+        for path in [halfFloat, adpcm, surround] {
             do {
                 _ = try WAVFileSource(path: path)
                 Issue.record("\(path) was accepted")

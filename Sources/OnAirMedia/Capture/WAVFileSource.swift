@@ -1,4 +1,5 @@
-/// A PCM WAV file (signed 16-bit little-endian) looped in real time: a microphone stand-in.
+/// A WAV file looped in real time: a microphone stand-in. PCM of 8 to 32 bits or 32/64-bit float, mono or stereo,
+/// read as signed 16-bit (``WAVSampleFormat``).
 ///
 /// RIFF/WAVE chunks are walked rather than assuming a 44-byte header: files from `ffmpeg` and editors carry
 /// `LIST`/`fact` chunks before `data`. Format: https://www.mmsp.ece.mcgill.ca/Documents/AudioFormats/WAVE/WAVE.html
@@ -12,6 +13,11 @@ public final class WAVFileSource: AudioSource {
 
     private let file: FileDescriptor
     private let dataOffset: Int
+    private let sampleFormat: WAVSampleFormat
+    /// Bytes of one sample frame in the file (all channels).
+    private let blockAlign: Int
+    /// The file's bytes of one read, before conversion (kept between reads).
+    private var raw: [UInt8] = []
     private var position = 0
     private var pacing: Pacing
     private var start: UInt64?
@@ -26,6 +32,8 @@ public final class WAVFileSource: AudioSource {
         var channels: Int
         var dataOffset: Int
         var dataBytes: Int
+        var sampleFormat: WAVSampleFormat
+        var blockAlign: Int
     }
 
     public init(path: String, pacing: Pacing = .realTime) throws {
@@ -33,7 +41,9 @@ public final class WAVFileSource: AudioSource {
         let layout = try WAVFileSource.parse(file)
         format = AudioSourceFormat(sampleRate: layout.sampleRate, channels: layout.channels)
         dataOffset = layout.dataOffset
-        frameCount = layout.dataBytes / (2 * layout.channels)
+        sampleFormat = layout.sampleFormat
+        blockAlign = layout.blockAlign
+        frameCount = layout.dataBytes / layout.blockAlign
         self.pacing = pacing
         guard frameCount > 0 else { throw MediaError.fileUnreadable(path: path, reason: "the WAV file has no samples") }
     }
@@ -46,7 +56,7 @@ public final class WAVFileSource: AudioSource {
         }
         let size = try file.size()
         var offset = 12
-        var formatFound: (rate: Int, channels: Int)?
+        var formatFound: (rate: Int, channels: Int, sample: WAVSampleFormat, blockAlign: Int)?
         while offset + 8 <= size {
             let chunk = try file.read(count: 8, at: offset)
             // The file may shrink between `size()` and this read: a short read is the end, not an index past it.
@@ -61,17 +71,20 @@ public final class WAVFileSource: AudioSource {
                 if tag == 0xFFFE, fmt.count >= 26 { tag = Int(littleEndian16(fmt, 24)) } // WAVE_FORMAT_EXTENSIBLE sub-format
                 let channels = Int(littleEndian16(fmt, 2))
                 let rate = Int(littleEndian32(fmt, 4))
+                let blockAlign = Int(littleEndian16(fmt, 12))
                 let bits = Int(littleEndian16(fmt, 14))
-                guard tag == 1, bits == 16, (1...2).contains(channels), (1...maximumSampleRate).contains(rate) else {
+                guard (1...2).contains(channels), (1...maximumSampleRate).contains(rate),
+                      let sample = WAVSampleFormat(tag: tag, bitsPerSample: bits, blockAlign: blockAlign, channels: channels) else {
                     throw MediaError.formatUnsupported(
-                        "\(path) is WAV format \(tag), \(bits)-bit, \(channels) ch at \(rate) Hz; OnAir reads PCM s16 mono/stereo up to "
-                            + "\(maximumSampleRate) Hz: ffmpeg -i IN -c:a pcm_s16le -ac 2 -ar 48000 OUT.wav")
+                        "\(path) is WAV format \(tag), \(bits)-bit, \(channels) ch at \(rate) Hz; OnAir reads PCM (8 to 32-bit) or float "
+                            + "(32 or 64-bit), mono or stereo, up to \(maximumSampleRate) Hz: ffmpeg -i IN -c:a pcm_s16le -ac 2 -ar 48000 OUT.wav")
                 }
-                formatFound = (rate, channels)
+                formatFound = (rate, channels, sample, blockAlign)
             } else if id == "data" {
                 guard let formatFound else { throw MediaError.fileUnreadable(path: path, reason: "the WAV data chunk comes before its fmt chunk") }
                 let bytes = min(length, size - body)
-                return Layout(sampleRate: formatFound.rate, channels: formatFound.channels, dataOffset: body, dataBytes: bytes)
+                return Layout(sampleRate: formatFound.rate, channels: formatFound.channels, dataOffset: body, dataBytes: bytes,
+                              sampleFormat: formatFound.sample, blockAlign: formatFound.blockAlign)
             }
             offset = body + length + (length & 1)
         }
@@ -83,13 +96,13 @@ public final class WAVFileSource: AudioSource {
         let start = self.start ?? now
         self.start = start
         let firstSampleTime = start + UInt64(Double(framesDelivered) * 1e9 / Double(format.sampleRate))
-        var samples = [Int16](repeating: 0, count: frames * format.channels)
+        if raw.count != frames * blockAlign { raw = [UInt8](repeating: 0, count: frames * blockAlign) }
         var filled = 0
-        try samples.withUnsafeMutableBytes { buffer throws in
+        try raw.withUnsafeMutableBytes { buffer throws in
             while filled < frames {
                 let take = min(frames - filled, frameCount - position)
-                let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[(filled * format.channels * 2)..<((filled + take) * format.channels * 2)])
-                let got = try file.read(into: bytes, at: dataOffset + position * format.channels * 2)
+                let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[(filled * blockAlign)..<((filled + take) * blockAlign)])
+                let got = try file.read(into: bytes, at: dataOffset + position * blockAlign)
                 guard got == bytes.count else { throw MediaError.fileUnreadable(path: file.path, reason: "the WAV file shrank while playing") }
                 filled += take
                 position += take
@@ -99,7 +112,8 @@ public final class WAVFileSource: AudioSource {
                 }
             }
         }
-        for index in samples.indices { samples[index] = Int16(littleEndian: samples[index]) }
+        var samples = [Int16](repeating: 0, count: frames * format.channels)
+        raw.withUnsafeBytes { raw in samples.withUnsafeMutableBufferPointer { sampleFormat.convert(raw, into: $0) } }
         framesDelivered += Int64(frames)
         if pacing == .realTime {
             // The chunk is "captured" when its last sample has played, as a microphone would deliver it.
