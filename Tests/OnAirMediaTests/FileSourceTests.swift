@@ -31,7 +31,7 @@ struct FileSourceTests {
         #expect(Set(frame.planes).count > 16, "testsrc is colourful, not a constant")
     }
 
-    @Test("Y4M errors: missing file, not a Y4M, 4:2:2 clip, header without a frame")
+    @Test("Y4M errors: missing file, not a Y4M, 4:1:1 clip, header without a frame")
     func y4mErrors() throws {
         let files = try TestFiles()
         #expect(throws: MediaError.fileUnreadable(path: files.path("none.y4m"), reason: "No such file or directory")) {
@@ -39,13 +39,13 @@ struct FileSourceTests {
         }
         let wav = try files.writeWAV("sound.y4m", sampleRate: 8000, channels: 1, samples: [0, 1, 2])
         #expect(throws: MediaError.fileWrongKind(path: wav, expected: "a YUV4MPEG2 (.y4m) video file")) { try Y4MFileSource(path: wav) }
-        let yuv422 = try files.writeY4M("c422.y4m", width: 16, height: 16, frames: 1, colourSpace: "C422")
+        let yuv411 = try files.writeY4M("c411.y4m", width: 16, height: 16, frames: 1, colourSpace: "C411")
         do {
-            _ = try Y4MFileSource(path: yuv422.path)
-            Issue.record("a 4:2:2 clip was accepted")
+            _ = try Y4MFileSource(path: yuv411.path)
+            Issue.record("a 4:1:1 clip was accepted")
         } catch let error as MediaError {
             guard case let .formatUnsupported(detail) = error else { throw error }
-            #expect(detail.contains("C422") && detail.contains("-pix_fmt yuv420p"))
+            #expect(detail.contains("C411") && detail.contains("C422") && detail.contains("-pix_fmt yuv420p"))
         }
         let empty = try files.write("empty.y4m", Array("YUV4MPEG2 W16 H16 F30:1\n".utf8))
         #expect(throws: MediaError.self) { try Y4MFileSource(path: empty) }

@@ -1,7 +1,10 @@
+import CFFmpeg
+
 /// A YUV4MPEG2 (.y4m) clip looped in real time: a camera stand-in and the benchmark's fixed input.
 ///
-/// Only 4:2:0 8-bit clips are accepted (`C420`, `C420jpeg`, `C420paldv`, `C420mpeg2`, or no `C` tag): they
-/// are the encoder's own format, so the file's bytes reach x264 without a conversion.
+/// 4:2:0 8-bit clips (`C420`, `C420jpeg`, `C420paldv`, `C420mpeg2`, or no `C` tag) are the encoder's own format,
+/// so the file's bytes reach x264 without a conversion; 4:2:2, 4:4:4, 10/12-bit and greyscale clips are
+/// converted to it by libswscale (``Y4MColourSpace``).
 /// Format: https://wiki.multimedia.cx/index.php/YUV4MPEG2
 ///
 /// Why frames are mapped, not read (issue 31): x264 copies every picture into its own frame anyway, so a
@@ -32,8 +35,12 @@ public final class Y4MFileSource: VideoSource {
     private var pool: [[UInt8]]
     private var poolNext = 0
     static let poolSize = 3
-    /// False: every frame is read into the pool (tests of that path; the fallback when mapping fails).
+    /// False: every frame is read into the pool (tests of that path; the fallback when mapping fails, and
+    /// clips whose frames are converted).
     private let mapsFrames: Bool
+    /// The file's frame layout; frames of any but 8-bit 4:2:0 are converted by `scaler`.
+    private let layout: Y4MColourSpace
+    private let scaler = FrameScaler()
 
     /// The most a header line may take (ffmpeg writes about 50 bytes; X-tags add some).
     static let maximumHeaderBytes = 4096
@@ -53,6 +60,8 @@ public final class Y4MFileSource: VideoSource {
         var framesPerSecond: Double
         var colourSpace: String
         var length: Int
+        /// What `colourSpace` names (checked by the parser).
+        var layout: Y4MColourSpace { Y4MColourSpace(tag: colourSpace) ?? Y4MColourSpace(tag: "420jpeg")! }
     }
 
     public convenience init(path: String, pacing: Pacing = .realTime) throws {
@@ -60,12 +69,13 @@ public final class Y4MFileSource: VideoSource {
     }
 
     init(path: String, pacing: Pacing, mapsFrames: Bool) throws {
-        self.mapsFrames = mapsFrames
         file = try FileDescriptor(readingFrom: path)
         let head = try file.read(count: Self.maximumHeaderBytes, at: 0)
         let header = try Y4MFileSource.parseHeader(head, path: path)
+        layout = header.layout
+        self.mapsFrames = mapsFrames && !layout.converts
         firstFrameOffset = header.length
-        frameBytes = VideoFrame.byteCount(width: header.width, height: header.height)
+        frameBytes = layout.frameBytes(width: header.width, height: header.height)
         let size = try file.size()
         let frameRecord = 6 + frameBytes // "FRAME\n" without parameters
         frameCount = (size - header.length) / frameRecord
@@ -115,8 +125,10 @@ public final class Y4MFileSource: VideoSource {
                 reason: "the Y4M header announces \(header.width)x\(header.height) at \(header.framesPerSecond.formatted2) fps; OnAir reads "
                     + "at most \(maximumSide)x\(maximumSide) at 1 frame a minute to \(Int(maximumFramesPerSecond)) fps")
         }
-        guard ["420", "420jpeg", "420paldv", "420mpeg2"].contains(header.colourSpace) else {
-            throw MediaError.formatUnsupported("\(path) is Y4M C\(header.colourSpace); OnAir reads 8-bit 4:2:0 only: ffmpeg -i IN -pix_fmt yuv420p OUT.y4m")
+        guard Y4MColourSpace(tag: header.colourSpace) != nil else {
+            throw MediaError.formatUnsupported(
+                "\(path) is Y4M C\(header.colourSpace); OnAir reads C\(Y4MColourSpace.tags.joined(separator: ", C")): "
+                    + "ffmpeg -i IN -pix_fmt yuv420p OUT.y4m")
         }
         return header
     }
@@ -130,6 +142,8 @@ public final class Y4MFileSource: VideoSource {
         if mapsFrames, let mapped = try mapFrame(at: recordOffset + 6) {
             frame = VideoFrame(
                 width: granted.width, height: granted.height, mapped: mapped, captureNanoseconds: tick.time, sequenceNumber: sequence)
+        } else if layout.converts {
+            frame = try converted(readFrame(at: recordOffset + 6), captureNanoseconds: tick.time)
         } else {
             frame = VideoFrame(
                 width: granted.width, height: granted.height, planes: try readFrame(at: recordOffset + 6),
@@ -160,6 +174,27 @@ public final class Y4MFileSource: VideoSource {
         let got = try pool[slot].withUnsafeMutableBytes { buffer in try file.read(into: buffer, at: offset) }
         guard got == frameBytes else { throw truncated() }
         return pool[slot]
+    }
+
+    /// A frame of the file's layout as the encoder's 8-bit 4:2:0, through libswscale with the filter ffmpeg's CLI
+    /// uses for a format conversion (bicubic), so a clip encodes as `-pix_fmt yuv420p` would have made it.
+    private func converted(_ bytes: [UInt8], captureNanoseconds: UInt64) throws -> VideoFrame {
+        var frame = VideoFrame(width: granted.width, height: granted.height, captureNanoseconds: captureNanoseconds, sequenceNumber: sequence)
+        let width = frame.width, height = frame.height, luma = frame.lumaCount, chroma = frame.chromaCount, chromaWidth = frame.chromaWidth
+        try bytes.withUnsafeBufferPointer { source in
+            let base = source.baseAddress!
+            let planes = layout.planes(width: width, height: height)
+            let picture = FrameScaler.Picture(
+                format: layout.pixelFormat!, width: width, height: height,
+                planes: planes.map { Optional(base + $0.offset) }, strides: planes.map { Int32($0.stride) })
+            try frame.planes.withUnsafeMutableBufferPointer { output in
+                let out = output.baseAddress!
+                try scaler.scale(
+                    picture, into: [out, out + luma, out + luma + chroma], strides: [Int32(width), Int32(chromaWidth), Int32(chromaWidth)],
+                    format: AV_PIX_FMT_YUV420P, width: width, height: height, flags: SWS_BICUBIC)
+            }
+        }
+        return frame
     }
 
     private func truncated() -> MediaError {
