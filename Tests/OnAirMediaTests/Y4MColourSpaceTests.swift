@@ -43,6 +43,22 @@ struct Y4MColourSpaceTests {
         }
     }
 
+    @Test("a converted clip cut while playing fails the track with the truncation message")
+    func truncatedWhileConverting() throws {
+        let files = try TestFiles()
+        try files.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10", "-frames:v", "3", "-pix_fmt", "yuv444p", files.path("clip.y4m")])
+        let clip = try Y4MFileSource(path: files.path("clip.y4m"), pacing: .unpaced)
+        _ = try clip.read()
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: files.path("clip.y4m"))[.size] as? Int)
+        #expect(truncate(files.path("clip.y4m"), off_t(size - 64 * 48 * 3 - 100)) == 0)
+        do {
+            _ = try clip.read()
+            Issue.record("a frame was read past the cut")
+        } catch let MediaError.fileUnreadable(_, reason) {
+            #expect(reason.contains("frame 1 is truncated"), "\(reason)")
+        }
+    }
+
     @Test("a frame's bytes are its planes' bytes, rounding odd chroma sides up", arguments: [
         ("420jpeg", 162 * 91 + 2 * 81 * 46), ("422", 162 * 91 + 2 * 81 * 91), ("444", 3 * 162 * 91),
         ("444alpha", 4 * 162 * 91), ("mono", 162 * 91), ("mono16", 2 * 162 * 91), ("420p10", 2 * (162 * 91 + 2 * 81 * 46)),

@@ -41,6 +41,8 @@ public final class Y4MFileSource: VideoSource {
     /// The file's frame layout; frames of any but 8-bit 4:2:0 are converted by `scaler`.
     private let layout: Y4MColourSpace
     private let scaler = FrameScaler()
+    /// A converted clip's frame as the file holds it: read, converted at once, read over by the next.
+    private var unconverted: [UInt8] = []
 
     /// The most a header line may take (ffmpeg writes about 50 bytes; X-tags add some).
     static let maximumHeaderBytes = 4096
@@ -143,7 +145,7 @@ public final class Y4MFileSource: VideoSource {
             frame = VideoFrame(
                 width: granted.width, height: granted.height, mapped: mapped, captureNanoseconds: tick.time, sequenceNumber: sequence)
         } else if layout.converts {
-            frame = try converted(readFrame(at: recordOffset + 6), captureNanoseconds: tick.time)
+            frame = try converted(at: recordOffset + 6, captureNanoseconds: tick.time)
         } else {
             frame = VideoFrame(
                 width: granted.width, height: granted.height, planes: try readFrame(at: recordOffset + 6),
@@ -178,10 +180,12 @@ public final class Y4MFileSource: VideoSource {
 
     /// A frame of the file's layout as the encoder's 8-bit 4:2:0, through libswscale with the filter ffmpeg's CLI
     /// uses for a format conversion (bicubic), so a clip encodes as `-pix_fmt yuv420p` would have made it.
-    private func converted(_ bytes: [UInt8], captureNanoseconds: UInt64) throws -> VideoFrame {
+    private func converted(at offset: Int, captureNanoseconds: UInt64) throws -> VideoFrame {
+        if unconverted.count != frameBytes { unconverted = [UInt8](repeating: 0, count: frameBytes) }
+        guard try unconverted.withUnsafeMutableBytes({ try file.read(into: $0, at: offset) }) == frameBytes else { throw truncated() }
         var frame = VideoFrame(width: granted.width, height: granted.height, captureNanoseconds: captureNanoseconds, sequenceNumber: sequence)
         let width = frame.width, height = frame.height, luma = frame.lumaCount, chroma = frame.chromaCount, chromaWidth = frame.chromaWidth
-        try bytes.withUnsafeBufferPointer { source in
+        try unconverted.withUnsafeBufferPointer { source in
             let base = source.baseAddress!
             let planes = layout.planes(width: width, height: height)
             let picture = FrameScaler.Picture(
