@@ -236,6 +236,21 @@ struct DashboardTests {
         #expect(!text.contains("▀"))
     }
 
+    @Test("where no picture will come the preview says why, not 'no frame yet'", arguments: [
+        (StreamTelemetry.PictureAbsence?.none, "decoded video: no frame yet"),
+        (.audioOnly, "audio only: the stream announces no video"),
+        (.videoNotDecoded, "no picture: the video is not H.264 (see the events)"),
+    ])
+    func pictureAbsence(absence: StreamTelemetry.PictureAbsence?, text: String) {
+        var telemetry = ConsoleFixtures.telemetry(preview: false)
+        telemetry.pictureAbsence = absence
+        var buffer = CellBuffer(width: 120, height: 24)
+        SubscriberDashboard.render(state: ConsoleFixtures.subscriber(), telemetry: telemetry, now: ConsoleFixtures.now,
+                                   in: buffer.area, into: &buffer, theme: .builtInDefault)
+        #expect(buffer.text.contains(text), "\(buffer.text)")
+        if absence != nil { #expect(!buffer.text.contains("no frame yet")) }
+    }
+
     @Test("the publisher's timer counts time on air; an error shows its message")
     func publisherTimerAndError() {
         var state = ConsoleFixtures.publisher(.error("connection refused"))

@@ -53,7 +53,8 @@ public struct SubscriberDashboard: Widget {
         renderInfo(in: layout.info, headline: layout.headline, into: &buffer, theme: theme)
         if let preview = layout.preview {
             let placeholder = ConsoleFormat.longestFitting(
-                state.renderActive ? ["decoded video: no frame yet", "no frame yet"] : ["render paused (pauseRender)", "render paused"],
+                !state.renderActive ? ["render paused (pauseRender)", "render paused"]
+                    : telemetry.pictureAbsence?.texts ?? ["decoded video: no frame yet", "no frame yet"],
                 width: preview.width)
             PreviewView(state.renderActive ? telemetry.preview : nil, placeholder: placeholder, timecode: largeFrameNumber)
                 .render(in: preview, into: &buffer, theme: theme)

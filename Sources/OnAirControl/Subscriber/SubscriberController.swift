@@ -114,6 +114,7 @@ public final class SubscriberController {
             audioLevelDBFS: decoded?.audioLevel?.rmsDBFS,
             link: link?.state
         )
+        telemetry.pictureAbsence = media.withFacts { $0.pictureAbsence }
         if let reading = glassToGlassNow, let p50 = reading.p50Milliseconds, let p99 = reading.p99Milliseconds, let frame = reading.lastFrameNumber {
             telemetry.glassToGlass = StreamTelemetry.GlassToGlass(p50Milliseconds: p50, p99Milliseconds: p99, frameNumber: frame)
         }
@@ -237,6 +238,7 @@ public final class SubscriberController {
             report(.warning(text, dropped: nil))
         case .metadata(let metadata):
             notices.append(.reported(kind: "metadata", details: metadata.mapValues(\.json)))
+            media.withFacts { $0.metadata(announcesVideo: metadata["videocodecid"] != nil || metadata["width"] != nil) }
         case .packet(let packet):
             mediaPacket(packet, at: now)
         case .undecodable(let kind, let bytes, let timestamp):
@@ -358,8 +360,11 @@ public final class SubscriberController {
         cancelMove()
         generation = newGeneration()
         let current = generation
-        // Only media of this play may say PLAYING.
-        media.withFacts { $0.flowing = nil }
+        // Only media of this play may say PLAYING, or why it has no picture.
+        media.withFacts {
+            $0.flowing = nil
+            $0.pictureAbsence = nil
+        }
         let previous = player
         playingName = name
         var target = movedURL ?? url

@@ -25,13 +25,19 @@ struct SubscriberMediaFacts: Sendable {
     var flowing: FrameFreshness.Verdict?
     /// A video track announced without a frame rate (no `onMetaData`), waiting for frames to measure it.
     var frameRateProbe: FrameRateProbe?
+    /// Why no picture will come, when the stream says so: shown where the picture would be, instead of
+    /// "no frame yet" (which promises one). A decodable video packet, a new publish and a new play clear it.
+    var pictureAbsence: StreamTelemetry.PictureAbsence?
 
     /// One media packet: replayed frames are decoded (the GOP that follows needs them) but move no figure —
     /// no bitrate, fps or closed gap.
     mutating func packet(_ packet: EncodedPacket, at now: SessionTime) -> News {
         var news = News()
         let isVideo = packet.kind == .video
-        if isVideo { streamHasVideo = true }
+        if isVideo {
+            streamHasVideo = true
+            pictureAbsence = nil
+        }
         let verdict = isVideo
             ? videoFreshness.judge(timestamp: packet.decodeTimestamp)
             : audioFreshness.judge(timestamp: packet.decodeTimestamp)
@@ -59,12 +65,21 @@ struct SubscriberMediaFacts: Sendable {
     /// fps count them (live ones only, as `packet`); nothing else moves — no picture, no gap closed, no verdict.
     mutating func undecodable(kind: EncodedPacket.Kind, bytes: Int, timestamp: Int64) {
         let isVideo = kind == .video
+        if isVideo { pictureAbsence = .videoNotDecoded }
         let verdict = isVideo ? videoFreshness.judge(timestamp: timestamp) : audioFreshness.judge(timestamp: timestamp)
         if verdict == .live { meter.add(bytes: bytes, videoFrame: isVideo) }
     }
 
     /// A publish began or ended: the next one's timestamps start afresh.
+    /// `onMetaData` without a video field (`videocodecid`, `width`): an audio-only stream, as ffmpeg and
+    /// GStreamer announce one; with one, a video track is coming.
+    mutating func metadata(announcesVideo: Bool) {
+        if !announcesVideo, pictureAbsence == nil { pictureAbsence = .audioOnly }
+        if announcesVideo, pictureAbsence == .audioOnly { pictureAbsence = nil }
+    }
+
     mutating func newPublishSession() {
+        pictureAbsence = nil
         videoFreshness.newPublishSession()
         audioFreshness.newPublishSession()
     }

@@ -37,6 +37,24 @@ public struct StreamTelemetry: Sendable, Equatable {
             self.frameNumber = frameNumber
         }
     }
+    /// Subscriber only: why no picture will come, when the stream says so (nil: a picture is expected).
+    public var pictureAbsence: PictureAbsence?
+
+    public enum PictureAbsence: Sendable, Equatable {
+        /// `onMetaData` announces no video (an audio-only stream).
+        case audioOnly
+        /// Video arrives in a codec OnAir does not decode (Sorenson H.263, VP6, …; the event log names it).
+        case videoNotDecoded
+
+        /// Longest first, for the space the preview has.
+        public var texts: [String] {
+            switch self {
+            case .audioOnly: ["audio only: the stream announces no video", "audio only"]
+            case .videoNotDecoded: ["no picture: the video is not H.264 (see the events)", "video not H.264"]
+            }
+        }
+    }
+
     /// Publisher only: the link impairment stage's state, nil when there is no stage.
     public var link: LinkImpairmentState?
     /// Publisher only: what adaptive bitrate asks of the encoder now, nil with `--abr off`.
