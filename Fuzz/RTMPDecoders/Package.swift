@@ -62,5 +62,12 @@ let package = Package(
             dependencies: ["OnAirRTMP", "FuzzDriver", .product(name: "NIOCore", package: "swift-nio")],
             path: "Sources/FuzzRecorderResume"
         ),
+        /// `--audio FILE.wav`: the RIFF walk, the fmt chunk and the sample reads. Its sources are symlinks to
+        /// just those files of OnAirMedia (and the POSIX funnel they call), without the C libraries.
+        .executableTarget(
+            name: "FuzzWAVReader",
+            dependencies: ["FuzzDriver"],
+            path: "Sources/FuzzWAVReader"
+        ),
     ]
 )

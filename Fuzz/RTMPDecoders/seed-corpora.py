@@ -9,7 +9,8 @@ CORPUS_DIR/amf0/ (every AMF0 command / data message body), CORPUS_DIR/flv/ (one 
 holding its audio, video and script-data messages, plus a short prefix of each) and CORPUS_DIR/resume/ (the
 same FLV files for the recorder's append scan, plus recordings whose timestamps run to the 32-bit limit, as
 the three-session `append` of GitHub issue 14 left them, and one with a torn last tag) and CORPUS_DIR/sps/ (the avcC
-record of every AVC sequence header, and each SPS in it on its own) and CORPUS_DIR/demux/ (each capture's
+record of every AVC sequence header, and each SPS in it on its own) and CORPUS_DIR/wav/ (WAV files of every sample layout the
+reader takes and a few it refuses) and CORPUS_DIR/demux/ (each capture's
 data, media, command and aggregate messages in FuzzPlayerDemuxer's framing: a kind byte, a UInt16 length, the
 body, cut to 64 KiB; plus hostile aggregates: wrapping and backward timestamps, zero-length tags, sizes past the
 end, a wrong back pointer, a nested aggregate, 4096 and 4097 sub-messages). A deliberately small chunk
@@ -132,7 +133,48 @@ def hostile_recordings():
     yield "torn", header + video_tag(0) + video_tag(33)[:-7]
 
 
+def wav_files():
+    """Small WAV files of every sample layout FuzzWAVReader's reader takes, and a few it refuses: (name, bytes)."""
+    import math
+
+    def riff(fmt, data, extra=b""):
+        body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt + extra + b"data" + struct.pack("<I", len(data)) + data
+        return b"RIFF" + struct.pack("<I", len(body)) + body
+
+    def fmt(tag, channels, rate, bits, align, extensible_tag=None):
+        plain = struct.pack("<HHIIHH", tag, channels, rate, rate * align, align, bits)
+        if extensible_tag is None:
+            return plain
+        guid = struct.pack("<H", extensible_tag) + bytes([0, 0, 0, 0, 0x10, 0, 0x80, 0, 0, 0xAA, 0, 0x38, 0x9B, 0x71])
+        return plain + struct.pack("<HHI", 22, bits, 3 if channels == 2 else 4) + guid
+
+    wave = [math.sin(i / 7.0) * (1.2 if i % 50 == 0 else 0.8) for i in range(96)]
+    def ints(width, unsigned=False):
+        out = b""
+        for v in wave:
+            scaled = max(-1.0, min(1.0, v))
+            value = int(scaled * (2 ** (width * 8 - 1) - 1))
+            out += (value + 128).to_bytes(1, "little") if unsigned else value.to_bytes(width, "little", signed=True)
+        return out
+    floats32 = b"".join(struct.pack("<f", v) for v in wave)
+    floats64 = b"".join(struct.pack("<d", v) for v in wave)
+    listing = b"LIST" + struct.pack("<I", 4) + b"INFO"
+    yield "u8-mono", riff(fmt(1, 1, 8000, 8, 1), ints(1, unsigned=True))
+    yield "s16-stereo-list", riff(fmt(1, 2, 44100, 16, 4), ints(2), listing)
+    yield "s24-stereo-ext", riff(fmt(0xFFFE, 2, 48000, 24, 6, extensible_tag=1), ints(3))
+    yield "s32-mono", riff(fmt(1, 1, 96000, 32, 4), ints(4))
+    yield "f32-stereo", riff(fmt(3, 2, 48000, 32, 8), floats32)
+    yield "f64-mono-ext", riff(fmt(0xFFFE, 1, 22050, 64, 8, extensible_tag=3), floats64)
+    yield "odd-data-length", riff(fmt(1, 2, 48000, 16, 4), ints(2) + b"\x01")
+    yield "six-channels", riff(fmt(1, 6, 48000, 16, 12), ints(2) * 3)
+    yield "zero-align", riff(fmt(1, 2, 48000, 16, 0), ints(2))
+
+
 def main(fixtures, corpus):
+    os.makedirs(os.path.join(corpus, "wav"), exist_ok=True)
+    for stem, data in wav_files():
+        with open(os.path.join(corpus, "wav", stem), "wb") as f:
+            f.write(data)
     os.makedirs(os.path.join(corpus, "resume"), exist_ok=True)
     for stem, data in hostile_recordings():
         with open(os.path.join(corpus, "resume", stem), "wb") as f:

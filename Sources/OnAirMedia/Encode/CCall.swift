@@ -1,5 +1,3 @@
-import CALSA
-import CFFmpeg
 import Glibc
 
 /// The one funnel every C call in OnAirMedia goes through (docs/conventions.md §5, after swift-nio's `System.swift`).
@@ -28,28 +26,5 @@ enum CCall {
             if result == EINTR { continue }
             throw .system(function: function, errno: result)
         }
-    }
-}
-
-/// libav return codes: negative AVERROR values are errors, anything else passes through.
-@discardableResult
-func check(_ result: Int32, _ function: String) throws(MediaError) -> Int32 {
-    guard result < 0 else { return result }
-    throw .libav(function: function, code: result, message: avErrorMessage(result))
-}
-
-/// ALSA return codes: negative errno values are errors, anything else passes through.
-@discardableResult
-func check<Result: BinaryInteger>(alsa result: Result, _ function: String) throws(MediaError) -> Result {
-    guard result < 0 else { return result }
-    let code = Int32(truncatingIfNeeded: result)
-    throw .alsa(function: function, code: code, message: String(cString: snd_strerror(code)))
-}
-
-/// The text of an AVERROR code (`av_err2str` is a macro Swift cannot import).
-func avErrorMessage(_ code: Int32) -> String {
-    var buffer = [CChar](repeating: 0, count: 128)
-    return buffer.withUnsafeMutableBufferPointer { pointer in
-        String(cString: onair_av_err2str(code, pointer.baseAddress, pointer.count))
     }
 }
