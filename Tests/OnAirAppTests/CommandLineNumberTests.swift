@@ -60,6 +60,19 @@ struct CommandLineNumberTests {
         #expect(error.contains("-1") || error.contains("-30"), "\(error)")
     }
 
+    /// docs/usage.md: a bad value is a usage error. A source no resolver can name is one (a missing file or
+    /// device is not: that is found when it is opened, exit 1).
+    @Test("a --video or --audio value that names no kind of source is a usage error, exit 2 in one line", arguments: [
+        (["publish", "rtmp://127.0.0.1:1/live/x", "--headless", "--video", "/tmp"], "--video"),
+        (["publish", "rtmp://127.0.0.1:1/live/x", "--headless", "--video", "clip.mp4"], "--video"),
+        (["publish", "rtmp://127.0.0.1:1/live/x", "--headless", "--audio", "/tmp/song.mp3"], "--audio"),
+        (["demo", "--headless", "--video", "test", "--audio", "./tone"], "--audio"),
+    ])
+    func unknownSources(arguments: [String], option: String) throws {
+        let error = try Self.usageError(arguments)
+        #expect(error.contains("unknown source") && error.contains(option), "\(error)")
+    }
+
     /// Runs the binary with `arguments`, expects a usage error (exit 2) in one line, and returns it.
     static func usageError(_ arguments: [String]) throws -> String {
         let result = try OnAirBinary.run(arguments)

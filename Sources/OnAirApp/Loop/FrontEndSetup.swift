@@ -50,9 +50,12 @@ enum FrontEndSetup {
             notices.forEach(notice)
             configuration = resolved
         } catch let error as MediaError {
-            // A value the operator typed wrong is a usage error; a device that cannot be used is not.
-            if case .invalidConfiguration = error { throw FrontEndExit(code: 2, message: "onair \(command): \(error)") }
-            throw FrontEndExit(code: 1, message: "onair \(command): \(error)")
+            // A value the operator typed wrong (a size, a source no resolver can name) is a usage error; a
+            // device or file that cannot be used is not.
+            switch error {
+            case .invalidConfiguration, .invalidSource: throw FrontEndExit(code: 2, message: "onair \(command): \(error)")
+            default: throw FrontEndExit(code: 1, message: "onair \(command): \(error)")
+            }
         } catch {
             throw FrontEndExit(code: 1, message: "onair \(command): \(error)")
         }
