@@ -164,6 +164,15 @@ struct CommandLineNumberTests {
         #expect(empty.standardError.contains("holds no key"), "\(empty.standardError)")
     }
 
+    /// `--publish-key "$KEY"` with KEY unset must not start a relay that takes any publisher.
+    @Test("an empty --publish-key is one usage line (exit 2), not a relay without a key", arguments: ["", "  "])
+    func emptyPublishKey(key: String) throws {
+        let result = try OnAirBinary.run(
+            ["serve", "--listen", "127.0.0.1:\(try FreePort.loopback())", "--publish-key", key, "--headless"], timeout: .seconds(30))
+        #expect(result.status == 2, "\(result.standardError)")
+        #expect(result.standardError == "onair serve: --publish-key is empty; give the key, or leave the option out to serve loopback without one\n")
+    }
+
     @Test("small truths: --ca-file /dev/null holds no certificate; --script nonexistent is OnAir's own line")
     func smallTruths() throws {
         let ca = try OnAirBinary.run(["publish", "rtmps://127.0.0.1:1/live/x", "--headless", "--ca-file", "/dev/null", "--duration", "1"])

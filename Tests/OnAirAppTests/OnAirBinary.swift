@@ -19,7 +19,9 @@ struct OnAirBinary {
         return directory.appendingPathComponent("onair")
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(30)) throws -> Result {
+    /// Runs to the end, or until `timeout` (a bound against hangs, not a verdict: 300 s by default, far above
+    /// any run here) stops the child.
+    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(300)) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
@@ -32,18 +34,21 @@ struct OnAirBinary {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let deadline = ContinuousClock.now + timeout
+        // The deadline is kept while the pipes are read: a child that never exits (a server that should have
+        // refused to start) is stopped — SIGTERM, then SIGKILL 5 s later — so its pipes end and the test fails
+        // instead of hanging on the read.
+        let child = process
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let terminate = DispatchWorkItem { if child.isRunning { child.terminate() } }
+        let kill = DispatchWorkItem { if child.isRunning { Foundation.kill(child.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: terminate)
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds + 5, execute: kill)
         // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
-        while process.isRunning {
-            if ContinuousClock.now > deadline {
-                process.terminate()
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
         process.waitUntilExit()
+        terminate.cancel()
+        kill.cancel()
         return Result(
             status: process.terminationStatus,
             standardOutput: String(decoding: outData, as: UTF8.self),

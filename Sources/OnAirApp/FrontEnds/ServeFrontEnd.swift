@@ -108,10 +108,14 @@ public struct ServeFrontEnd: Sendable {
     }
 
     /// The publish key from `--publish-key`, `--publish-key-file` (first line) or `ONAIR_PUBLISH_KEY`, in that
-    /// order; giving both options is a usage error, as is an unreadable or empty key file.
+    /// order; giving both options is a usage error, as is an unreadable or empty key file, or an empty
+    /// `--publish-key` (`--publish-key "$KEY"` with KEY unset would otherwise serve with no key at all).
     func publishKey() throws(FrontEndExit) -> String? {
         if options.publishKey != nil && options.publishKeyFile != nil {
             throw FrontEndExit(code: 2, message: "onair serve: give --publish-key or --publish-key-file, not both")
+        }
+        if let key = options.publishKey, key.allSatisfy(\.isWhitespace) {
+            throw FrontEndExit(code: 2, message: "onair serve: --publish-key is empty; give the key, or leave the option out to serve loopback without one")
         }
         if let path = options.publishKeyFile {
             guard let data = FileManager.default.contents(atPath: path), data.count <= 4096,
