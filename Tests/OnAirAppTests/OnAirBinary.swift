@@ -37,10 +37,9 @@ struct OnAirBinary {
         // The deadline is kept while the pipes are read: a child that never exits (a server that should have
         // refused to start) is stopped — SIGTERM, then SIGKILL 5 s later — so its pipes end and the test fails
         // instead of hanging on the read.
-        let child = process
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        let terminate = DispatchWorkItem { if child.isRunning { child.terminate() } }
-        let kill = DispatchWorkItem { if child.isRunning { Foundation.kill(child.processIdentifier, SIGKILL) } }
+        let terminate = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        let kill = DispatchWorkItem { if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: terminate)
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds + 5, execute: kill)
         // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
