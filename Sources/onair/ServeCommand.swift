@@ -39,8 +39,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "File holding the publish key (its first line), so the key is not in argv.")
     var publishKeyFile: String?
 
-    @Option(help: "Directory for record/append recordings.")
-    var recordDir = "recordings"
+    @Option(help: "Directory for record/append recordings (created at start when given, or with --record all; default: ./recordings, created at the first recording).")
+    var recordDir: String?
 
     @Option(help: "Which publishes are recorded: by-type (record/append publishes, or ?record=record|append after the name), all (live ones too, as record), none.")
     var record = "by-type"
@@ -77,7 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         var options = ServeFrontEnd.Options(
-            listen: listen, publishKey: publishKey, recordDirectory: recordDir, idleTimeout: idleTimeout, headless: headless,
+            listen: listen, publishKey: publishKey, recordDirectory: recordDir ?? "recordings", idleTimeout: idleTimeout, headless: headless,
             maxConnectionsPerAddress: maxConnectionsPerAddress, limitLoopback: limitLoopback, handshakeTimeout: handshakeTimeout,
             audioMergeMilliseconds: audioMergeMs)
         options.publishKeyFile = publishKeyFile
@@ -85,6 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
         options.connectIdleTimeout = connectIdleTimeout
         options.loopbackExemptionLimit = loopbackExemptionLimit
         options.recordMode = record
+        options.recordDirectoryGiven = recordDir != nil
         options.tcpNoDelay = tcpNodelay
         try await runFrontEnd { try await ServeFrontEnd(options: options).run() }
     }

@@ -73,6 +73,30 @@ struct CommandLineNumberTests {
         #expect(error.contains("unknown source") && error.contains(option), "\(error)")
     }
 
+    /// Headless draws no theme, but the command line is the same one the console takes: an unknown name is
+    /// refused there too, before anything connects (port 1 would otherwise be a runtime error, exit 1).
+    @Test("an unknown --theme is a usage error headless too", arguments: [
+        ["publish", "rtmp://127.0.0.1:1/live/x", "--headless", "--theme", "no-such-theme"],
+        ["subscribe", "rtmp://127.0.0.1:1/live/x", "--headless", "--theme", "no-such-theme"],
+        ["demo", "--headless", "--theme", "no-such-theme"],
+    ])
+    func unknownThemeHeadless(arguments: [String]) throws {
+        let error = try Self.usageError(arguments)
+        #expect(error.contains("unknown theme 'no-such-theme'") && error.contains("monochrome"), "\(error)")
+    }
+
+    /// The demo's embedded relay makes `--record-dir` before anything starts: one that cannot be made is one
+    /// line and exit 1 (a runtime condition, not a usage error), not a `recordingFailed` at each record publish.
+    @Test("demo --record-dir that cannot be made stops at start, exit 1 in one line", .timeLimit(.minutes(2)))
+    func demoRecordDirectory() throws {
+        let directory = try TemporaryDirectory()
+        try Data("in the way".utf8).write(to: directory.file("blocker"))
+        let result = try OnAirBinary.run(["demo", "--headless", "--record-dir", directory.file("blocker").path], timeout: .seconds(60))
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("cannot create record directory \(directory.file("blocker").path): Not a directory"), "\(result.standardError)")
+    }
+
     /// Runs the binary with `arguments`, expects a usage error (exit 2) in one line, and returns it.
     static func usageError(_ arguments: [String]) throws -> String {
         let result = try OnAirBinary.run(arguments)

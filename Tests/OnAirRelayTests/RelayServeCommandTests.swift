@@ -108,6 +108,40 @@ struct RelayServeCommandTests {
         #expect(rejections.allSatisfy { ($0["reason"] as? String)?.isEmpty == false && ($0["remote"] as? String)?.hasPrefix("127.0.0.1:") == true })
     }
 
+    /// A directory that can never be written stops the start when recordings are certain to be wanted; with
+    /// the defaults (by-type, ./recordings) nothing is made until a publish records, so serving still starts.
+    @Test("a record directory that cannot be made is one line and exit 1 at start", arguments: [
+        (["--record-dir", "blocker/rec"], "blocker/rec"),
+        (["--record", "all", "--record-dir", "blocker"], "blocker"),
+    ])
+    func unwritableRecordDirectory(_ options: [String], _ asked: String) throws {
+        let directory = try TemporaryDirectory(prefix: "onair-serve")
+        try Data("in the way".utf8).write(to: directory.file("blocker"))
+        let result = try PeerProcess.run(Self.binary, ["serve", "--listen", "127.0.0.1:0"] + options, in: directory.url, timeout: .seconds(20))
+        #expect(result.status == 1)
+        let lines = result.error.split(separator: "\n")
+        // The path asked for, then (when it is a parent) the component in the way, in the system's words.
+        let blocker = directory.file("blocker").path
+        let reason = asked == "blocker" ? "\(blocker): Not a directory" : "\(directory.file(asked).path): \(blocker): Not a directory"
+        #expect(lines.count == 1 && lines.first?.contains("cannot create record directory \(reason)") == true, "\(result.error)")
+        #expect(lines.first?.contains("--record none") == true, "\(result.error)")
+    }
+
+    @Test("with the default record directory blocked, serve starts and says so only when a publish records")
+    func defaultRecordDirectoryIsLazy() async throws {
+        let directory = try TemporaryDirectory(prefix: "onair-serve")
+        try Data("in the way".utf8).write(to: directory.file("recordings"))
+        let serve = try PeerProcess(Self.binary, ["serve", "--listen", "127.0.0.1:0", "--headless", "--handshake-timeout", "60"], in: directory.url)
+        defer { serve.stop(signal: SIGKILL) }
+        let port = try await Self.listeningPort(of: serve)
+        let publisher = try await RelayTestPublisher(url: try StreamURL("rtmp://127.0.0.1:\(port)/live/show"), type: .record)
+        try await publisher.sync()
+        await publisher.drop()
+        #expect(serve.stop(signal: SIGINT, grace: .seconds(20)) == 0)
+        #expect(serve.standardOutput.contains("\"recordingFailed\""), "\(serve.standardOutput)")
+        #expect(serve.standardOutput.contains("recordings: Not a directory"), "\(serve.standardOutput)")
+    }
+
     @Test("a port in use is one line and a non-zero exit")
     func portInUse() async throws {
         let harness = try await RelayTestHarness()

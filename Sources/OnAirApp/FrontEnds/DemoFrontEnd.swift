@@ -58,8 +58,8 @@ public enum DemoFrontEnd {
     static func runHeadless(
         _ options: DemoOptions, _ destinations: DemoDestinations, writer: JSONLinesWriter, clock: SessionClock, script: ScenarioDriver?
     ) async throws -> ScenarioDriver.Failure? {
-        let presentation = FrontEndPresentation.headless(
-            writer: writer, duration: options.publisher.duration, readsStandardInput: script == nil, clock: clock)
+        let presentation = try FrontEndPresentation.headless(
+            writer: writer, theme: options.publisher.theme, command: "demo", duration: options.publisher.duration, readsStandardInput: script == nil, clock: clock)
         let post = presentation.inputs.poster
         return try await run(options, destinations, on: presentation, notices: recordingNotice(options), script: script.map { script in
             (script, ScenarioDriver.Callbacks(
@@ -151,6 +151,11 @@ public enum DemoFrontEnd {
     static func server(for options: DemoOptions) async throws -> (RelayServer?, StreamURL) {
         if let server = options.server {
             return (nil, try FrontEndSetup.streamURL(server, command: "demo"))
+        }
+        do {
+            try RelayRecordDirectory.prepare(options.recordDirectory)
+        } catch {
+            throw FrontEndExit(code: 1, message: "onair demo: \(error); give --record-dir a directory you can write")
         }
         let relay = try await startRelay(recordDirectory: options.recordDirectory, suspendTimeout: options.publisher.suspendTimeout)
         do {

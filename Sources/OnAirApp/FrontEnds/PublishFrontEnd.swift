@@ -15,7 +15,7 @@ public enum PublishFrontEnd {
     /// Runs the headless publisher until `--duration`, `quit`, SIGINT/SIGTERM or an unrecoverable error.
     public static func runHeadless(_ options: PublishOptions) async throws {
         let writer = try FrontEndSetup.headlessWriter(logFile: options.logFile, command: "publish")
-        try await run(options, on: .headless(writer: writer, duration: options.duration))
+        try await run(options, on: .headless(writer: writer, theme: options.theme, command: "publish", duration: options.duration))
     }
 
     /// The publisher and its network (the wire's measure, ABR, a stage only to impair), the same for both presentations, then the one loop.

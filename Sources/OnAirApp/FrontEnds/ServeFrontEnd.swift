@@ -36,6 +36,8 @@ public struct ServeFrontEnd: Sendable {
         public var recordMode = RelayConfiguration.RecordMode.byType.rawValue
         /// `--no-tcp-nodelay`: let the kernel coalesce small writes to players, as nginx-rtmp does (issue 31).
         public var tcpNoDelay = true
+        /// `--record-dir` was on the command line: recordings are wanted there, so it is created at start-up.
+        public var recordDirectoryGiven = false
 
         public init(listen: String, publishKey: String?, recordDirectory: String, idleTimeout: Double, headless: Bool,
                     maxConnectionsPerAddress: Int = 32, limitLoopback: Bool = false, handshakeTimeout: Double = 5,
@@ -131,9 +133,23 @@ public struct ServeFrontEnd: Sendable {
         return options.publishKey ?? options.environmentPublishKey.flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// Creates the record directory now when recordings are certain to be wanted (`--record all`, or
+    /// `--record-dir` given), so one that can never be written stops the start with one line instead of a
+    /// `recordingFailed` at every publish. With the defaults nothing is created until something records.
+    func prepareRecordDirectory(_ configuration: RelayConfiguration) throws(FrontEndExit) {
+        guard let directory = configuration.recordDirectory, configuration.recordMode != .none,
+              configuration.recordMode == .all || options.recordDirectoryGiven else { return }
+        do {
+            try RelayRecordDirectory.prepare(directory.path)
+        } catch {
+            throw FrontEndExit(code: 1, message: "onair serve: \(error); give --record-dir a directory you can write, or --record none")
+        }
+    }
+
     /// Serves until SIGINT/SIGTERM.
     public func run() async throws {
         let configuration = try configuration()
+        try prepareRecordDirectory(configuration)
         // Watching from before the relay starts, so a signal during start-up still stops it cleanly.
         let (signalled, signal) = AsyncStream.makeStream(of: Int32.self)
         let signals = SignalWatcher { signal.yield($0) }

@@ -15,7 +15,7 @@ public enum SubscribeFrontEnd {
     /// Runs the headless subscriber until `--duration`, `quit`, SIGINT/SIGTERM or a failed first play.
     public static func runHeadless(_ options: SubscribeOptions) async throws {
         let writer = try FrontEndSetup.headlessWriter(logFile: options.logFile, command: "subscribe")
-        try await run(options, on: .headless(writer: writer, duration: options.duration))
+        try await run(options, on: .headless(writer: writer, theme: options.theme, command: "subscribe", duration: options.duration))
     }
 
     /// The player, the same for both presentations, then the one loop.

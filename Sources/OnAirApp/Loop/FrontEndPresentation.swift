@@ -30,9 +30,14 @@ final class FrontEndPresentation {
         return presentation
     }
 
-    /// JSON Lines to `writer`, stdin commands unless a scenario plays instead.
-    static func headless(writer: JSONLinesWriter, duration: Double?, readsStandardInput: Bool = true, clock: SessionClock = SessionClock()) -> FrontEndPresentation {
-        FrontEndPresentation(
+    /// JSON Lines to `writer`, stdin commands unless a scenario plays instead. No theme is drawn, but an
+    /// unknown or malformed `--theme` is still the usage error it is on the console (exit 2), so a command
+    /// line that works headless does not fail only when someone runs it with a screen.
+    static func headless(
+        writer: JSONLinesWriter, theme: String, command: String, duration: Double?, readsStandardInput: Bool = true, clock: SessionClock = SessionClock()
+    ) throws -> FrontEndPresentation {
+        _ = try FrontEndSetup.theme(theme, command: command)
+        return FrontEndPresentation(
             inputs: FrontEndInputs(tick: .seconds(1), duration: duration.map(Self.milliseconds), readsStandardInput: readsStandardInput, watchesSignals: true),
             clock: clock, screen: nil, writer: writer)
     }

@@ -22,7 +22,7 @@ final class RelayRecorder {
     enum Error: Swift.Error, Equatable, CustomStringConvertible {
         case notFLV(path: String, reason: String)
         case file(RelayRecordingFile.Error)
-        case directory(path: String, reason: String)
+        case directory(RelayRecordDirectory.Failure)
         /// The file's last tag leaves less than ``RelayRecorderResume/appendHeadroom`` of FLV's timestamps.
         case timestampLimit(path: String, lastTimestamp: UInt32)
 
@@ -30,7 +30,7 @@ final class RelayRecorder {
             switch self {
             case .notFLV(let path, let reason): "cannot append to \(path): \(reason)"
             case .file(let error): "\(error)"
-            case .directory(let path, let reason): "cannot create record directory \(path): \(reason)"
+            case .directory(let failure): "\(failure)"
             case .timestampLimit(let path, let last):
                 "cannot append to \(path): its timestamps reach \(last) ms, too close to FLV's 32-bit limit (49.7 days); publish with type record to start a new file"
             }
@@ -57,9 +57,9 @@ final class RelayRecorder {
         let url = name.recordingURL(in: directory)
         let fileDirectory = url.deletingLastPathComponent()
         do {
-            try FileManager.default.createDirectory(at: fileDirectory, withIntermediateDirectories: true)
+            try RelayRecordDirectory.prepare(fileDirectory.path)
         } catch {
-            throw .directory(path: fileDirectory.path, reason: error.localizedDescription)
+            throw .directory(error)
         }
         path = url.path
         var resume: RelayRecorderResume?

@@ -1,0 +1,52 @@
+import Glibc
+
+/// Makes sure the record directory exists and can take new files, with `mkdir(2)` and `access(2)` so a
+/// failure names the system's reason ("Not a directory", "Read-only file system", "Permission denied")
+/// rather than Foundation's "The operation could not be completed".
+///
+/// The relay calls it before each recording; `onair serve` calls it at start-up when recordings are
+/// certain to be wanted (`--record all`, or `--record-dir` given), so a directory that can never be written
+/// is one line at start rather than a `recordingFailed` at every publish.
+public enum RelayRecordDirectory {
+    /// Why the directory cannot hold recordings.
+    public struct Failure: Error, Equatable, CustomStringConvertible {
+        /// The directory asked for.
+        public let path: String
+        /// The path component the system refused (a parent of `path`, or `path` itself).
+        public let failedAt: String
+        public let reason: String
+
+        public var description: String {
+            failedAt == path ? "cannot create record directory \(path): \(reason)"
+                : "cannot create record directory \(path): \(failedAt): \(reason)"
+        }
+    }
+
+    /// Creates `path` and its missing parents (mode 0755), then checks the process may create files in it.
+    public static func prepare(_ path: String) throws(Failure) {
+        guard !path.isEmpty else { throw Failure(path: path, failedAt: path, reason: "empty path") }
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += "/" + component
+            try makeDirectory(prefix, for: path)
+        }
+        guard access(path, W_OK | X_OK) == 0 else {
+            throw Failure(path: path, failedAt: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// One `mkdir(2)`; an existing directory is fine, an existing file is not.
+    private static func makeDirectory(_ prefix: String, for path: String) throws(Failure) {
+        let failedAt = path.hasPrefix("/") ? prefix : String(prefix.dropFirst(2))
+        var result: Int32
+        repeat { result = mkdir(prefix, 0o755) } while result != 0 && errno == EINTR
+        if result == 0 { return }
+        let code = errno
+        var info = stat()
+        if code == EEXIST, stat(prefix, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFDIR { return }
+            throw Failure(path: path, failedAt: failedAt, reason: String(cString: strerror(ENOTDIR)))
+        }
+        throw Failure(path: path, failedAt: failedAt, reason: String(cString: strerror(code)))
+    }
+}
