@@ -38,7 +38,7 @@ struct RelayCheckTests {
         let directory = try TemporaryDirectory(prefix: "onair-check")
         let serve = try PeerProcess(OnAirBinary.url.path, ["serve", "--listen", "127.0.0.1:0", "--headless"], in: directory.url)
         defer { serve.stop(signal: SIGKILL) }
-        let port = try await Self.listeningPort(of: serve)
+        let port = try await serve.onairServeListeningPort()
         let url = "rtmp://127.0.0.1:\(port)/live/checked"
 
         let result = try OnAirBinary.run(["publish", url, "--check"])
@@ -100,20 +100,5 @@ struct RelayCheckTests {
         let lines = output.split(separator: "\n")
         #expect(lines.count == 1, "\(output)")
         return try #require(try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any])
-    }
-
-    private static func listeningPort(of serve: PeerProcess) async throws -> Int {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if let line = serve.standardOutput.split(separator: "\n").first,
-               let event = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-               event["kind"] as? String == "listening",
-               let port = (event["details"] as? [String: Any])?["port"] as? Int {
-                return port
-            }
-            guard serve.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw PeerError.failed("onair serve never said where it listens: \(serve.standardOutput.prefix(300)) \(serve.standardError.prefix(300))")
     }
 }

@@ -30,7 +30,7 @@ struct RelayServeCommandTests {
             "--handshake-timeout", "60",
         ], in: directory.url)
         defer { serve.stop(signal: SIGKILL) }
-        let port = try await Self.listeningPort(of: serve)
+        let port = try await serve.onairServeListeningPort()
         #expect(port > 0)
         let publisher: RelayTestPublisher
         do {
@@ -88,7 +88,7 @@ struct RelayServeCommandTests {
             "--handshake-timeout", "10", "--max-connections-per-address", "1", "--limit-loopback",
         ], in: directory.url)
         defer { serve.stop(signal: SIGKILL) }
-        let port = try await Self.listeningPort(of: serve)
+        let port = try await serve.onairServeListeningPort()
         let first = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get()
         // The second is over the limit of 1 only once the first is registered.
         let deadline = ContinuousClock.now + .seconds(20)
@@ -133,7 +133,7 @@ struct RelayServeCommandTests {
         try Data("in the way".utf8).write(to: directory.file("recordings"))
         let serve = try PeerProcess(Self.binary, ["serve", "--listen", "127.0.0.1:0", "--headless", "--handshake-timeout", "60"], in: directory.url)
         defer { serve.stop(signal: SIGKILL) }
-        let port = try await Self.listeningPort(of: serve)
+        let port = try await serve.onairServeListeningPort()
         let publisher = try await RelayTestPublisher(url: try StreamURL("rtmp://127.0.0.1:\(port)/live/show"), type: .record)
         try await publisher.sync()
         await publisher.drop()
@@ -150,24 +150,5 @@ struct RelayServeCommandTests {
         await harness.stop()
         #expect(result.status == 1)
         #expect(result.error.split(separator: "\n").count == 1 && result.error.contains("in use"), "\(result.error)")
-    }
-
-    /// The port from `onair serve --headless`'s first event, `listening`.
-    static func listeningPort(of serve: PeerProcess) async throws -> Int {
-        // A safety net only: on a loaded 2-core machine running the whole suite, start-up can be slow.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if let line = serve.standardOutput.split(separator: "\n").first,
-               let event = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-               event["kind"] as? String == "listening",
-               let port = (event["details"] as? [String: Any])?["port"] as? Int {
-                return port
-            }
-            guard serve.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw PeerError.failed(
-            "onair serve never said where it listens (running: \(serve.isRunning), status: \(String(describing: serve.terminationStatus))): "
-                + "stdout \(serve.standardOutput.prefix(300)) stderr \(serve.standardError.prefix(300))")
     }
 }
