@@ -19,6 +19,10 @@ let package = Package(
             dependencies: ["OnAirCore", .product(name: "NIOCore", package: "swift-nio")],
             path: "Sources/OnAirRTMP"
         ),
+        /// libavutil/libswscale (the Y4M reader's conversions) and the SIGBUS guard of its mapped frames:
+        /// symlinks to the main package's shim and C target.
+        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg"),
+        .target(name: "CMappedFileGuard", path: "Sources/CMappedFileGuard"),
         /// libFuzzer's driver, shared by the fuzz executables.
         .target(name: "FuzzDriver", path: "Sources/FuzzDriver"),
         .executableTarget(
@@ -68,6 +72,13 @@ let package = Package(
             name: "FuzzWAVReader",
             dependencies: ["FuzzDriver"],
             path: "Sources/FuzzWAVReader"
+        ),
+        /// `--video FILE.y4m`: the header line, the FRAME markers and every frame mapped, read or converted by
+        /// libswscale. Its sources are symlinks to just those files of OnAirMedia, with the two C targets.
+        .executableTarget(
+            name: "FuzzY4MReader",
+            dependencies: ["OnAirCore", "CFFmpeg", "CMappedFileGuard", "FuzzDriver"],
+            path: "Sources/FuzzY4MReader"
         ),
     ]
 )

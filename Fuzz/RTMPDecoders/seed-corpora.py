@@ -10,7 +10,8 @@ holding its audio, video and script-data messages, plus a short prefix of each) 
 same FLV files for the recorder's append scan, plus recordings whose timestamps run to the 32-bit limit, as
 the three-session `append` of GitHub issue 14 left them, and one with a torn last tag) and CORPUS_DIR/sps/ (the avcC
 record of every AVC sequence header, and each SPS in it on its own) and CORPUS_DIR/wav/ (WAV files of every sample layout the
-reader takes and a few it refuses) and CORPUS_DIR/demux/ (each capture's
+reader takes and a few it refuses) and CORPUS_DIR/y4m/ (Y4M clips of every colour space the reader takes and a
+few it refuses) and CORPUS_DIR/demux/ (each capture's
 data, media, command and aggregate messages in FuzzPlayerDemuxer's framing: a kind byte, a UInt16 length, the
 body, cut to 64 KiB; plus hostile aggregates: wrapping and backward timestamps, zero-length tags, sizes past the
 end, a wrong back pointer, a nested aggregate, 4096 and 4097 sub-messages). A deliberately small chunk
@@ -170,7 +171,39 @@ def wav_files():
     yield "zero-align", riff(fmt(1, 2, 48000, 16, 0), ints(2))
 
 
+def y4m_files():
+    """Small Y4M clips of every colour space FuzzY4MReader's reader takes, and a few it refuses: (name, bytes)."""
+    layouts = {  # tag: (bytes per sample, chroma shift x, chroma shift y, planes)
+        "420jpeg": (1, 1, 1, 3), "420paldv": (1, 1, 1, 3), "422": (1, 1, 0, 3), "444": (1, 0, 0, 3),
+        "444alpha": (1, 0, 0, 4), "mono": (1, 0, 0, 1), "mono16": (2, 0, 0, 1), "420p10": (2, 1, 1, 3),
+        "422p12": (2, 1, 0, 3), "444p10": (2, 0, 0, 3),
+    }
+
+    def frame_bytes(tag, width, height):
+        size, sx, sy, planes = layouts[tag]
+        cw, ch = (width + (1 << sx) - 1) >> sx, (height + (1 << sy) - 1) >> sy
+        return (width * height + (2 * cw * ch if planes >= 3 else 0) + (width * height if planes == 4 else 0)) * size
+
+    def clip(tag, width, height, frames, extra=""):
+        header = f"YUV4MPEG2 W{width} H{height} F30:1 Ip A1:1 C{tag}{extra}\n".encode()
+        count = frame_bytes(tag, width, height)
+        return header + b"".join(b"FRAME\n" + bytes((i * 7 + n) & 0xFF for i in range(count)) for n in range(frames))
+
+    for tag in layouts:
+        yield f"{tag}-8x6", clip(tag, 8, 6, 2)
+    yield "420-odd-5x3", clip("420jpeg", 5, 3, 3)
+    yield "xtag", clip("420jpeg", 4, 4, 1, " XYSCSS=420JPEG")
+    yield "no-colour-tag", clip("420jpeg", 4, 4, 2).replace(b" C420jpeg", b"")
+    yield "interlaced", clip("420jpeg", 4, 4, 1).replace(b" Ip", b" It")
+    yield "frame-params", clip("420jpeg", 4, 4, 1).replace(b"FRAME\n", b"FRAME Ixyz\n")
+    yield "short-frame", clip("422", 8, 6, 1)[:-5]
+
+
 def main(fixtures, corpus):
+    os.makedirs(os.path.join(corpus, "y4m"), exist_ok=True)
+    for stem, data in y4m_files():
+        with open(os.path.join(corpus, "y4m", stem), "wb") as f:
+            f.write(data)
     os.makedirs(os.path.join(corpus, "wav"), exist_ok=True)
     for stem, data in wav_files():
         with open(os.path.join(corpus, "wav", stem), "wb") as f:

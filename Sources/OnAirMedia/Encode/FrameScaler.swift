@@ -1,14 +1,24 @@
 import CFFmpeg
-import OnAirCore
 
 /// libswscale for size and pixel-format conversion, owned by the one thread that uses it.
 ///
 /// `sws_getCachedContext` re-creates the context only when the geometry changes (a camera renegotiating),
 /// so per-frame cost is the conversion alone.
+///
+/// libswscale writes whole SIMD vectors: past the end of a row whose width is not a multiple of the vector
+/// and, at some sizes, leaves a tight row's tail unwritten. FFmpeg's own frames are allocated aligned and
+/// padded for it (`av_frame_get_buffer`); OnAir's pictures are tight arrays, and a 4x4 4:2:2 clip corrupted the
+/// heap (FuzzY4MReader's first finding; `FrameScalerBoundsTests`). So unless the caller says its planes are
+/// such a frame's, the conversion goes into padded planes of the scaler's own, copied out row by row.
 final class FrameScaler {
     private var context: OpaquePointer?
+    /// Padded planes for the destination's format and size, kept while they stay the same.
+    private var padded: UnsafeMutablePointer<AVFrame>?
 
-    deinit { sws_freeContext(context) }
+    deinit {
+        sws_freeContext(context)
+        av_frame_free(&padded)
+    }
 
     /// One picture: up to three plane pointers and their strides.
     struct Picture {
@@ -20,9 +30,10 @@ final class FrameScaler {
     }
 
     /// Converts `source` into `destination` planes; `flags` picks speed (bilinear) or quality (area, for previews).
+    /// `destinationIsPadded`: the planes are an `av_frame_get_buffer` frame's, written directly.
     func scale(
         _ source: Picture, into destination: [UnsafeMutablePointer<UInt8>?], strides destinationStrides: [Int32],
-        format destinationFormat: AVPixelFormat, width: Int, height: Int, flags: Int32 = SWS_BILINEAR
+        format destinationFormat: AVPixelFormat, width: Int, height: Int, flags: Int32 = SWS_BILINEAR, destinationIsPadded: Bool = false
     ) throws {
         context = sws_getCachedContext(
             context, Int32(source.width), Int32(source.height), source.format,
@@ -30,36 +41,45 @@ final class FrameScaler {
         guard let context else {
             throw MediaError.formatUnsupported("libswscale cannot convert \(source.width)x\(source.height) to \(width)x\(height)")
         }
-        var sourcePlanes = source.planes + [UnsafePointer<UInt8>?](repeating: nil, count: 4 - source.planes.count)
-        var sourceStrides = source.strides + [Int32](repeating: 0, count: 4 - source.strides.count)
-        var destinationPlanes = destination + [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4 - destination.count)
-        var strides = destinationStrides + [Int32](repeating: 0, count: 4 - destinationStrides.count)
-        let rows = sws_scale(context, &sourcePlanes, &sourceStrides, 0, Int32(source.height), &destinationPlanes, &strides)
-        try check(rows, "sws_scale")
+        var sourcePlanes = Self.four(source.planes)
+        var sourceStrides = Self.four(source.strides)
+        if destinationIsPadded {
+            var planes = Self.four(destination)
+            var strides = Self.four(destinationStrides)
+            try check(sws_scale(context, &sourcePlanes, &sourceStrides, 0, Int32(source.height), &planes, &strides), "sws_scale")
+            return
+        }
+        let frame = try paddedFrame(format: destinationFormat, width: width, height: height)
+        var planes = [frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2, frame.pointee.data.3]
+        var strides = [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2, frame.pointee.linesize.3]
+        try check(sws_scale(context, &sourcePlanes, &sourceStrides, 0, Int32(source.height), &planes, &strides), "sws_scale")
+        var targets = Self.four(destination)
+        var targetStrides = Self.four(destinationStrides)
+        var copied = planes.map { UnsafePointer($0) }
+        av_image_copy(&targets, &targetStrides, &copied, strides, destinationFormat, Int32(width), Int32(height))
     }
 
-    /// A small packed-RGB picture of an I420 frame, for the terminal preview.
-    func preview(of frame: VideoFrame, width: Int, height: Int) throws -> PreviewImage {
-        var rgb = [UInt8](repeating: 0, count: width * height * 3)
-        try frame.withUnsafePictureBytes { planes throws in
-            let base = planes.baseAddress!
-            // Without the frame marker's row (it changes every frame; see PacketDecoder), when there is one.
-            let hasMarker = FrameMarker.read(luma: UnsafeBufferPointer(rebasing: planes[0..<frame.lumaCount]),
-                                             stride: frame.width, width: frame.width, height: frame.height) != nil
-            let skip = hasMarker ? FrameMarker.bandHeight(pictureHeight: frame.height) : 0
-            let source = Picture(
-                format: AV_PIX_FMT_YUV420P, width: frame.width, height: frame.height - skip,
-                planes: [
-                    base + skip * frame.width, base + frame.lumaCount + skip / 2 * frame.chromaWidth,
-                    base + frame.lumaCount + frame.chromaCount + skip / 2 * frame.chromaWidth,
-                ],
-                strides: [Int32(frame.width), Int32(frame.chromaWidth), Int32(frame.chromaWidth)])
-            try rgb.withUnsafeMutableBufferPointer { output throws in
-                try scale(
-                    source, into: [output.baseAddress], strides: [Int32(width * 3)], format: AV_PIX_FMT_RGB24,
-                    width: width, height: height, flags: SWS_AREA)
-            }
+    /// The scaler's padded planes for `format` at `width`x`height`, allocated again only when those change.
+    private func paddedFrame(format: AVPixelFormat, width: Int, height: Int) throws -> UnsafeMutablePointer<AVFrame> {
+        if let padded, padded.pointee.format == format.rawValue, padded.pointee.width == Int32(width), padded.pointee.height == Int32(height) {
+            return padded
         }
-        return PreviewImage(width: width, height: height, rgb: rgb)
+        av_frame_free(&padded)
+        guard let frame = av_frame_alloc() else { throw MediaError.formatUnsupported("av_frame_alloc failed (out of memory)") }
+        padded = frame
+        frame.pointee.format = format.rawValue
+        frame.pointee.width = Int32(width)
+        frame.pointee.height = Int32(height)
+        try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer")
+        return frame
+    }
+
+    /// libswscale's four-plane arrays: `values`, then nil (or 0) for the planes they lack.
+    private static func four<Element>(_ values: [Element?]) -> [Element?] {
+        values + [Element?](repeating: nil, count: max(0, 4 - values.count))
+    }
+
+    private static func four(_ values: [Int32]) -> [Int32] {
+        values + [Int32](repeating: 0, count: max(0, 4 - values.count))
     }
 }

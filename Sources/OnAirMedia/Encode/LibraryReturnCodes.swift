@@ -1,4 +1,3 @@
-import CALSA
 import CFFmpeg
 
 /// libav return codes: negative AVERROR values are errors, anything else passes through.
@@ -6,14 +5,6 @@ import CFFmpeg
 func check(_ result: Int32, _ function: String) throws(MediaError) -> Int32 {
     guard result < 0 else { return result }
     throw .libav(function: function, code: result, message: avErrorMessage(result))
-}
-
-/// ALSA return codes: negative errno values are errors, anything else passes through.
-@discardableResult
-func check<Result: BinaryInteger>(alsa result: Result, _ function: String) throws(MediaError) -> Result {
-    guard result < 0 else { return result }
-    let code = Int32(truncatingIfNeeded: result)
-    throw .alsa(function: function, code: code, message: String(cString: snd_strerror(code)))
 }
 
 /// The text of an AVERROR code (`av_err2str` is a macro Swift cannot import).

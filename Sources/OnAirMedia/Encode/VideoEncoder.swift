@@ -142,7 +142,9 @@ final class VideoEncoder {
                 strides: [Int32(picture.width), Int32(picture.chromaWidth), Int32(picture.chromaWidth)])
             let destination = [frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2]
             let strides = [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2]
-            try scaler.scale(source, into: destination, strides: strides, format: AV_PIX_FMT_YUV420P, width: settings.width, height: settings.height)
+            try scaler.scale(
+                source, into: destination, strides: strides, format: AV_PIX_FMT_YUV420P, width: settings.width, height: settings.height,
+                destinationIsPadded: true)
         }
     }
 

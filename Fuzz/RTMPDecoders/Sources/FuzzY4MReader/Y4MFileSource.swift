@@ -1,0 +1,1 @@
+../../../../Sources/OnAirMedia/Capture/Y4MFileSource.swift
