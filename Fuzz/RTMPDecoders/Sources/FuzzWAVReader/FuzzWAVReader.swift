@@ -8,9 +8,8 @@ import Glibc
 /// other than the frames asked for.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWAVReader(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    guard let file = memoryFile else { fatalError("mkstemp failed: \(errno)") }
-    guard ftruncate(file, 0) == 0, size == 0 || pwrite(file, data, size, 0) == size else { fatalError("cannot write the memory file") }
-    guard let source = try? WAVFileSource(path: "/proc/self/fd/\(file)", pacing: .unpaced) else { return 0 }
+    let path = scratch.hold(data, size)
+    guard let source = try? WAVFileSource(path: path, pacing: .unpaced) else { return 0 }
     precondition((1...2).contains(source.format.channels), "accepted \(source.format.channels) channels")
     precondition((1...WAVFileSource.maximumSampleRate).contains(source.format.sampleRate), "accepted \(source.format.sampleRate) Hz")
     precondition(source.frameCount > 0, "accepted a file without a sample frame")
@@ -22,14 +21,7 @@ public func fuzzWAVReader(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// One file for every input, unlinked at once: opened again through `/proc/self/fd`, nothing left to clean up.
-private let memoryFile: Int32? = {
-    var template = Array("/tmp/onair-fuzz-wav-XXXXXX".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else { return nil }
-    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-    return descriptor
-}()
+private let scratch = FuzzScratchFile(stem: "wav")
 
 /// SwiftPM points the program's `main` at `<module>_main`.
 @_cdecl("FuzzWAVReader_main")

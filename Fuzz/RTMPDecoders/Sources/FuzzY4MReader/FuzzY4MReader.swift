@@ -4,14 +4,14 @@ import Glibc
 /// libFuzzer's entry point: any bytes as a `--video FILE.y4m` — the header line (size, rate, colour space,
 /// interlacing), the frame count, the FRAME markers, and each frame mapped, read into the pool, or converted
 /// to 4:2:0 by libswscale, through the end of the clip and around the loop. The bytes are written to one
-/// scratch file and opened by path, as the engine opens a clip. A trap is a finding; so is an accepted clip
-/// outside the reader's bounds, or a frame whose picture is not exactly the 4:2:0 size of the clip.
+/// scratch file (`FuzzScratchFile`) and opened by path, as the engine opens a clip. A trap is a finding; so
+/// is an accepted clip outside the reader's bounds, or a frame whose picture is not exactly the 4:2:0 size of
+/// the clip.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzY4MReader(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    guard let file = memoryFile else { fatalError("mkstemp failed: \(errno)") }
-    guard ftruncate(file, 0) == 0, size == 0 || pwrite(file, data, size, 0) == size else { fatalError("cannot write the memory file") }
+    let path = scratch.hold(data, size)
     for mapsFrames in [true, false] {
-        guard let source = try? Y4MFileSource(path: "/proc/self/fd/\(file)", pacing: .unpaced, mapsFrames: mapsFrames) else { return 0 }
+        guard let source = try? Y4MFileSource(path: path, pacing: .unpaced, mapsFrames: mapsFrames) else { return 0 }
         let format = source.granted
         precondition((1...Y4MFileSource.maximumSide).contains(format.width), "accepted width \(format.width)")
         precondition((1...Y4MFileSource.maximumSide).contains(format.height), "accepted height \(format.height)")
@@ -33,14 +33,7 @@ public func fuzzY4MReader(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// One file for every input, unlinked at once: opened again through `/proc/self/fd`, nothing left to clean up.
-private let memoryFile: Int32? = {
-    var template = Array("/tmp/onair-fuzz-y4m-XXXXXX".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else { return nil }
-    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-    return descriptor
-}()
+private let scratch = FuzzScratchFile(stem: "y4m")
 
 /// SwiftPM points the program's `main` at `<module>_main`.
 @_cdecl("FuzzY4MReader_main")
