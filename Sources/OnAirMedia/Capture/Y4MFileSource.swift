@@ -41,7 +41,8 @@ public final class Y4MFileSource: VideoSource {
     /// The file's frame layout; frames of any but 8-bit 4:2:0 are converted by `scaler`.
     private let layout: Y4MColourSpace
     private let scaler = FrameScaler()
-    /// A converted clip's frame as the file holds it: read, converted at once, read over by the next.
+    /// A converted clip's frame as the file holds it, and zeros after it: read, converted at once, read over by
+    /// the next.
     private var unconverted: [UInt8] = []
 
     /// The most a header line may take (ffmpeg writes about 50 bytes; X-tags add some).
@@ -181,8 +182,14 @@ public final class Y4MFileSource: VideoSource {
     /// A frame of the file's layout as the encoder's 8-bit 4:2:0, through libswscale with the filter ffmpeg's CLI
     /// uses for a format conversion (bicubic), so a clip encodes as `-pix_fmt yuv420p` would have made it.
     private func converted(at offset: Int, captureNanoseconds: UInt64) throws -> VideoFrame {
-        if unconverted.count != frameBytes { unconverted = [UInt8](repeating: 0, count: frameBytes) }
-        guard try unconverted.withUnsafeMutableBytes({ try file.read(into: $0, at: offset) }) == frameBytes else { throw truncated() }
+        // libswscale may read a few bytes past a row's end (up to 32 measured, at odd or tiny widths): the
+        // buffer has libavcodec's input padding after the frame, so the last row's over-read stays inside it.
+        let padded = frameBytes + Int(AV_INPUT_BUFFER_PADDING_SIZE)
+        if unconverted.count != padded { unconverted = [UInt8](repeating: 0, count: padded) }
+        let got = try unconverted.withUnsafeMutableBytes { buffer in
+            try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<frameBytes]), at: offset)
+        }
+        guard got == frameBytes else { throw truncated() }
         var frame = VideoFrame(width: granted.width, height: granted.height, captureNanoseconds: captureNanoseconds, sequenceNumber: sequence)
         let width = frame.width, height = frame.height, luma = frame.lumaCount, chroma = frame.chromaCount, chromaWidth = frame.chromaWidth
         try unconverted.withUnsafeBufferPointer { source in
