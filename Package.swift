@@ -194,7 +194,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "OnAirLinkTests", dependencies: ["OnAirLink", "OnAirNet", "OnAirCore", "OnAirTestSupport"]),
-        .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirCore", "OnAirTestSupport", "CMappedFileGuard"]),
+        /// CFFmpeg: FrameScalerBoundsTests checks FrameScaler's conversions against libswscale into padded planes.
+        .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirCore", "OnAirTestSupport", "CMappedFileGuard", "CFFmpeg"]),
         .testTarget(name: "OnAirConsoleTests", dependencies: ["OnAirConsole", "OnAirCore", "OnAirTestSupport"], resources: [.copy("Snapshots")]),
         .testTarget(name: "OnAirScenarioTests", dependencies: ["OnAirScenario", "OnAirCore", "OnAirTestSupport"]),
         /// CNcurses: the tests read back what ncurses put on screen (`curscr`), which the product never needs.
