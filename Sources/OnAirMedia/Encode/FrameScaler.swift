@@ -5,8 +5,8 @@ import CFFmpeg
 /// `sws_getCachedContext` re-creates the context only when the geometry changes (a camera renegotiating),
 /// so per-frame cost is the conversion alone.
 ///
-/// libswscale writes whole SIMD vectors: past the end of a row whose width is not a multiple of the vector
-/// and, at some sizes, leaves a tight row's tail unwritten. FFmpeg's own frames are allocated aligned and
+/// libswscale may write past a row's end into tight planes (measured at 4x4 and 5x3: past the buffer and over
+/// the next plane's first row; the larger sizes tested did not). FFmpeg's own frames are allocated aligned and
 /// padded for it (`av_frame_get_buffer`); OnAir's pictures are tight arrays, and a 4x4 4:2:2 clip corrupted the
 /// heap (FuzzY4MReader's first finding; `FrameScalerBoundsTests`). So unless the caller says its planes are
 /// such a frame's, the conversion goes into padded planes of the scaler's own, copied out row by row.

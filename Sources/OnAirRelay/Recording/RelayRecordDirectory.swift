@@ -4,9 +4,10 @@ import Glibc
 /// failure names the system's reason ("Not a directory", "Read-only file system", "Permission denied")
 /// rather than Foundation's "The operation could not be completed".
 ///
-/// The relay calls it before each recording; `onair serve` calls it at start-up when recordings are
-/// certain to be wanted (`--record all`, or `--record-dir` given), so a directory that can never be written
-/// is one line at start rather than a `recordingFailed` at every publish.
+/// The relay calls it before each recording (on its event loop: an existing directory costs one `stat`);
+/// `onair serve` calls it at start-up when recordings are certain to be wanted (`--record all`, or
+/// `--record-dir` given) and `onair demo` before its embedded relay starts, so a directory that can never be
+/// written is one line at start rather than a `recordingFailed` at every publish.
 public enum RelayRecordDirectory {
     /// Why the directory cannot hold recordings.
     public struct Failure: Error, Equatable, CustomStringConvertible {
@@ -25,13 +26,21 @@ public enum RelayRecordDirectory {
     /// Creates `path` and its missing parents (mode 0755), then checks the process may create files in it.
     public static func prepare(_ path: String) throws(Failure) {
         guard !path.isEmpty else { throw Failure(path: path, failedAt: path, reason: "empty path") }
+        var info = stat()
+        if stat(path, &info) != 0 || info.st_mode & S_IFMT != S_IFDIR {
+            try makeWithParents(path)
+        }
+        guard access(path, W_OK | X_OK) == 0 else {
+            throw Failure(path: path, failedAt: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// `mkdir(2)` of each component of `path` in turn, the way `mkdir -p` walks it.
+    private static func makeWithParents(_ path: String) throws(Failure) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             prefix += "/" + component
             try makeDirectory(prefix, for: path)
-        }
-        guard access(path, W_OK | X_OK) == 0 else {
-            throw Failure(path: path, failedAt: path, reason: String(cString: strerror(errno)))
         }
     }
 
