@@ -24,10 +24,11 @@ struct RelayServeCommandTests {
         let directory = try TemporaryDirectory(prefix: "onair-serve")
         // Port 0: the kernel picks, `listening` says which — no window for another test to take it. The 5 s
         // default handshake bound is not what this test is about, and at load 5–6 a server that accepted 8 s
-        // late then timed the test's handshake out: 60 s here.
+        // late then timed the test's handshake out: 60 s here. Nor are the 15 s idle bounds, which a starved test
+        // publisher must not race (the in-process harness lifts them for the same reason, issue 24): 2 minutes.
         let serve = try PeerProcess(Self.binary, [
             "serve", "--listen", "127.0.0.1:0", "--record-dir", directory.file("rec").path, "--headless",
-            "--handshake-timeout", "60",
+            "--handshake-timeout", "60", "--idle-timeout", "120", "--connect-idle-timeout", "120",
         ], in: directory.url)
         defer { serve.stop(signal: SIGKILL) }
         let port = try await serve.onairServeListeningPort()
@@ -131,7 +132,10 @@ struct RelayServeCommandTests {
     func defaultRecordDirectoryIsLazy() async throws {
         let directory = try TemporaryDirectory(prefix: "onair-serve")
         try Data("in the way".utf8).write(to: directory.file("recordings"))
-        let serve = try PeerProcess(Self.binary, ["serve", "--listen", "127.0.0.1:0", "--headless", "--handshake-timeout", "60"], in: directory.url)
+        let serve = try PeerProcess(Self.binary, [
+            "serve", "--listen", "127.0.0.1:0", "--headless", "--handshake-timeout", "60", "--idle-timeout", "120",
+            "--connect-idle-timeout", "120",
+        ], in: directory.url)
         defer { serve.stop(signal: SIGKILL) }
         let port = try await serve.onairServeListeningPort()
         let publisher = try await RelayTestPublisher(url: try StreamURL("rtmp://127.0.0.1:\(port)/live/show"), type: .record)
