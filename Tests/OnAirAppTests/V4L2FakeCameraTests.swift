@@ -129,6 +129,22 @@ struct V4L2FakeCameraTests {
             try #require(back != nil, "the camera did not come back after mode \(word)")
             from = back!.time
         }
+
+        // Unplugged, then back with lines shorter than a row (libswscale reads a whole row from each line's
+        // start, so the last would be read past the buffer): the reopen is refused in one line, and retried.
+        try set("shortlines")
+        let unplugged = await run.waitFor(.seconds(60)) { $0.kind == "device" && $0.details["state"] as? String == "lost" && $0.time > from }
+        try #require(unplugged != nil, "the camera was not lost in mode shortlines")
+        let refused = await run.waitFor(.seconds(60)) {
+            $0.kind == "device" && $0.details["state"] as? String == "retrying" && $0.time > unplugged!.time
+                && ($0.details["reason"] as? String ?? "").contains("-byte lines for")
+        }
+        try #require(refused != nil, "the reopen took a camera whose lines are shorter than its rows")
+        let refusal = refused?.details["reason"] as? String ?? ""
+        #expect(!refusal.contains("\n") && refusal.contains("the driver reports"), "\(refusal)")
+        try set("ok")
+        let back = await run.waitFor(.seconds(60)) { $0.kind == "device" && $0.details["state"] as? String == "back" && $0.time > refused!.time }
+        try #require(back != nil, "the camera did not come back after mode shortlines")
         #expect(!run.events.events.contains { $0.kind == "error" }, "\(run.events.events.filter { $0.kind == "error" }.map(\.details))")
     }
 }

@@ -68,6 +68,27 @@ struct CameraFrameConverterTests {
         #expect(throws: MediaError.self) { try Self.convert([UInt8](repeating: 0, count: 100), fourCC: "YUYV", bytesPerLine: Self.width * 2) }
     }
 
+    @Test("a driver's hostile geometry is refused naming the device: a side of 0 or past 8192, lines shorter than a row or absurdly long", arguments: [
+        ("YUYV", 1280, 720, 1280 * 2 - 2), ("YUYV", 5, 4, 10), ("NV12", 33, 4, 33), ("YU12", 641, 4, 641), ("YUYV", 0, 720, 0),
+        ("YUYV", 1280, 0, 2560), ("NV12", 8193, 4, 8194), ("YUYV", 16, 16, Int(Int32.max)), ("YU12", 16, 16, -16),
+    ])
+    func hostileGeometry(fourCC code: String, width: Int, height: Int, bytesPerLine: Int) {
+        #expect {
+            _ = try CameraFrameConverter(device: "/dev/video-test", pixelFormat: fourCC(code), width: width, height: height, bytesPerLine: bytesPerLine)
+        } throws: { error in
+            guard case MediaError.notACaptureDevice(let path, let reason) = error else { return false }
+            return path == "/dev/video-test" && reason.contains("the driver")
+        }
+    }
+
+    @Test("the shortest lines a format allows are taken: 4 bytes a YUYV pixel pair, 2 a 4:2:0 chroma pair")
+    func shortestLines() throws {
+        for (code, width, bytesPerLine) in [("YUYV", 5, 12), ("NV12", 33, 34), ("YU12", 640, 640)] {
+            _ = try CameraFrameConverter(device: "/dev/video-test", pixelFormat: fourCC(code), width: width, height: 4, bytesPerLine: bytesPerLine)
+        }
+        _ = try CameraFrameConverter(device: "/dev/video-test", pixelFormat: fourCC("MJPG"), width: 1280, height: 720, bytesPerLine: 0)
+    }
+
     @Test("MJPEG (as USB cameras send it for HD) decodes through libavcodec to within 30 dB of the original")
     func mjpeg() throws {
         let files = try TestFiles()

@@ -15,7 +15,25 @@ final class CameraFrameConverter {
     private let scaler = FrameScaler()
     private let mjpeg: DecoderContext?
 
+    /// The largest side a driver may grant: twice the largest size OnAir asks for (4096x2304), so no honest
+    /// camera is refused and no frame's byte count comes near overflowing.
+    static let maximumSide = 8192
+
+    /// Refuses the geometry a broken driver (or a loopback device another process feeds) may report: a side of
+    /// 0 or past ``maximumSide``, or lines shorter than a row of the format — libswscale reads a whole row from
+    /// each line's start, so the last would be read past the buffer.
     init(device: String, pixelFormat: UInt32, width: Int, height: Int, bytesPerLine: Int) throws {
+        guard (1...Self.maximumSide).contains(width), (1...Self.maximumSide).contains(height) else {
+            throw MediaError.notACaptureDevice(path: device, reason: "the driver granted \(width)x\(height); OnAir reads 1x1 to \(Self.maximumSide)x\(Self.maximumSide)")
+        }
+        if pixelFormat != onair_V4L2_PIX_FMT_MJPEG() {
+            let chromaWidth = (width + 1) / 2
+            let rowBytes = pixelFormat == onair_V4L2_PIX_FMT_YUYV() ? 4 * chromaWidth : 2 * chromaWidth
+            guard (rowBytes...(16 * Self.maximumSide)).contains(bytesPerLine) else {
+                throw MediaError.notACaptureDevice(
+                    path: device, reason: "the driver reports \(bytesPerLine)-byte lines for \(width)-pixel rows (\(rowBytes) to \(16 * Self.maximumSide) bytes)")
+            }
+        }
         self.device = device
         self.pixelFormat = pixelFormat
         self.width = width
@@ -24,8 +42,9 @@ final class CameraFrameConverter {
         mjpeg = pixelFormat == onair_V4L2_PIX_FMT_MJPEG() ? try DecoderContext(AV_CODEC_ID_MJPEG, name: "mjpeg", extradata: []) : nil
     }
 
-    /// One driver buffer (`bytesused` bytes) as an I420 frame at the granted size.
-    func convert(_ bytes: UnsafeRawBufferPointer, capture: UInt64, sequence: Int) throws -> VideoFrame {
+    /// One driver buffer (`bytesused` bytes) as an I420 frame at the granted size. `readableLength`: how many
+    /// bytes from the buffer's start may be read (its mapping, to the end of its last page), at least `bytes.count`.
+    func convert(_ bytes: UnsafeRawBufferPointer, readableLength: Int? = nil, capture: UInt64, sequence: Int) throws -> VideoFrame {
         var frame = VideoFrame(width: width, height: height, captureNanoseconds: capture, sequenceNumber: sequence)
         let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         if pixelFormat == onair_V4L2_PIX_FMT_MJPEG() {
@@ -34,13 +53,14 @@ final class CameraFrameConverter {
                 let source = FrameScaler.Picture(
                     format: AVPixelFormat(decoded.pointee.format), width: Int(decoded.pointee.width), height: Int(decoded.pointee.height),
                     planes: [UnsafePointer(decoded.pointee.data.0), UnsafePointer(decoded.pointee.data.1), UnsafePointer(decoded.pointee.data.2)],
-                    strides: [decoded.pointee.linesize.0, decoded.pointee.linesize.1, decoded.pointee.linesize.2])
+                    strides: [decoded.pointee.linesize.0, decoded.pointee.linesize.1, decoded.pointee.linesize.2],
+                    readableBytesAfter: FrameScaler.sourcePadding)   // a libavcodec frame: padded
                 try scale(source, into: &frame)
             }
             return frame
         }
         let stride = bytesPerLine
-        let source: FrameScaler.Picture
+        var source: FrameScaler.Picture
         switch pixelFormat {
         case onair_V4L2_PIX_FMT_YUYV():
             source = .init(format: AV_PIX_FMT_YUYV422, width: width, height: height, planes: [UnsafePointer(base)], strides: [Int32(stride)])
@@ -65,6 +85,7 @@ final class CameraFrameConverter {
         guard bytes.count >= needed else {
             throw MediaError.notACaptureDevice(path: device, reason: "the driver returned a short frame (\(bytes.count) of \(needed) bytes)")
         }
+        source.readableBytesAfter = max(readableLength ?? bytes.count, bytes.count) - needed
         try scale(source, into: &frame)
         return frame
     }

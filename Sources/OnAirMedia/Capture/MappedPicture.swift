@@ -18,6 +18,8 @@ final class MappedPicture: @unchecked Sendable {
     private let mapping: UnsafeMutableRawPointer
     private let mappingLength: Int
     private let guardSlot: Int32
+    /// The rest of the mapping's last page after the picture: readable (zeros past the file's end), nothing after.
+    let readableBytesAfter: Int
 
     /// Maps `count` bytes at `offset` of `descriptor`; nil when no guard slot is free (or mapping failed),
     /// so the caller reads the bytes instead. The caller checks afterwards that the file still holds them.
@@ -37,6 +39,8 @@ final class MappedPicture: @unchecked Sendable {
         }
         mapping = mapped
         mappingLength = length
+        let (pages, pagesOverflow) = length.addingReportingOverflow(page - 1)
+        readableBytesAfter = pagesOverflow ? 0 : pages / page * page - length
         guardSlot = slot
         base = UnsafeRawPointer(mapped + (offset - start))
         self.count = count

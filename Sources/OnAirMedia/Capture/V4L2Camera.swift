@@ -195,7 +195,7 @@ public final class V4L2Camera: VideoSource {
                 defer { sequence += 1 }
                 let bytes = UnsafeRawBufferPointer(start: buffers[index].start, count: byteCount)
                 guard let converter else { throw MediaError.notACaptureDevice(path: device, reason: "no converter") }
-                return try converter.convert(bytes, capture: capture, sequence: sequence)
+                return try converter.convert(bytes, readableLength: Self.pageRounded(buffers[index].length), capture: capture, sequence: sequence)
             case .skip:
                 skippedFrames += 1
                 guard MonotonicClock.now() < giveUp else {
@@ -203,6 +203,13 @@ public final class V4L2Camera: VideoSource {
                 }
             }
         }
+    }
+
+    /// A mapping's readable length: `mmap` maps whole pages.
+    static func pageRounded(_ length: Int) -> Int {
+        let page = max(1, Int(sysconf(Int32(_SC_PAGESIZE))))
+        let (padded, overflow) = length.addingReportingOverflow(page - 1)
+        return overflow ? length : padded / page * page
     }
 
     /// How long a read waits for a usable frame before the camera counts as stopped.

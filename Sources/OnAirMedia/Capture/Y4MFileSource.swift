@@ -173,7 +173,7 @@ public final class Y4MFileSource: VideoSource {
     private func readFrame(at offset: Int) throws -> [UInt8] {
         let slot = poolNext
         poolNext = (poolNext + 1) % Self.poolSize
-        if pool[slot].count != frameBytes { pool[slot] = [UInt8](repeating: 0, count: frameBytes) }
+        if pool[slot].count != frameBytes { pool[slot] = VideoFrame.paddedBytes(count: frameBytes) { $0.initialize(repeating: 0) } }
         let got = try pool[slot].withUnsafeMutableBytes { buffer in try file.read(into: buffer, at: offset) }
         guard got == frameBytes else { throw truncated() }
         return pool[slot]
@@ -197,7 +197,8 @@ public final class Y4MFileSource: VideoSource {
             let planes = layout.planes(width: width, height: height)
             let picture = FrameScaler.Picture(
                 format: layout.pixelFormat!, width: width, height: height,
-                planes: planes.map { Optional(base + $0.offset) }, strides: planes.map { Int32($0.stride) })
+                planes: planes.map { Optional(base + $0.offset) }, strides: planes.map { Int32($0.stride) },
+                readableBytesAfter: Int(AV_INPUT_BUFFER_PADDING_SIZE))
             try frame.planes.withUnsafeMutableBufferPointer { output in
                 let out = output.baseAddress!
                 try scaler.scale(

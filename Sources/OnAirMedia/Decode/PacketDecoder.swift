@@ -259,7 +259,7 @@ public final class PacketDecoder {
                 UnsafePointer(frame.pointee.data.1.map { $0 + skip / 2 * Int(strides[1]) }),
                 UnsafePointer(frame.pointee.data.2.map { $0 + skip / 2 * Int(strides[2]) }),
             ],
-            strides: strides)
+            strides: strides, readableBytesAfter: FrameScaler.sourcePadding)   // a libavcodec frame: padded
         var rgb = [UInt8](repeating: 0, count: previewWidth * previewHeight * 3)
         try rgb.withUnsafeMutableBufferPointer { buffer in
             try scaler.scale(

@@ -17,7 +17,8 @@ extension FrameScaler {
                     base + skip * frame.width, base + frame.lumaCount + skip / 2 * frame.chromaWidth,
                     base + frame.lumaCount + frame.chromaCount + skip / 2 * frame.chromaWidth,
                 ],
-                strides: [Int32(frame.width), Int32(frame.chromaWidth), Int32(frame.chromaWidth)])
+                strides: [Int32(frame.width), Int32(frame.chromaWidth), Int32(frame.chromaWidth)],
+                readableBytesAfter: frame.readableBytesAfterPicture)
             try rgb.withUnsafeMutableBufferPointer { output throws in
                 try scale(
                     source, into: [output.baseAddress], strides: [Int32(width * 3)], format: AV_PIX_FMT_RGB24,

@@ -139,7 +139,8 @@ final class VideoEncoder {
             let source = FrameScaler.Picture(
                 format: AV_PIX_FMT_YUV420P, width: picture.width, height: picture.height,
                 planes: [base, base + picture.lumaCount, base + picture.lumaCount + picture.chromaCount],
-                strides: [Int32(picture.width), Int32(picture.chromaWidth), Int32(picture.chromaWidth)])
+                strides: [Int32(picture.width), Int32(picture.chromaWidth), Int32(picture.chromaWidth)],
+                readableBytesAfter: picture.readableBytesAfterPicture)
             let destination = [frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2]
             let strides = [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2]
             try scaler.scale(

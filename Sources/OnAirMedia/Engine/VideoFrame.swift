@@ -22,11 +22,14 @@ public struct VideoFrame: Sendable, Equatable {
         width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)
     }
 
-    /// A black picture (Y 16, U/V 128: video range).
+    /// A black picture (Y 16, U/V 128: video range), with ``readablePadding`` spare bytes after it.
     public init(width: Int, height: Int, captureNanoseconds: UInt64 = 0, sequenceNumber: Int = 0) {
         let luma = width * height
-        var planes = [UInt8](repeating: 128, count: VideoFrame.byteCount(width: width, height: height))
-        planes.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[0..<luma]).update(repeating: 16) }
+        let count = VideoFrame.byteCount(width: width, height: height)
+        let planes = VideoFrame.paddedBytes(count: count) { bytes in
+            UnsafeMutableBufferPointer(rebasing: bytes[0..<luma]).initialize(repeating: 16)
+            UnsafeMutableBufferPointer(rebasing: bytes[luma..<count]).initialize(repeating: 128)
+        }
         self.init(width: width, height: height, storage: .owned(planes), captureNanoseconds: captureNanoseconds, sequenceNumber: sequenceNumber)
     }
 
@@ -72,6 +75,28 @@ public struct VideoFrame: Sendable, Equatable {
             yield &planes
         }
         set { storage = .owned(newValue) }
+    }
+
+    /// Spare bytes kept after a picture's last byte, so the scaler (libswscale reads up to 32 bytes past a row's
+    /// end at odd widths) converts it where it is instead of from a padded copy (`FrameScaler.sourcePadding`).
+    static let readablePadding = 64
+
+    /// An array of `count` bytes, initialised by `fill`, with ``readablePadding`` bytes of capacity after them.
+    static func paddedBytes(count: Int, fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count + readablePadding) { buffer, initialized in
+            let bytes = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
+            fill(bytes)
+            initialized = count
+        }
+    }
+
+    /// How many bytes after the picture's last one are the frame's to read: an array's spare capacity, or the
+    /// rest of a mapping's last page.
+    var readableBytesAfterPicture: Int {
+        switch storage {
+        case .owned(let planes): planes.capacity - planes.count
+        case .mapped(let picture): picture.readableBytesAfter
+        }
     }
 
     /// Calls `body` with the picture's bytes where they are, copying nothing.

@@ -15,6 +15,8 @@
  *     damaged   every buffer flagged V4L2_BUF_FLAG_ERROR      damaged-half  every odd sequence number so
  *     empty     bytesused 0                                     overlong      bytesused one past the buffer
  *     badindex  the index one past the buffers mapped
+ *   and one that breaks it in what VIDIOC_S_FMT grants (CameraFrameConverter):
+ *     shortlines  the stream ends as unplugged; reopened, the camera reports YUYV lines of half a row
  *
  * What it does not reach: the kernel's own V4L2 code (vb2 buffer states, USB bandwidth, real timestamps
  * of a sensor); select(2) (V4L2Camera uses poll); more than one open of the device at a time.
@@ -76,6 +78,11 @@ static int is_mode(const char *mode) {
 static int is_device(const char *path) {
     const char *device = getenv("ONAIR_FAKE_V4L2_DEVICE");
     return path && device && strcmp(path, device) == 0;
+}
+
+/* The running stream is gone: unplugged, or about to come back as a camera with a broken format. */
+static int stream_unplugged(void) {
+    return is_mode("enodev") || is_mode("shortlines");
 }
 
 static int real_open(const char *path, int flags, mode_t mode) {
@@ -181,6 +188,7 @@ static void set_format(struct v4l2_pix_format *pix) {
     }
     pix->field = V4L2_FIELD_NONE;
     pix->bytesperline = pix->pixelformat == V4L2_PIX_FMT_YUYV ? pix->width * 2 : pix->width;
+    if (is_mode("shortlines")) pix->bytesperline = pix->width;
     pix->sizeimage = pix->pixelformat == V4L2_PIX_FMT_YUYV ? pix->width * pix->height * 2 : pix->width * pix->height * 3 / 2;
     cam.width = pix->width;
     cam.height = pix->height;
@@ -250,7 +258,7 @@ static int device_ioctl(unsigned long request, void *argument) {
     }
     case VIDIOC_DQBUF: {
         struct v4l2_buffer *buffer = argument;
-        if (is_mode("enodev")) { errno = ENODEV; return -1; }
+        if (stream_unplugged()) { errno = ENODEV; return -1; }
         if (is_mode("stall") || now_ns() < cam.next_due_ns) { errno = EAGAIN; return -1; }
         for (unsigned i = 0; i < cam.count; i++) {
             if (!cam.queued[i]) continue;
@@ -328,7 +336,7 @@ int poll(struct pollfd *fds, nfds_t count, int timeout) {
     if (!next) next = (int (*)(struct pollfd *, nfds_t, int))dlsym(RTLD_NEXT, "poll");
     if (count != 1 || fds[0].fd < 0 || fds[0].fd != cam.fd) return next(fds, count, timeout);
     fds[0].revents = 0;
-    if (is_mode("enodev")) {
+    if (stream_unplugged()) {
         fds[0].revents = POLLERR;
         return 1;
     }
@@ -338,7 +346,7 @@ int poll(struct pollfd *fds, nfds_t count, int timeout) {
             fds[0].revents = POLLIN;
             return 1;
         }
-        if (is_mode("enodev")) {
+        if (stream_unplugged()) {
             fds[0].revents = POLLERR;
             return 1;
         }
