@@ -116,7 +116,7 @@ deps-bench:
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_RUNS ?= 10000
 FUZZ_RTMP := Fuzz/RTMPDecoders
-FUZZ_RTMP_TARGETS := FuzzAMF0Decoder:amf0 FuzzChunkDecoder:chunk FuzzFLVReader:flv FuzzRecorderResume:resume FuzzAggregateMessage:aggregate FuzzSPSParser:sps FuzzPlayerDemuxer:demux FuzzWAVReader:wav FuzzY4MReader:y4m
+FUZZ_RTMP_TARGETS := FuzzAMF0Decoder:amf0 FuzzChunkDecoder:chunk FuzzFLVReader:flv FuzzRecorderResume:resume FuzzAggregateMessage:aggregate FuzzSPSParser:sps FuzzPlayerDemuxer:demux FuzzWAVReader:wav FuzzY4MReader:y4m FuzzCameraConverter:camera
 FUZZ_BUILD_FLAGS := -c release -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library
 # Swift's own crash backtracer takes a trap's SIGILL before libFuzzer does, and then no crash-* input is
 # written: off, a trap leaves the input that caused it (docs/hostile-input.md).

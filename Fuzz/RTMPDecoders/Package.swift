@@ -23,6 +23,8 @@ let package = Package(
         /// symlinks to the main package's shim and C target.
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg"),
         .target(name: "CMappedFileGuard", path: "Sources/CMappedFileGuard"),
+        /// The V4L2 constants of the camera converter: a symlink to the main package's shim.
+        .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
         /// libFuzzer's driver, shared by the fuzz executables.
         .target(name: "FuzzDriver", path: "Sources/FuzzDriver"),
         .executableTarget(
@@ -79,6 +81,13 @@ let package = Package(
             name: "FuzzY4MReader",
             dependencies: ["OnAirCore", "CFFmpeg", "CMappedFileGuard", "FuzzDriver"],
             path: "Sources/FuzzY4MReader"
+        ),
+        /// A camera driver's format, stride and buffer through the camera converter (libswscale, libavcodec's
+        /// MJPEG decoder). Its sources are symlinks to just those files of OnAirMedia, with the three C targets.
+        .executableTarget(
+            name: "FuzzCameraConverter",
+            dependencies: ["CFFmpeg", "CV4L2", "CMappedFileGuard", "FuzzDriver"],
+            path: "Sources/FuzzCameraConverter"
         ),
     ]
 )

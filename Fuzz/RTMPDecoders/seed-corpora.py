@@ -19,6 +19,7 @@ decoder: the captures are well-formed, it only has to follow Set Chunk Size and 
 """
 import os
 import struct
+import subprocess
 import sys
 
 HANDSHAKE = 1 + 1536 + 1536
@@ -199,7 +200,42 @@ def y4m_files():
     yield "short-frame", clip("422", 8, 6, 1)[:-5]
 
 
+def camera_buffers():
+    """A driver's answers for FuzzCameraConverter: (name, format byte, width, height, stride, buffer)."""
+    def answer(fmt, width, height, stride, buffer):
+        return bytes([fmt]) + struct.pack("<HHH", width, height, stride) + struct.pack("<I", len(buffer))[:3] + buffer
+
+    def ramp(count):
+        return bytes((i * 7 + 16) & 0xFF for i in range(count))
+
+    cw = lambda w: (w + 1) // 2
+    ch = lambda h: (h + 1) // 2
+    yield "yuyv-16x8", answer(0, 16, 8, 32, ramp(32 * 8))
+    yield "yuyv-18x4-padded", answer(0, 18, 4, 48, ramp(48 * 4))
+    yield "yuyv-5x3", answer(0, 5, 3, 12, ramp(12 * 3))
+    yield "nv12-34x6", answer(1, 34, 6, 34, ramp(34 * 6 + 34 * 3))
+    yield "nv12-5x3", answer(1, 5, 3, 6, ramp(6 * 3 + 6 * 2))
+    yield "yu12-16x8", answer(2, 16, 8, 16, ramp(16 * 8 + 2 * 8 * 4))
+    yield "yu12-6x4-stride8", answer(2, 6, 4, 8, ramp(8 * 4 + 2 * 4 * 2))
+    yield "yuyv-short-lines", answer(0, 16, 8, 16, ramp(16 * 8))
+    yield "nv12-short-buffer", answer(1, 16, 8, 16, ramp(100))
+    yield "yuyv-1280x720-from-16-bytes", bytes([0]) + struct.pack("<HHH", 1280 % 512, 720 % 512, 2 * (1280 % 512)) \
+        + struct.pack("<I", 2 * (1280 % 512) * (720 % 512))[:3] + ramp(16)
+    try:
+        jpeg = subprocess.run(
+            ["ffmpeg", "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=16x8:rate=1",
+             "-frames:v", "1", "-f", "mjpeg", "-"], capture_output=True, check=True).stdout
+        yield "mjpeg-16x8", answer(3, 16, 8, 0, jpeg)
+        yield "mjpeg-16x8-as-32x16", answer(3, 32, 16, 0, jpeg)
+    except (OSError, subprocess.CalledProcessError):
+        pass   # no ffmpeg: the fuzzer finds JPEG's markers slower, from the others
+
+
 def main(fixtures, corpus):
+    os.makedirs(os.path.join(corpus, "camera"), exist_ok=True)
+    for stem, data in camera_buffers():
+        with open(os.path.join(corpus, "camera", stem), "wb") as f:
+            f.write(data)
     os.makedirs(os.path.join(corpus, "y4m"), exist_ok=True)
     for stem, data in y4m_files():
         with open(os.path.join(corpus, "y4m", stem), "wb") as f:

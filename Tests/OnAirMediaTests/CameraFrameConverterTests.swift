@@ -102,4 +102,14 @@ struct CameraFrameConverterTests {
         print("MJPEG camera path 320x180 q2: PSNR \(psnr) dB")
         #expect(psnr > 30)
     }
+
+    @Test("an MJPEG frame whose header names more than four times the granted area is refused, not decoded into a picture that size")
+    func mjpegLargerThanGranted() throws {
+        let files = try TestFiles()
+        let jpeg = files.path("large.jpg")
+        try files.ffmpeg(["-f", "lavfi", "-i", "testsrc=size=\(Self.width * 2 + 16)x\(Self.height * 2 + 16)", "-frames:v", "1",
+                          "-f", "mjpeg", "-y", jpeg])
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: jpeg)))
+        #expect(throws: MediaError.self) { try Self.convert(bytes, fourCC: "MJPG", bytesPerLine: 0) }
+    }
 }

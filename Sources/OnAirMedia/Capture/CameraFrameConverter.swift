@@ -39,7 +39,12 @@ final class CameraFrameConverter {
         self.width = width
         self.height = height
         self.bytesPerLine = bytesPerLine
-        mjpeg = pixelFormat == onair_V4L2_PIX_FMT_MJPEG() ? try DecoderContext(AV_CODEC_ID_MJPEG, name: "mjpeg", extradata: []) : nil
+        // A JPEG's header names its own size: up to four times the granted area (a camera sends the size it
+        // granted), not the hundreds of megabytes a hostile header could make libavcodec allocate per frame.
+        let maximumPixels = Int64(4 * width * height)
+        mjpeg = pixelFormat == onair_V4L2_PIX_FMT_MJPEG()
+            ? try DecoderContext(AV_CODEC_ID_MJPEG, name: "mjpeg", extradata: []) { $0.pointee.max_pixels = maximumPixels }
+            : nil
     }
 
     /// One driver buffer (`bytesused` bytes) as an I420 frame at the granted size. `readableLength`: how many
