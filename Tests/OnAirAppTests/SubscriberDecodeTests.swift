@@ -88,4 +88,28 @@ struct SubscriberDecodeTests {
         #expect(memory.maximum < 200_000, "subscriber peak RSS \(memory.maximum) kB")
         print("oversized picture: subscriber peak RSS \(memory.maximum) kB")
     }
+
+    @Test("stock encoders' other H.264 profiles through nginx-rtmp (High 4:4:4, High 4:2:2 10-bit, High 10, full-range 4:2:0): every frame decoded and previewed, no error")
+    func otherProfiles() async throws {
+        let nginx = try NginxRTMPServer()
+        let directory = try TemporaryDirectory()
+        for pixelFormat in ["yuv444p", "yuv422p10le", "yuv420p10le", "yuv444p10le", "gray"] {    // gray: x264 writes yuvj420p
+            let url = nginx.url(stream: pixelFormat)
+            let subscriber = try HeadlessRun(["subscribe", url, "--headless", "--duration", "300"], in: directory)
+            #expect(await subscriber.waitFor { $0.kind == "status" && $0.text == "NetStream.Play.Start" } != nil)
+            let ffmpeg = try PeerProcess("ffmpeg", [
+                "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc2=size=322x178:rate=30", "-t", "2", "-pix_fmt", pixelFormat,
+                "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-f", "flv", url,
+            ], in: directory.url)
+            #expect(await ffmpeg.exitStatus(within: .seconds(60)) == 0, "ffmpeg: \(ffmpeg.standardError)")
+            let done = await subscriber.waitFor(.seconds(60)) { event in
+                event.kind == "stats" && event.details["videoPackets"] as? Int == 60 && event.details["framesDecodedTotal"] as? Int == 60
+            }
+            subscriber.peer.stop()
+            #expect(done != nil, "\(pixelFormat): \(subscriber.events.events.last { $0.kind == "stats" }?.details ?? [:])")
+            // A picture decoded but not converted for the preview is a decode error the stats carry.
+            let failed = subscriber.events.events.filter { $0.kind == "error" || $0.kind == "notice" || $0.details["decodeError"] != nil }
+            #expect(failed.isEmpty, "\(pixelFormat): \(failed.map(\.details))")
+        }
+    }
 }
