@@ -307,25 +307,26 @@ int ioctl(int fd, unsigned long request, ...) {
     return next(fd, request, argument);
 }
 
-static void *device_mmap(size_t length, off_t offset) {
+static void *device_mmap(void *address, size_t length, int flags, off_t offset) {
     unsigned index = (unsigned)(offset / 0x100000);
     if (index >= cam.count || length > cam.sizeimage || !cam.memory[index]) {
         errno = EINVAL;
         return MAP_FAILED;
     }
     /* The same pages again: V4L2Camera munmaps its view; the shim keeps the buffer until REQBUFS/close. */
+    if (flags & MAP_FIXED) return mremap(cam.memory[index], 0, length, MREMAP_MAYMOVE | MREMAP_FIXED, address);
     return mremap(cam.memory[index], 0, length, MREMAP_MAYMOVE);
 }
 
 void *mmap(void *address, size_t length, int protection, int flags, int fd, off_t offset) {
-    if (fd >= 0 && fd == cam.fd) return device_mmap(length, offset);
+    if (fd >= 0 && fd == cam.fd) return device_mmap(address, length, flags, offset);
     static void *(*next)(void *, size_t, int, int, int, off_t);
     if (!next) next = (void *(*)(void *, size_t, int, int, int, off_t))dlsym(RTLD_NEXT, "mmap");
     return next(address, length, protection, flags, fd, offset);
 }
 
 void *mmap64(void *address, size_t length, int protection, int flags, int fd, off_t offset) {
-    if (fd >= 0 && fd == cam.fd) return device_mmap(length, offset);
+    if (fd >= 0 && fd == cam.fd) return device_mmap(address, length, flags, offset);
     static void *(*next)(void *, size_t, int, int, int, off_t);
     if (!next) next = (void *(*)(void *, size_t, int, int, int, off_t))dlsym(RTLD_NEXT, "mmap64");
     return next(address, length, protection, flags, fd, offset);
