@@ -73,8 +73,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Where the servers listen and the players connect: loopback, or (the link section below) the server's end of a
+# veth pair whose other end is in a network namespace of the players' own (PLAYERS_NS).
+HOST=127.0.0.1
+PLAYERS_NS=""
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() { for _ in $(seq 1 200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.05; done; echo "relay bench: nothing on port $1" >&2; return 1; }
+wait_port() { for _ in $(seq 1 200); do (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null && return 0; sleep 0.05; done; echo "relay bench: nothing on port $1" >&2; return 1; }
+# Runs the players' script where the players are, in place of the calling shell, so that `players … &` leaves
+# the script's own process in `$!` (its CPU is read from /proc): call it in the background or a subshell.
+players() { if [ -n "$PLAYERS_NS" ]; then exec ip netns exec "$PLAYERS_NS" env BENCH_HOST="$HOST" python3 "$WORK/players.py" "$@"; else exec python3 "$WORK/players.py" "$@"; fi; }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 # The server's sockets on PORT (its players and publisher), summed from the kernel's per-socket counters
 # (`ss -ti`): "data_segments_out segments_in retransmitted_segments". Per socket, so other loopback traffic
@@ -89,7 +96,8 @@ tcp_totals() {
 TICKS=$(getconf CLK_TCK)
 
 cat > "$WORK/players.py" <<'PY'
-import asyncio, struct, sys, time, statistics
+import asyncio, os, struct, sys, time, statistics
+HOST = os.environ.get("BENCH_HOST", "127.0.0.1")
 
 def s(x): b = x.encode(); return b"\x02" + struct.pack(">H", len(b)) + b
 def n(x): return b"\x00" + struct.pack(">d", x)
@@ -108,11 +116,11 @@ def chunks(csid, ts, typ, msid, payload, size):
     return bytes(out)
 
 async def session(port, name):
-    r, w = await asyncio.open_connection("127.0.0.1", port)
+    r, w = await asyncio.open_connection(HOST, port)
     w.write(b"\x03" + bytes(1536)); await w.drain()
     hello = await r.readexactly(1 + 2 * 1536)
     w.write(hello[1:1537])
-    w.write(chunks(3, 0, 20, 0, s("connect") + n(1) + obj({"app": s("live"), "tcUrl": s(f"rtmp://127.0.0.1:{port}/live"),
+    w.write(chunks(3, 0, 20, 0, s("connect") + n(1) + obj({"app": s("live"), "tcUrl": s(f"rtmp://{HOST}:{port}/live"),
             "flashVer": s("LNX 9,0,124,2"), "capabilities": n(15)}), 128))
     w.write(chunks(3, 0, 20, 0, s("createStream") + n(2) + NULL, 128))
     return r, w
@@ -182,7 +190,10 @@ PY
 
 start_onair() {
   local port=$1
-  "$ONAIR" serve --listen "127.0.0.1:$port" --idle-timeout 0 --record-dir "$WORK/rec" --headless $SERVE_ARGS $MERGE_ARGS > "$WORK/onair-$port.log" 2>&1 &
+  # Off loopback `onair serve` takes publishers with a key only, and the 100 players share one address.
+  local remote=()
+  [ "$HOST" = 127.0.0.1 ] || remote=(--publish-key bench --max-connections-per-address 1000)
+  "$ONAIR" serve --listen "$HOST:$port" "${remote[@]}" --idle-timeout 0 --record-dir "$WORK/rec" --headless $SERVE_ARGS $MERGE_ARGS > "$WORK/onair-$port.log" 2>&1 &
   PIDS+=($!); SERVER_PID=$!
   wait_port "$port"
 }
@@ -197,7 +208,7 @@ worker_processes 1;
 pid $prefix/nginx.pid;
 error_log $prefix/error.log warn;
 events { worker_connections 1024; }
-rtmp { server { listen 127.0.0.1:$port; chunk_size 4096;
+rtmp { server { listen $HOST:$port; chunk_size 4096;
   application live { live on; record off; publish_notify on; } } }
 CONF
   nginx -p "$prefix" -c "$prefix/nginx.conf" -e "$prefix/error.log" -g 'daemon off;' &
@@ -221,10 +232,10 @@ fanout() {
   local seconds=$((WARMUP + WINDOW + 2))
   ffmpeg -nostdin -loglevel error -re -f lavfi -i testsrc=size=1280x720:rate=30 -f lavfi -i sine \
     -c:v libx264 -preset ultrafast -tune zerolatency -b:v 2500k -maxrate 2500k -bufsize 5000k -g 60 \
-    -c:a aac -b:a 128k -t $((seconds + 2)) -f flv "rtmp://127.0.0.1:$port/live/bench" > "$WORK/ffmpeg-$label.log" 2>&1 &
+    -c:a aac -b:a 128k -t $((seconds + 2)) -f flv "rtmp://$HOST:$port/live/bench$([ "$HOST" = 127.0.0.1 ] || echo '?key=bench')" > "$WORK/ffmpeg-$label.log" 2>&1 &
   PIDS+=($!)
   sleep 1
-  python3 "$WORK/players.py" fanout "$port" bench "$PLAYERS" "$seconds" > "$WORK/fanout-$label.txt" &
+  players fanout "$port" bench "$PLAYERS" "$seconds" > "$WORK/fanout-$label.txt" &
   local players=$!
   PIDS+=("$players")
   sleep "$WARMUP"
@@ -309,6 +320,31 @@ PROFILE_WINDOW=${RELAY_BENCH_PROFILE_WINDOW:-8}
 MERGE_ARGS="--audio-merge-ms 0" PROFILE_OUT="$WORK/profile" WINDOW=$PROFILE_WINDOW fanout onair profile
 PROFILE_OUT="$WORK/profile-nginx" WINDOW=$PROFILE_WINDOW fanout nginx profile-nginx
 
+# The fan-out again with the players behind a 1500-byte-MTU link: a veth pair into a network namespace of their
+# own (root only). Loopback's 64 KiB MTU carries a whole video frame in one segment, so it hides what each packet
+# costs a sender; every real network carries 1500 bytes a packet. The publisher stays on loopback.
+LINK_ROUNDS=0
+if [ "${RELAY_BENCH_LINK:-1}" = 1 ] && [ "$(id -u)" = 0 ] && command -v ip > /dev/null; then
+  LINK_NS="onair-bench-$$" LINK_DEV="obr$$"
+  link_down() { ip netns del "$LINK_NS" 2> /dev/null || true; ip link del "${LINK_DEV}a" 2> /dev/null || true; }
+  trap 'cleanup; link_down' EXIT
+  if ip netns add "$LINK_NS" && ip link add "${LINK_DEV}a" type veth peer name "${LINK_DEV}b" \
+    && ip link set "${LINK_DEV}b" netns "$LINK_NS" && ip addr add 10.231.0.1/30 dev "${LINK_DEV}a" && ip link set "${LINK_DEV}a" up \
+    && ip -n "$LINK_NS" addr add 10.231.0.2/30 dev "${LINK_DEV}b" && ip -n "$LINK_NS" link set "${LINK_DEV}b" up \
+    && ip -n "$LINK_NS" link set lo up; then
+    HOST=10.231.0.1 PLAYERS_NS=$LINK_NS LINK_ROUNDS=$ROUNDS
+    for round in $(seq 1 "$ROUNDS"); do
+      MERGE_ARGS="--audio-merge-ms 0" fanout onair "link-onair0-$round"
+      fanout nginx "link-nginx-$round"
+      MERGE_ARGS="" fanout onair "link-onair-$round"
+    done
+    HOST=127.0.0.1 PLAYERS_NS=""
+  else
+    echo "relay bench: could not make a veth pair into a network namespace; the 1500-MTU section is skipped" >&2
+  fi
+  link_down
+fi
+
 # column N of every round's result file for LABEL, space-separated
 rounds_of() { local label=$1 column=$2 round; for round in $(seq 1 "$ROUNDS"); do awk -v c="$column" '{print $c}' "$WORK/$label-$round"; done | xargs; }
 median_of() { bench_median $(rounds_of "$1" "$2"); }
@@ -373,6 +409,16 @@ mkdir -p bench-results
     echo "    all samples $o_total / $n_total (ratio $(ratio "$o_total" "$n_total"));" \
       "without the peers' receive work, which a real network does on the players' machines: $((o_total - o_peers)) / $((n_total - n_peers))" \
       "(ratio $(ratio "$((o_total - o_peers))" "$((n_total - n_peers))"); nginx's Nagle-held chunks still leave from the players' processes)"
+  fi
+  if [ "$LINK_ROUNDS" -gt 0 ]; then
+    link0=$(median_of fanout-result-link-onair0 1); link=$(median_of fanout-result-link-onair 1); link_nginx=$(median_of fanout-result-link-nginx 1)
+    echo "relay fan-out with the players behind a 1500-byte-MTU link (veth into a network namespace; publisher on loopback), $LINK_ROUNDS rounds:"
+    echo "  --audio-merge-ms 0: onair serve $link0 core vs nginx-rtmp worker $link_nginx core   ratio $(ratio "$link0" "$link_nginx")" \
+      "(rounds $(round_ratios fanout-result-link-onair0 fanout-result-link-nginx))  target <= 1.0: $(bench_verdict "$(at_most "$(ratio "$link0" "$link_nginx")" 1.0)"), aim 0.8"
+    echo "  default merge window: onair serve $link core   ratio $(ratio "$link" "$link_nginx") (rounds $(round_ratios fanout-result-link-onair fanout-result-link-nginx))" \
+      " target < 0.80: $(bench_verdict "$(below "$(ratio "$link" "$link_nginx")" 0.80)")"
+    echo "  players' CPU: onair merge 0 $(median_of fanout-result-link-onair0 4), nginx $(median_of fanout-result-link-nginx 4) core;" \
+      "TCP (server's sockets) data segments out / segments in / retransmitted: onair merge 0 $(segments link-onair0), nginx $(segments link-nginx)"
   fi
   echo "relay hop latency (publish -> player, loopback, 300 frames a round, medians of $ROUNDS rounds):"
   echo "  onair serve (--audio-merge-ms 0): median $onair0_median ms (rounds $(rounds_of latency-result-onair 1 | tr ' ' /)), p90 $onair0_p90 ms" \
