@@ -22,7 +22,7 @@ public struct VideoFrame: Sendable, Equatable {
         width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)
     }
 
-    /// A black picture (Y 16, U/V 128: video range), with ``readablePadding`` spare bytes after it.
+    /// A black picture (Y 16, U/V 128: video range), with the scaler's padding after it (``paddedBytes(count:fill:)``).
     public init(width: Int, height: Int, captureNanoseconds: UInt64 = 0, sequenceNumber: Int = 0) {
         let luma = width * height
         let count = VideoFrame.byteCount(width: width, height: height)
@@ -77,13 +77,11 @@ public struct VideoFrame: Sendable, Equatable {
         set { storage = .owned(newValue) }
     }
 
-    /// Spare bytes kept after a picture's last byte, so the scaler (libswscale reads up to 32 bytes past a row's
-    /// end at odd widths) converts it where it is instead of from a padded copy (`FrameScaler.sourcePadding`).
-    static let readablePadding = 64
-
-    /// An array of `count` bytes, initialised by `fill`, with ``readablePadding`` bytes of capacity after them.
+    /// An array of `count` bytes, initialised by `fill`, with `FrameScaler.sourcePadding` bytes of capacity after
+    /// them, so the scaler (libswscale reads up to 32 bytes past a row's end at odd widths) converts the picture
+    /// where it is instead of from a padded copy.
     static func paddedBytes(count: Int, fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: count + readablePadding) { buffer, initialized in
+        [UInt8](unsafeUninitializedCapacity: count + FrameScaler.sourcePadding) { buffer, initialized in
             let bytes = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
             fill(bytes)
             initialized = count
