@@ -42,6 +42,7 @@ struct RelaySlowPlayerTests {
         try await slow.channel.setOption(ChannelOptions.socketOption(.so_rcvbuf), value: 16 << 10).get()
         try await slow.channel.setOption(ChannelOptions.autoRead, value: false).get()
         let publisher = try await RelayTestPublisher(url: url, type: .live)
+        var slowConnection: Int?
         do {
             try await harness.events.wait { events in
                 events.filter { if case .playStarted(stream: "fanout", _, _) = $0 { true } else { false } }.count == 2
@@ -60,6 +61,7 @@ struct RelaySlowPlayerTests {
             let slowPlayer = players.first { $0.droppedMessages > 0 }
             #expect(players.count == 2)
             #expect(slowPlayer != nil, "the stalled player's drops are counted: \(players)")
+            slowConnection = slowPlayer?.connection
             #expect(players.filter { $0.droppedMessages == 0 }.count == 1, "the reading player lost nothing")
             #expect((slowPlayer?.queuedBytes ?? .max) <= limit, "the stalled player's queue stays bounded")
             #expect(harness.events.all.contains { if case .playerDropping(stream: "fanout", _, _) = $0 { true } else { false } })
@@ -81,6 +83,20 @@ struct RelaySlowPlayerTests {
         await publisher.unpublish()
         await fast.close()
         await slow.close()
+        if let slowConnection {
+            // A count of what the wire carried: the bytes dropped from the stalled player's queue never left.
+            try await harness.events.wait { events in
+                events.contains { if case .connectionClosed(connection: slowConnection, _, _) = $0 { true } else { false } }
+            }
+            let played = harness.events.all.compactMap { event -> UInt64? in
+                if case .playStopped(_, slowConnection, let bytes, _) = event { bytes } else { nil }
+            }
+            let written = harness.events.all.compactMap { event -> UInt64? in
+                if case .connectionClosed(slowConnection, _, let bytes) = event { bytes } else { nil }
+            }
+            #expect(played.count == 1 && written.count == 1 && played[0] <= written[0],
+                    "the stalled player's relayed bytes \(played) within what its connection wrote \(written)")
+        }
         await harness.stop()
     }
 }

@@ -30,6 +30,7 @@ extension RelayConnectionHandler {
         guard let context else { return .dropped }
         if writable && queue.isEmpty && !queue.waitingForRandomAccess {
             write(item.bytes, context: context)         // the common case: nothing waiting, socket keeps up
+            item.player?.credit(item.bytes.readableBytes)
             return .queued
         }
         disarmAll()                                     // queued bytes go first: the fast path must wait
@@ -58,6 +59,7 @@ extension RelayConnectionHandler {
         guard let context else { return }
         while writable, let item = queue.dequeue() {
             write(item.bytes, context: context)
+            item.player?.credit(item.bytes.readableBytes)
         }
     }
 

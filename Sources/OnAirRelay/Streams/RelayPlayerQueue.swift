@@ -20,7 +20,7 @@ import NIOCore
 /// whole burst, so a slice much smaller than its storage is copied out before it is queued, and no queued
 /// item keeps more than twice its bytes plus 1 KiB alive (GitHub issue 14: a queue counting 2 MB of slices
 /// pinned gigabytes of batches).
-struct RelayPlayerQueue: Sendable {
+struct RelayPlayerQueue {
     enum Kind: Sendable, Equatable {
         /// Protocol and status messages; never dropped.
         case control
@@ -30,9 +30,20 @@ struct RelayPlayerQueue: Sendable {
         case media(randomAccess: Bool)
     }
 
-    struct Item: Sendable {
+    struct Item {
         var bytes: ByteBuffer
         var kind: Kind
+        /// The player these bytes are relayed to, credited when they are written (``RelayStream/Player/credit(_:)``),
+        /// never when queued: a queued item may still be dropped, and a player's and its stream's byte counts say
+        /// what the wire carried. nil for the connection's own messages (status, control). Weak: the player holds
+        /// its handler, whose queue holds this item.
+        weak var player: RelayStream.Player?
+
+        init(bytes: ByteBuffer, kind: Kind, player: RelayStream.Player? = nil) {
+            self.bytes = bytes
+            self.kind = kind
+            self.player = player
+        }
     }
 
     /// What ``enqueue(_:)`` did.

@@ -24,11 +24,20 @@ final class RelayStream {
         /// (``Group/slots``). Weak: the group owns the player.
         weak var group: Group?
         var slot = 0
+        /// The stream it plays, whose ``RelayStream/bytesOut`` its queued bytes count in once written. Weak: the
+        /// stream owns the player.
+        weak var stream: RelayStream?
 
         /// Everything relayed to this player.
         var bytesOut: UInt64 {
             get { countedBytes + (group.map { $0.slots[slot].bytes } ?? 0) }
             set { countedBytes = newValue - (group.map { $0.slots[slot].bytes } ?? 0) }
+        }
+
+        /// Counts `count` bytes written for this player through its connection's queue, for it and its stream.
+        func credit(_ count: Int) {
+            countedBytes += UInt64(count)
+            stream?.bytesOut += UInt64(count)
         }
 
         /// Whether the fan-out sends to it without asking its handler (`RelayConnectionHandler+Fanout.swift`).
@@ -131,6 +140,7 @@ final class RelayStream {
     var successor: (handler: RelayConnectionHandler, streamID: UInt32, type: PublishType, recording: PublishType?, held: [RelayMediaMessage])?
 
     func add(_ player: Player) {
+        player.stream = self
         players[player.key] = player
         if let group = groups.first(where: { $0.messageStreamID == player.streamID }) {
             group.append(player)

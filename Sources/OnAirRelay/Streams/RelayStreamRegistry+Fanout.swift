@@ -137,10 +137,10 @@ extension RelayStreamRegistry {
 
     /// One message through a player's queue (join messages, and batches for players that are behind).
     func deliver(_ bytes: ByteBuffer, kind: RelayPlayerQueue.Kind, to player: RelayStream.Player, in stream: RelayStream) {
-        switch player.handler.enqueue(RelayPlayerQueue.Item(bytes: bytes, kind: kind)) {
+        // Counted when written (``RelayStream/Player/credit(_:)``), not here: a queued item may be dropped.
+        switch player.handler.enqueue(RelayPlayerQueue.Item(bytes: bytes, kind: kind, player: player)) {
         case .queued:
-            stream.bytesOut += UInt64(bytes.readableBytes)
-            player.bytesOut += UInt64(bytes.readableBytes)
+            break
         case .startedDropping:
             emit(.playerDropping(stream: stream.name.qualified, connection: player.key.connection,
                                  droppedMessages: player.handler.droppedMessages))
