@@ -25,8 +25,9 @@ import OnAirRTMP
 /// | 7 | peer closes, writability off/on, or a `server-*` interruption | byte |
 ///
 /// Findings: a trap or sanitizer report; the relay writing any peer a stream that is not RTMP (``RelayFuzzPeer``);
-/// an event string with a control character (``RelayFuzzEventCheck``); a connection left registered once
-/// every peer has closed and the relay has shut down.
+/// an event string with a control character or a play counting more bytes than its connection wrote
+/// (``RelayFuzzEventCheck``); a queue or GOP cache past its bound (``RelayFuzzSession/settle()``); a connection
+/// left registered once every peer has closed and the relay has shut down.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRelayConnection(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var script = FuzzScript(bytes: Array(UnsafeBufferPointer(start: size > 0 ? data : nil, count: size)))
@@ -141,12 +142,22 @@ final class RelayFuzzSession {
         if let recordDirectory { try? FileManager.default.removeItem(at: recordDirectory) }
     }
 
-    /// Runs what the steps scheduled and checks what the relay wrote.
+    /// Runs what the steps scheduled, checks what the relay wrote and that what it holds stays bounded: a
+    /// connection's queue (media to its limit, sequence headers and data to twice that, control until the
+    /// connection is closed for it) and each stream's GOP cache.
     private func settle() {
         loop.run()
         for peer in peers.compactMap({ $0 }) {
             peer.drain()
             peer.channel.embeddedEventLoop.run()
+        }
+        let configuration = registry.configuration
+        let queueBound = 2 * configuration.playerQueueLimit + 2 * configuration.maxQueuedControlBytes
+        for handler in registry.connections.values {
+            precondition(handler.queuedBytes <= queueBound, "connection \(handler.id) queues \(handler.queuedBytes) bytes")
+        }
+        for stream in registry.streams.values {
+            precondition(stream.cache.gopBytes <= configuration.gopCacheLimit, "\(stream.name) caches \(stream.cache.gopBytes) bytes")
         }
     }
 
