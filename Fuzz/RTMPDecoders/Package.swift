@@ -89,5 +89,15 @@ let package = Package(
             dependencies: ["CFFmpeg", "CV4L2", "CMappedFileGuard", "FuzzDriver"],
             path: "Sources/FuzzCameraConverter"
         ),
+        /// What a server sends a subscriber, through `PacketDecoder` (libavcodec's H.264, AAC, MP3, PCM and G.711
+        /// decoders, then the marker, slate, preview, I420 copy and audio level of every frame). Its sources are
+        /// symlinks to just those files of OnAirMedia; OnAirRTMP reads the avcC records and NAL lengths.
+        .executableTarget(
+            name: "FuzzPacketDecoder",
+            dependencies: [
+                "OnAirCore", "OnAirRTMP", "CFFmpeg", "CMappedFileGuard", "FuzzDriver", .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Sources/FuzzPacketDecoder"
+        ),
     ]
 )

@@ -11,7 +11,8 @@ same FLV files for the recorder's append scan, plus recordings whose timestamps 
 the three-session `append` of GitHub issue 14 left them, and one with a torn last tag) and CORPUS_DIR/sps/ (the avcC
 record of every AVC sequence header, and each SPS in it on its own) and CORPUS_DIR/wav/ (WAV files of every sample layout the
 reader takes and a few it refuses) and CORPUS_DIR/y4m/ (Y4M clips of every colour space the reader takes and a
-few it refuses) and CORPUS_DIR/demux/ (each capture's
+few it refuses) and CORPUS_DIR/decode/ (streams ffmpeg encodes, for FuzzPacketDecoder: decoder_seeds.py) and
+CORPUS_DIR/demux/ (each capture's
 data, media, command and aggregate messages in FuzzPlayerDemuxer's framing: a kind byte, a UInt16 length, the
 body, cut to 64 KiB; plus hostile aggregates: wrapping and backward timestamps, zero-length tags, sizes past the
 end, a wrong back pointer, a nested aggregate, 4096 and 4097 sub-messages). A deliberately small chunk
@@ -21,6 +22,9 @@ import os
 import struct
 import subprocess
 import sys
+
+sys.dont_write_bytecode = True     # no __pycache__ in the tree
+from decoder_seeds import packet_decoder_inputs  # noqa: E402
 
 HANDSHAKE = 1 + 1536 + 1536
 
@@ -232,6 +236,13 @@ def camera_buffers():
 
 
 def main(fixtures, corpus):
+    os.makedirs(os.path.join(corpus, "decode"), exist_ok=True)
+    try:
+        for stem, data in packet_decoder_inputs():
+            with open(os.path.join(corpus, "decode", stem), "wb") as f:
+                f.write(data)
+    except (OSError, subprocess.CalledProcessError):
+        pass   # no ffmpeg (or no libx264): FuzzPacketDecoder starts from what it has, and finds little
     os.makedirs(os.path.join(corpus, "camera"), exist_ok=True)
     for stem, data in camera_buffers():
         with open(os.path.join(corpus, "camera", stem), "wb") as f:

@@ -65,6 +65,26 @@ struct FrameMarkerTests {
         #expect(black.planes.withUnsafeBufferPointer { FrameMarker.read(luma: $0, stride: 640, width: 640, height: 360) } == nil)
     }
 
+    /// The preview leaves the marker's band out; in a picture no taller than the band (4 rows, under 180 tall)
+    /// that left libswscale a source 0 rows tall, and every such frame was a decode error (FuzzPacketDecoder's seed).
+    @Test("a picture no taller than the marker's band still previews, its marker read", arguments: [(160, 4), (320, 4), (320, 8)])
+    func pictureAsTallAsTheBand(width: Int, height: Int) throws {
+        let encoder = try VideoEncoder(EncodeDecodeRoundTripTests.settings(width: width, height: height, bitrate: 2_000_000))
+        let decoder = try PacketDecoder(video: encoder.track, audio: nil, previewWidth: 16, previewHeight: 2)
+        var read: [UInt32] = []
+        for index in 0..<3 {
+            var frame = VideoFrame(width: width, height: height)
+            let marker = FrameMarker(frameNumber: UInt32(index), clock: .streamMicroseconds(UInt64(index) * 33_333))
+            frame.planes.withUnsafeMutableBufferPointer { marker.draw(into: $0, width: width, height: height) }
+            for packet in try encoder.encode(frame, milliseconds: Int64(index * 33), forceKeyframe: false) {
+                guard case let .picture(picture) = try decoder.decode(packet) else { continue }
+                #expect(picture.preview.rgb.count == 16 * 2 * 3)
+                read += picture.marker.map { [$0.frameNumber] } ?? []
+            }
+        }
+        #expect(read == [0, 1, 2])
+    }
+
     /// The encoder scales a picture of another size (libswscale, bilinear) before x264, as it does for a camera.
     @Test("markers survive x264 ultrafast at 300 kbit/s, at 720p and scaled by the encoder to 854x480 and 640x360", arguments: [
         (1280, 720), (854, 480), (640, 360),

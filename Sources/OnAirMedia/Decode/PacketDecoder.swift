@@ -249,8 +249,10 @@ public final class PacketDecoder {
         let height = Int(frame.pointee.height)
         let marker = PacketDecoder.marker(in: frame)
         // The marker row changes every frame: left in the preview it would repaint a row of cells each
-        // refresh, bytes to the terminal that show nothing a viewer can read.
-        let skip = marker == nil ? 0 : FrameMarker.bandHeight(pictureHeight: height)
+        // refresh, bytes to the terminal that show nothing a viewer can read. A picture no taller than the
+        // band keeps it: it is all there is, and libswscale refuses a source 0 rows tall.
+        let band = FrameMarker.bandHeight(pictureHeight: height)
+        let skip = marker != nil && height > band ? band : 0
         let strides = [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2]
         let source = FrameScaler.Picture(
             format: AVPixelFormat(frame.pointee.format), width: Int(frame.pointee.width), height: height - skip,

@@ -1,0 +1,1 @@
+../../../../Sources/OnAirMedia/Synthetic/FrameMarker.swift

@@ -1,0 +1,1 @@
+../../../../Sources/OnAirMedia/Encode/LibAVLogging.swift

@@ -1,0 +1,1 @@
+../../../../Sources/OnAirMedia/Engine/MonotonicClock.swift

@@ -1,0 +1,1 @@
+../../../../Sources/OnAirMedia/Decode/PacketDecoder.swift

@@ -1,0 +1,1 @@
+../../../../Sources/OnAirMedia/Capture/VideoSource.swift
