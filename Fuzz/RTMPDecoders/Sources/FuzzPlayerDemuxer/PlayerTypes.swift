@@ -2,9 +2,9 @@ import NIOCore
 import OnAirCore
 import OnAirRTMP
 
-// The two OnAirNet types the player's demuxer speaks, without the networking they live beside
-// (`RTMPPlayer.swift`, `RTMPClient.swift` import NIOPosix and NIOSSL). They mirror the real ones: a case
-// the demuxer makes that is missing here fails to compile, so they cannot drift apart silently.
+// The OnAirNet type the player's demuxer speaks, without the networking it lives beside (`RTMPPlayer.swift`
+// imports NIOPosix and NIOSSL). It mirrors the real one: a case the demuxer makes that is missing here fails
+// to compile, so they cannot drift apart silently.
 
 /// `RTMPPlayer`'s events (Sources/OnAirNet/RTMPPlayer.swift).
 enum RTMPPlayer {
@@ -23,11 +23,5 @@ enum RTMPPlayer {
     }
 }
 
-/// `RTMPClient.Incoming` (Sources/OnAirNet/RTMPClient.swift).
-enum RTMPClient {
-    struct Incoming: Sendable {
-        var message: RTMPMessage
-        var timestamp: UInt32
-        var messageStreamID: UInt32
-    }
-}
+/// `RTMPClient`'s namespace; its `Incoming` is the shipped file (`RTMPClient+Incoming.swift`, a symlink).
+enum RTMPClient {}

@@ -30,7 +30,7 @@ import OnAirRTMP
 /// left registered once every peer has closed and the relay has shut down.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRelayConnection(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    var script = FuzzScript(bytes: Array(UnsafeBufferPointer(start: size > 0 ? data : nil, count: size)))
+    var script = FuzzScript(data, size)
     guard let options = script.byte() else { return 0 }
     let session = RelayFuzzSession(options: options)
     session.run(&script)
@@ -42,26 +42,6 @@ public func fuzzRelayConnection(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
 @_cdecl("FuzzRelayConnection_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     runLibFuzzer(argc, argv, fuzzRelayConnection)
-}
-
-/// The input, read front to back; reads past its end return nothing, so every script is valid.
-struct FuzzScript {
-    let bytes: [UInt8]
-    var position = 0
-
-    mutating func byte() -> UInt8? {
-        guard position < bytes.count else { return nil }
-        defer { position += 1 }
-        return bytes[position]
-    }
-
-    mutating func number16() -> Int { Int(byte() ?? 0) << 8 | Int(byte() ?? 0) }
-
-    mutating func take(_ count: Int) -> [UInt8] {
-        let end = min(bytes.count, position + max(0, count))
-        defer { position = end }
-        return Array(bytes[position..<end])
-    }
 }
 
 /// One relay and its peers for one input.

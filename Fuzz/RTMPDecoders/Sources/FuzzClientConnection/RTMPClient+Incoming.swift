@@ -1,0 +1,1 @@
+../../../../Sources/OnAirNet/RTMPClient+Incoming.swift
