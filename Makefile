@@ -110,16 +110,19 @@ deps-bench:
 
 # libFuzzer on the theme parser, the scenario parser, the RTMP wire decoders, the H.264 SPS / avcC parsers
 # (FuzzSPSParser), the player's demuxer (FuzzPlayerDemuxer), the relay recorder's append scan, the WAV and Y4M
-# readers, the camera converter and the subscriber's decoders with what reads their frames (FuzzPacketDecoder);
+# readers, the camera converter, the subscriber's decoders with what reads their frames (FuzzPacketDecoder) and
+# the whole relay driven by scripted peers on embedded channels (FuzzRelayConnection) and the client's protocol
+# handler against a scripted server (FuzzClientConnection);
 # packages of their own under Fuzz/, never part of the main build. `make fuzz` runs each target for FUZZ_SECONDS; `make fuzz-smoke` runs each RTMP target (FuzzRecorderResume included) for FUZZ_SMOKE_RUNS inputs (its first release build took 1 min 49 s on 2 cores, fuzz-smoke included).
 # Corpora are seeded at run time: themes from Themes/, the RTMP decoders from the captured sessions in
 # Tests/OnAirRTMPTests/Fixtures/ (Fuzz/RTMPDecoders/seed-corpora.py slices them per target; FuzzPacketDecoder's
-# streams are encoded by ffmpeg, Fuzz/RTMPDecoders/decoder_seeds.py).
+# streams are encoded by ffmpeg, Fuzz/RTMPDecoders/decoder_seeds.py; FuzzRelayConnection's sessions are written by
+# Fuzz/RTMPDecoders/relay_seeds.py, FuzzClientConnection's by client_seeds.py).
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_RUNS ?= 10000
 FUZZ_RTMP := Fuzz/RTMPDecoders
 FUZZ_RTMP_TARGETS := FuzzAMF0Decoder:amf0 FuzzChunkDecoder:chunk FuzzFLVReader:flv FuzzRecorderResume:resume FuzzAggregateMessage:aggregate FuzzSPSParser:sps FuzzPlayerDemuxer:demux FuzzWAVReader:wav FuzzY4MReader:y4m FuzzCameraConverter:camera \
-  FuzzPacketDecoder:decode
+  FuzzPacketDecoder:decode FuzzRelayConnection:relay FuzzClientConnection:client
 FUZZ_BUILD_FLAGS := -c release -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library
 # Swift's own crash backtracer takes a trap's SIGILL before libFuzzer does, and then no crash-* input is
 # written: off, a trap leaves the input that caused it (docs/hostile-input.md).

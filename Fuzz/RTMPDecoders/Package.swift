@@ -99,5 +99,26 @@ let package = Package(
             ],
             path: "Sources/FuzzPacketDecoder"
         ),
+        /// The whole relay (connection handler, registry, fan-out, GOP cache, recorder, interruptions) on
+        /// `EmbeddedChannel`s: its sources are a symlink to OnAirRelay, without the socket bootstrap (NIOPosix).
+        .executableTarget(
+            name: "FuzzRelayConnection",
+            dependencies: [
+                "OnAirCore", "OnAirRTMP", "FuzzDriver",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            path: "Sources/FuzzRelayConnection",
+            exclude: ["OnAirRelay/Server/RelayServer.swift"]
+        ),
+        /// The client's protocol handler (every publisher and player) against a scripted server on an
+        /// `EmbeddedChannel`: symlinks to the handler and `RTMPClient`'s errors and messages, without the networking.
+        .executableTarget(
+            name: "FuzzClientConnection",
+            dependencies: [
+                "OnAirCore", "OnAirRTMP", "FuzzDriver",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            path: "Sources/FuzzClientConnection"
+        ),
     ]
 )

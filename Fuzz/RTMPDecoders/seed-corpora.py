@@ -12,6 +12,8 @@ the three-session `append` of GitHub issue 14 left them, and one with a torn las
 record of every AVC sequence header, and each SPS in it on its own) and CORPUS_DIR/wav/ (WAV files of every sample layout the
 reader takes and a few it refuses) and CORPUS_DIR/y4m/ (Y4M clips of every colour space the reader takes and a
 few it refuses) and CORPUS_DIR/decode/ (streams ffmpeg encodes, for FuzzPacketDecoder: decoder_seeds.py) and
+CORPUS_DIR/relay/ (FuzzRelayConnection's scripts of whole sessions with the relay: relay_seeds.py) and
+CORPUS_DIR/client/ (FuzzClientConnection's scripts of a server's side: client_seeds.py) and
 CORPUS_DIR/demux/ (each capture's
 data, media, command and aggregate messages in FuzzPlayerDemuxer's framing: a kind byte, a UInt16 length, the
 body, cut to 64 KiB; plus hostile aggregates: wrapping and backward timestamps, zero-length tags, sizes past the
@@ -25,6 +27,8 @@ import sys
 
 sys.dont_write_bytecode = True     # no __pycache__ in the tree
 from decoder_seeds import packet_decoder_inputs  # noqa: E402
+from relay_seeds import relay_scripts  # noqa: E402
+from client_seeds import client_scripts  # noqa: E402
 
 HANDSHAKE = 1 + 1536 + 1536
 
@@ -243,6 +247,14 @@ def main(fixtures, corpus):
                 f.write(data)
     except (OSError, subprocess.CalledProcessError):
         pass   # no ffmpeg (or no libx264): FuzzPacketDecoder starts from what it has, and finds little
+    os.makedirs(os.path.join(corpus, "relay"), exist_ok=True)
+    for stem, data in relay_scripts():
+        with open(os.path.join(corpus, "relay", stem), "wb") as f:
+            f.write(data)
+    os.makedirs(os.path.join(corpus, "client"), exist_ok=True)
+    for stem, data in client_scripts():
+        with open(os.path.join(corpus, "client", stem), "wb") as f:
+            f.write(data)
     os.makedirs(os.path.join(corpus, "camera"), exist_ok=True)
     for stem, data in camera_buffers():
         with open(os.path.join(corpus, "camera", stem), "wb") as f:
