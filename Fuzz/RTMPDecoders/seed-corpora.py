@@ -239,43 +239,28 @@ def camera_buffers():
         pass   # no ffmpeg: the fuzzer finds JPEG's markers slower, from the others
 
 
+def write_seeds(corpus, sub, seeds):
+    """Writes (stem, bytes) pairs as CORPUS/SUB/STEM."""
+    os.makedirs(os.path.join(corpus, sub), exist_ok=True)
+    for stem, data in seeds:
+        with open(os.path.join(corpus, sub, stem), "wb") as f:
+            f.write(data)
+
+
 def main(fixtures, corpus):
-    os.makedirs(os.path.join(corpus, "decode"), exist_ok=True)
     try:
-        for stem, data in packet_decoder_inputs():
-            with open(os.path.join(corpus, "decode", stem), "wb") as f:
-                f.write(data)
+        write_seeds(corpus, "decode", packet_decoder_inputs())
     except (OSError, subprocess.CalledProcessError):
         pass   # no ffmpeg (or no libx264): FuzzPacketDecoder starts from what it has, and finds little
-    os.makedirs(os.path.join(corpus, "relay"), exist_ok=True)
-    for stem, data in relay_scripts():
-        with open(os.path.join(corpus, "relay", stem), "wb") as f:
-            f.write(data)
-    os.makedirs(os.path.join(corpus, "client"), exist_ok=True)
-    for stem, data in client_scripts():
-        with open(os.path.join(corpus, "client", stem), "wb") as f:
-            f.write(data)
-    os.makedirs(os.path.join(corpus, "camera"), exist_ok=True)
-    for stem, data in camera_buffers():
-        with open(os.path.join(corpus, "camera", stem), "wb") as f:
-            f.write(data)
-    os.makedirs(os.path.join(corpus, "y4m"), exist_ok=True)
-    for stem, data in y4m_files():
-        with open(os.path.join(corpus, "y4m", stem), "wb") as f:
-            f.write(data)
-    os.makedirs(os.path.join(corpus, "wav"), exist_ok=True)
-    for stem, data in wav_files():
-        with open(os.path.join(corpus, "wav", stem), "wb") as f:
-            f.write(data)
-    os.makedirs(os.path.join(corpus, "resume"), exist_ok=True)
-    for stem, data in hostile_recordings():
-        with open(os.path.join(corpus, "resume", stem), "wb") as f:
-            f.write(data)
+    write_seeds(corpus, "relay", relay_scripts())
+    write_seeds(corpus, "client", client_scripts())
+    write_seeds(corpus, "camera", camera_buffers())
+    write_seeds(corpus, "y4m", y4m_files())
+    write_seeds(corpus, "wav", wav_files())
+    write_seeds(corpus, "resume", hostile_recordings())
     for sub in ("chunk", "amf0", "flv", "sps", "demux"):
         os.makedirs(os.path.join(corpus, sub), exist_ok=True)
-    for stem, data in hostile_aggregates():
-        with open(os.path.join(corpus, "demux", stem), "wb") as f:
-            f.write(data)
+    write_seeds(corpus, "demux", hostile_aggregates())
     os.makedirs(os.path.join(corpus, "aggregate"), exist_ok=True)
     for name in sorted(os.listdir(fixtures)):
         if name.endswith(".chunks"):        # aggregate fixtures: a chunk stream without a handshake
