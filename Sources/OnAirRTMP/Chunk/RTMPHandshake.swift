@@ -78,14 +78,15 @@ public struct RTMPHandshake: Sendable {
             // be secret: one getrandom(2) seeds SplitMix64 for all 1528 bytes. A draw per 8 bytes was 191 system
             // calls a connection (a byte a draw, before, 1528), most of what a relay's accept cost.
             var state = UInt64.random(in: .min ... .max)
-            random = []
-            random.reserveCapacity(Self.packetSize - 8)
-            while random.count < Self.packetSize - 8 {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var mixed = (state ^ (state >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-                mixed ^= mixed >> 31
-                withUnsafeBytes(of: mixed) { random.append(contentsOf: $0.prefix(Self.packetSize - 8 - random.count)) }
+            random = [UInt8](repeating: 0, count: Self.packetSize - 8)        // 1528: 191 whole draws
+            random.withUnsafeMutableBytes { bytes in
+                for offset in stride(from: 0, to: bytes.count - 7, by: 8) {
+                    state &+= 0x9E37_79B9_7F4A_7C15
+                    var mixed = (state ^ (state >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+                    mixed ^= mixed >> 31
+                    bytes.storeBytes(of: mixed, toByteOffset: offset, as: UInt64.self)
+                }
             }
         }
         var hello: [UInt8] = []
