@@ -48,7 +48,6 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
 /// What the handler told its owner, checked as it happens. The fuzzer runs on one thread, one input at a time.
 final class ClientFuzzLog: @unchecked Sendable {
     var closes = 0
-    var incomingAfterClose = 0
 
     func incoming(_ message: RTMPClient.Incoming) {
         precondition(closes == 0, "a message was handed on after onClose: \(message.message)")

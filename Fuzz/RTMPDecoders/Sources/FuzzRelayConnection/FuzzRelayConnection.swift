@@ -108,7 +108,7 @@ final class RelayFuzzSession {
     /// Every peer leaves, the relay shuts down, and nothing may stay registered.
     func finish() {
         settle()
-        if getenv("ONAIR_FUZZ_TRACE") != nil {
+        if RelayFuzzEventCheck.traces {
             for (slot, peer) in peers.enumerated() { if let peer { print("peer \(slot): \(peer.bytesFromRelay) bytes from the relay") } }
         }
         for index in peers.indices { peers[index]?.channel.close(promise: nil) }
@@ -188,7 +188,7 @@ final class RelayFuzzSession {
         send([3] + [UInt8](repeating: 7, count: RTMPFuzzHandshake.packetLength), to: index)
         settle()
         guard peer.serverHello.count == RTMPFuzzHandshake.packetLength else { return }
-        send(peer.serverHello, to: index)
+        send(Array(peer.serverHello), to: index)
         let app = registry.configuration.publishKey == nil ? "live" : "live?key=k"
         send(.connect(transactionID: 1, app: app, tcURL: "rtmp://10.0.0.9/\(app)"), to: index)
         send(.createStream(transactionID: 2), to: index)

@@ -16,14 +16,18 @@ final class RelayFuzzPeer {
     var encoder = RTMPChunkEncoder()
     /// Message stream IDs the relay gave this peer (`createStream`'s `_result`, §7.2.1.3).
     private(set) var streamIDs: [UInt32] = []
-    /// The relay's S1, echoed as C2 by ``RelayFuzzSession``'s quick start.
-    private(set) var serverHello: [UInt8] = []
-    private var handshakeBytesLeft = 1 + 2 * RTMPFuzzHandshake.packetLength
+    /// The relay's S0+S1+S2 as far as it has come (RTMP spec §5.2.2–5.2.4).
+    private var handshake: [UInt8] = []
     private var chunks = RTMPChunkDecoder(limits: .init(
         maxChunkSize: 0xFF_FFFF, maxMessageLength: 0xFF_FFFF, maxChunkStreams: 65_600, maxPartialBytes: 64 << 20))
     private var unread = ByteBuffer()
-    /// Every byte the relay wrote to this peer, for the bound checked after each step.
+    /// Every byte the relay wrote to this peer (printed with `ONAIR_FUZZ_TRACE`).
     private(set) var bytesFromRelay = 0
+
+    /// The relay's S1, echoed as C2 by ``RelayFuzzSession``'s quick start; empty until it has all come.
+    var serverHello: ArraySlice<UInt8> {
+        handshake.count > RTMPFuzzHandshake.packetLength ? handshake[1...RTMPFuzzHandshake.packetLength] : []
+    }
 
     init(channel: EmbeddedChannel) {
         self.channel = channel
@@ -33,20 +37,12 @@ final class RelayFuzzPeer {
     func drain() {
         while case .some(var buffer) = try? channel.readOutbound(as: ByteBuffer.self) {
             bytesFromRelay += buffer.readableBytes
-            if handshakeBytesLeft > 0 {
-                let count = min(handshakeBytesLeft, buffer.readableBytes)
-                let bytes = buffer.readBytes(length: count) ?? []
-                let offset = 1 + 2 * RTMPFuzzHandshake.packetLength - handshakeBytesLeft
-                for (index, byte) in bytes.enumerated() where offset + index == 0 {
-                    precondition(byte == 3, "the relay's S0 names version \(byte), not 3 (RTMP spec §5.2.2)")
-                }
-                let helloEnd = 1 + RTMPFuzzHandshake.packetLength
-                for (index, byte) in bytes.enumerated() where (1..<helloEnd).contains(offset + index) {
-                    serverHello.append(byte)
-                }
-                handshakeBytesLeft -= count
-            }
+            let missing = 1 + 2 * RTMPFuzzHandshake.packetLength - handshake.count
+            if missing > 0 { handshake += buffer.readBytes(length: min(missing, buffer.readableBytes)) ?? [] }
             unread.writeBuffer(&buffer)
+        }
+        if let version = handshake.first {
+            precondition(version == 3, "the relay's S0 names version \(version), not 3 (RTMP spec §5.2.2)")
         }
         do {
             while let message = try chunks.decode(&unread) { check(message) }
@@ -85,8 +81,8 @@ enum RTMPFuzzHandshake {
 /// - byte counts are what the wire carried: the bytes a connection's plays report (`playStopped`) fit in what
 ///   the connection wrote (`connectionClosed`), which a player's queue dropping media must not break.
 enum RelayFuzzEventCheck {
-    /// `ONAIR_FUZZ_TRACE=1` prints every event: what a seed or a finding made the relay do.
-    private static let traces = getenv("ONAIR_FUZZ_TRACE") != nil
+    /// `ONAIR_FUZZ_TRACE=1` prints every event and each peer's byte count: what a seed or a finding made the relay do.
+    static let traces = getenv("ONAIR_FUZZ_TRACE") != nil
     /// Bytes each connection's stopped plays reported (the fuzzer runs one input at a time, on one thread).
     nonisolated(unsafe) private static var playedBytes: [Int: UInt64] = [:]
 
