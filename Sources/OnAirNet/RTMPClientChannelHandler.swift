@@ -18,7 +18,7 @@ final class RTMPClientChannelHandler: ChannelInboundHandler {
     private var duties = RTMPProtocolDuties()
     private var encoder = RTMPChunkEncoder()
     /// Every byte read, handshake included (acknowledgements count only what follows the handshake).
-    private var bytesRead: UInt64 = 0
+    private(set) var bytesRead: UInt64 = 0
     private var context: ChannelHandlerContext?
     private var handshakePromise: EventLoopPromise<Void>?
     private let eventLoop: any EventLoop

@@ -13,7 +13,7 @@ import Testing
 @Suite("Relay slow players", .serialized)
 struct RelaySlowPlayerTests {
     /// A raw player on OnAir's client connection: handshake, connect, createStream, play.
-    private static func rawPlayer(_ url: StreamURL, onVideo: @escaping @Sendable (UInt32) -> Void) async throws -> RTMPClientConnection {
+    static func rawPlayer(_ url: StreamURL, onVideo: @escaping @Sendable (UInt32) -> Void) async throws -> RTMPClientConnection {
         let connection = try await RTMPClientConnection.open(
             url: url, configuration: .init(),
             onIncoming: { incoming in

@@ -17,17 +17,17 @@ import NIOCore
 /// closing, closing the duplicate descriptor), and only the fan-out re-arms, after a batch went whole to the
 /// socket through the handler's own checks. A disarmed player takes the handler's path, as before.
 extension RelayConnectionHandler {
-    /// What ``writeIfKeepingUp(_:)`` did with a batch.
+    /// What ``writeIfKeepingUp(_:for:)`` did with a batch.
     enum BatchWrite: Equatable {
         /// All of it went to the socket with `send(2)`: the player may be armed.
         case direct
-        /// Written, some or all of it through NIO's pipeline.
-        case throughNIO
+        /// Written, `sentDirectly` bytes of it to the socket and the rest through NIO's pipeline.
+        case throughNIO(sentDirectly: Int)
         /// Nothing written: the player is behind (the batch goes message by message through its queue).
         case notKeepingUp
     }
 
-    /// Arms `player` after a batch of its went whole to the socket (``writeIfKeepingUp(_:)`` said `.direct`).
+    /// Arms `player` after a batch of its went whole to the socket (``writeIfKeepingUp(_:for:)`` said `.direct`).
     func arm(_ player: RelayStream.Player) {
         guard let direct, direct.isOpen, context != nil, player.handler === self, let group = player.group,
               group.slots[player.slot].descriptor < 0 else { return }
@@ -58,14 +58,12 @@ extension RelayConnectionHandler {
         group.slots[player.slot] = RelayStream.Group.Slot()
     }
 
-    /// What is left of a batch the fast path's `send(2)` did not take whole (socket full, or failed): it goes
-    /// through NIO's pipeline and is flushed, as ``writeIfKeepingUp(_:)`` does with its rest.
-    func writeRest(_ rest: ByteBuffer) {
+    /// What is left of `player`'s batch the fast path's `send(2)` did not take whole (socket full, or
+    /// failed): it goes through NIO's pipeline and is flushed, as ``writeIfKeepingUp(_:for:)`` does with its rest.
+    func writeRest(_ rest: ByteBuffer, for player: RelayStream.Player) {
         disarmAll()
         guard let context else { return }
-        bytesOut += UInt64(rest.readableBytes)
         needsFlush = false
-        pipelineMayHoldBytes = true
-        context.writeAndFlush(wrapOutboundOut(rest), promise: nil)
+        writeThroughPipeline(rest, for: player, flush: true, context: context)
     }
 }

@@ -10,27 +10,30 @@ import OnAirRTMP
 /// writes, NIO's water marks and the queue's drop-to-keyframe still see a player that falls behind (its
 /// socket fills, the rest lands in NIO's buffer), and a failed socket is closed by NIO the usual way.
 extension RelayConnectionHandler {
-    /// Writes `bytes` (whole relayed messages) at once if the peer keeps up — socket writable, nothing
-    /// queued, not skipping to a keyframe — and returns true; otherwise writes nothing and returns false.
+    /// Writes `bytes` (whole relayed messages) for `player` at once if the peer keeps up — socket writable,
+    /// nothing queued, not skipping to a keyframe — and says how; otherwise writes nothing. What goes
+    /// through NIO is counted once NIO wrote it (``reconcileWrites()``); the caller counts what the socket took.
     /// Through NIO, flushes at once (with anything written before): the batch is the end of the burst for
     /// this peer, and flushing now saves touching 100 handlers a second time in ``RelayStreamRegistry/flushDirty()``.
-    func writeIfKeepingUp(_ bytes: ByteBuffer) -> BatchWrite {
+    func writeIfKeepingUp(_ bytes: ByteBuffer, for player: RelayStream.Player) -> BatchWrite {
         guard let context, writable, queue.isEmpty, !queue.waitingForRandomAccess else { return .notKeepingUp }
-        bytesOut += UInt64(bytes.readableBytes)
-        guard let rest = sendDirect(bytes, context: context) else { return .direct }
+        guard let rest = sendDirect(bytes, context: context) else {
+            bytesOut += UInt64(bytes.readableBytes)
+            return .direct
+        }
+        let sent = bytes.readableBytes - rest.readableBytes
+        bytesOut += UInt64(sent)
         disarmAll()
         needsFlush = false              // if listed as dirty, its flushIfNeeded() is then a no-op
-        pipelineMayHoldBytes = true
-        context.writeAndFlush(wrapOutboundOut(rest), promise: nil)
-        return .throughNIO
+        writeThroughPipeline(rest, for: player, flush: true, context: context)
+        return .throughNIO(sentDirectly: sent)
     }
 
     /// Queues bytes for the peer and writes what the socket takes now.
     func enqueue(_ item: RelayPlayerQueue.Item) -> RelayPlayerQueue.Outcome {
         guard let context else { return .dropped }
         if writable && queue.isEmpty && !queue.waitingForRandomAccess {
-            write(item.bytes, context: context)         // the common case: nothing waiting, socket keeps up
-            item.player?.credit(item.bytes.readableBytes)
+            write(item.bytes, for: item.player, context: context)     // the common case: nothing waiting, socket keeps up
             return .queued
         }
         disarmAll()                                     // queued bytes go first: the fast path must wait
@@ -43,6 +46,7 @@ extension RelayConnectionHandler {
         guard needsFlush, let context else { return }
         needsFlush = false
         context.flush()
+        reconcileWrites()               // NIO wrote what the socket took during the flush
     }
 
     func sendControl(_ message: RTMPMessage, streamID: UInt32) {
@@ -58,8 +62,7 @@ extension RelayConnectionHandler {
     func drain() {
         guard let context else { return }
         while writable, let item = queue.dequeue() {
-            write(item.bytes, context: context)
-            item.player?.credit(item.bytes.readableBytes)
+            write(item.bytes, for: item.player, context: context)
         }
     }
 
@@ -75,15 +78,53 @@ extension RelayConnectionHandler {
     /// Whether this connection writes straight to its socket (tests).
     var writesDirectly: Bool { direct?.isOpen == true }
 
-    private func write(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
-        bytesOut += UInt64(bytes.readableBytes)
-        guard let rest = sendDirect(bytes, context: context) else { return }
+    /// Writes `bytes` for `player` (nil: the connection's own), straight to the socket when it can, the
+    /// rest through NIO's pipeline, flushed at the end of the burst.
+    private func write(_ bytes: ByteBuffer, for player: RelayStream.Player?, context: ChannelHandlerContext) {
+        guard let rest = sendDirect(bytes, context: context) else {
+            bytesOut += UInt64(bytes.readableBytes)
+            player?.credit(bytes.readableBytes)
+            return
+        }
+        let sent = bytes.readableBytes - rest.readableBytes
+        bytesOut += UInt64(sent)
+        player?.credit(sent)
         disarmAll()
-        pipelineMayHoldBytes = true
-        context.write(wrapOutboundOut(rest), promise: nil)
+        writeThroughPipeline(rest, for: player, flush: false, context: context)
         if !needsFlush {
             needsFlush = true
             registry.markDirty(self)
+        }
+    }
+
+    /// Hands `bytes` to NIO's pipeline; they count for this connection and `player` once NIO has written
+    /// them (``RelayPipelineLedger``), not before: what NIO holds when the connection closes never leaves.
+    func writeThroughPipeline(_ bytes: ByteBuffer, for player: RelayStream.Player?, flush: Bool, context: ChannelHandlerContext) {
+        ledger.handed(bytes.readableBytes, for: player)
+        pipelineMayHoldBytes = true
+        if flush {
+            context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
+            reconcileWrites()
+        } else {
+            context.write(wrapOutboundOut(bytes), promise: nil)
+        }
+    }
+
+    /// Credits what NIO has written of the pipeline's bytes since it was last asked, to this connection and
+    /// to the players they were for. Asked after every flush (NIO writes what the socket takes then), before
+    /// the relay closes the connection, at the end of a read (NIO reads the peer's EOF, then closes), on an
+    /// error, when NIO drains below its water mark, and on the registry's tick. What NIO writes when the
+    /// socket drains and then loses to a reset before any of those goes uncounted: it may never have arrived.
+    func reconcileWrites() {
+        guard !ledger.isEmpty, let context,
+              let buffered = try? context.channel.syncOptions?.getOption(.bufferedWritableBytes) else { return }
+        reconcile(buffered: buffered)
+    }
+
+    private func reconcile(buffered: Int) {
+        ledger.reconcile(buffered: buffered) { count, player in
+            bytesOut += UInt64(count)
+            player?.credit(count)
         }
     }
 
@@ -111,6 +152,7 @@ extension RelayConnectionHandler {
         guard let buffered = try? context.channel.syncOptions?.getOption(.bufferedWritableBytes), buffered == 0 else {
             return false
         }
+        reconcile(buffered: 0)
         pipelineMayHoldBytes = false
         return true
     }

@@ -64,7 +64,10 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     var requestsRefilled = NIODeadline.now()
     /// Every byte read from the peer, handshake included (what the relay acknowledges, RTMP spec §5.4.3).
     var bytesIn: UInt64 { duties.bytesReceived }
+    /// Every byte written to the socket: by `send(2)`, or by NIO once it wrote what the pipeline was handed.
     var bytesOut: UInt64 = 0
+    /// What NIO's pipeline holds of this connection's bytes, and whose they are (``reconcileWrites()``).
+    var ledger = RelayPipelineLedger<RelayStream.Player>()
 
     init(registry: RelayStreamRegistry) {
         self.registry = registry
@@ -111,8 +114,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
             try processor.process(buffer: bytes) { step in
                 switch step {
                 case .handshakeReply(let reply):
-                    bytesOut += UInt64(reply.readableBytes)
-                    context.writeAndFlush(wrapOutboundOut(reply), promise: nil)
+                    writeThroughPipeline(reply, for: nil, flush: true, context: context)
                 case .handshakeComplete:
                     break
                 case .message(let raw, let warning):
@@ -142,11 +144,13 @@ final class RelayConnectionHandler: ChannelInboundHandler {
     func channelReadComplete(context: ChannelHandlerContext) {
         flushIfNeeded()
         registry.flushDirty()
+        reconcileWrites()               // NIO fires this before it closes on the peer's EOF
         context.fireChannelReadComplete()
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         writable = context.channel.isWritable
+        reconcileWrites()
         if !writable { disarmAll() }
         if writable {
             drain()
@@ -159,6 +163,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
         handshakeDeadline?.cancel()
         handshakeDeadline = nil
         disarmAll()                     // before the duplicate closes: its number may be reused at once
+        ledger.abandon()                // NIO failed the writes it still held: they never left
         direct?.close()
         direct = nil
         registry.closed(self)
@@ -168,6 +173,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // Resets and broken pipes are how killed peers leave; channelInactive does the accounting.
+        reconcileWrites()
         context.close(promise: nil)
     }
 
@@ -189,6 +195,7 @@ final class RelayConnectionHandler: ChannelInboundHandler {
         disarmAll()
         guard let context else { return }
         flushIfNeeded()
+        reconcileWrites()               // what NIO still holds now is dropped by the close
         context.close(promise: nil)
     }
 

@@ -71,7 +71,8 @@ extension RelayStreamRegistry {
             let size = UInt64(batch.bytes.readableBytes)
             let players = group.players
             let generation = group.generation
-            var whole: UInt64 = 0
+            // What the sockets took now; what NIO's pipeline takes counts once NIO wrote it (the player's credit).
+            var written: UInt64 = 0
             batch.bytes.withUnsafeReadableBytes { bytes in
                 for index in players.indices {
                     // Armed: one send(2) from the slot (the group unchanged since the loop began, so the
@@ -79,31 +80,30 @@ extension RelayStreamRegistry {
                     if group.generation == generation, group.slots[index].descriptor >= 0 {
                         switch sendArmed(bytes, batch: batch.bytes, group: group, index: index, players: players) {
                         case .whole:
-                            whole += 1
+                            written += size
                             continue
                         case .partly(let sent):
-                            players[index].bytesOut += size - UInt64(sent)      // the slot's share is settled
-                            whole += 1
+                            written += UInt64(sent)     // the slot's share is settled, the rest is in the pipeline
                             continue
                         case .nothing:
                             break           // disarmed: the handler's path decides
                         }
                     }
                     let player = players[index]
-                    switch player.handler.writeIfKeepingUp(batch.bytes) {
+                    switch player.handler.writeIfKeepingUp(batch.bytes, for: player) {
                     case .direct:
                         player.bytesOut += size
                         player.handler.arm(player)
-                        whole += 1
-                    case .throughNIO:
-                        player.bytesOut += size
-                        whole += 1
+                        written += size
+                    case .throughNIO(let sent):
+                        player.bytesOut += UInt64(sent)
+                        written += UInt64(sent)
                     case .notKeepingUp:
                         for item in batch.items { deliver(batch.slice(item), kind: item.kind, to: player, in: stream) }
                     }
                 }
             }
-            stream.bytesOut += whole * size
+            stream.bytesOut += written
             group.batch.reuse(consume batch)
         }
     }
@@ -113,7 +113,7 @@ extension RelayStreamRegistry {
 
     /// The fast path to an armed player (`RelayConnectionHandler+Fanout.swift`): one `send(2)` of the batch
     /// from its slot. `.whole`: the slot counts the bytes. `.partly`: the rest went through NIO
-    /// (``RelayConnectionHandler/writeRest(_:)``, which disarms and settles the slot). `.nothing` (socket
+    /// (``RelayConnectionHandler/writeRest(_:for:)``, which disarms and settles the slot). `.nothing` (socket
     /// full or failed): the player is disarmed and nothing written.
     private func sendArmed(
         _ bytes: UnsafeRawBufferPointer, batch: ByteBuffer, group: RelayStream.Group, index: Int, players: [RelayStream.Player]
@@ -127,7 +127,7 @@ extension RelayStreamRegistry {
             group.slots[index].bytes += UInt64(count)
             var rest = batch
             rest.moveReaderIndex(forwardBy: count)
-            players[index].handler.writeRest(rest)
+            players[index].handler.writeRest(rest, for: players[index])
             return .partly(sent: count)
         case .wouldBlock, .failed:
             players[index].handler.disarmAll()

@@ -16,7 +16,8 @@ extension RelayStreamRegistry {
     }
 
     func snapshot() -> [RelayStreamSnapshot] {
-        streams.values.sorted { $0.name.qualified < $1.name.qualified }.map { stream in
+        for handler in connections.values { handler.reconcileWrites() }
+        return streams.values.sorted { $0.name.qualified < $1.name.qualified }.map { stream in
             RelayStreamSnapshot(
                 name: stream.name.qualified, isPublished: stream.isPublished,
                 publishType: stream.isPublished ? stream.publishType : nil,

@@ -318,6 +318,7 @@ final class RelayStreamRegistry {
     }
 
     private func removePlayer(_ stream: RelayStream, player: RelayStream.Player) {
+        player.handler.reconcileWrites()    // its count: every byte written for it so far
         stream.remove(player.key)
         emit(.playStopped(stream: stream.name.qualified, connection: player.key.connection, bytesOut: player.bytesOut,
                           droppedMessages: player.handler.droppedMessages))
@@ -352,7 +353,10 @@ final class RelayStreamRegistry {
 
     private func onTick() {
         let now = NIODeadline.now()
-        for handler in Array(connections.values) { handler.checkDeadlines(now: now) }
+        for handler in Array(connections.values) {
+            handler.reconcileWrites()       // the stats below count what NIO wrote since the last tick
+            handler.checkDeadlines(now: now)
+        }
         for stream in Array(streams.values) {
             if let recorder = stream.recorder {
                 do {

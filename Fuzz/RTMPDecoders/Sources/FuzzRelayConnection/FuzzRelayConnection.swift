@@ -130,6 +130,7 @@ final class RelayFuzzSession {
         for peer in peers.compactMap({ $0 }) {
             peer.drain()
             peer.channel.embeddedEventLoop.run()
+            RelayFuzzEventCheck.checkCount(of: peer, open: registry.connections[peer.connection])
         }
         let configuration = registry.configuration
         let queueBound = 2 * configuration.playerQueueLimit + 2 * configuration.maxQueuedControlBytes
@@ -147,13 +148,14 @@ final class RelayFuzzSession {
         guard opened < 24, let slot = peers.firstIndex(where: { $0 == nil || !$0!.channel.isActive }) else { return }
         opened += 1
         let channel = EmbeddedChannel(loop: loop)
+        let handler = RelayConnectionHandler(registry: registry)
         do {
-            try channel.pipeline.syncOperations.addHandler(RelayConnectionHandler(registry: registry))
+            try channel.pipeline.syncOperations.addHandler(handler)
             channel.connect(to: try SocketAddress(ipAddress: "10.0.0.\(address + 1)", port: 40_000 + slot), promise: nil)
         } catch {
             preconditionFailure("an embedded channel refused its handler: \(error)")
         }
-        peers[slot] = RelayFuzzPeer(channel: channel)
+        peers[slot] = RelayFuzzPeer(channel: channel, connection: handler.id)
     }
 
     private func peer(_ index: Int) -> RelayFuzzPeer? {

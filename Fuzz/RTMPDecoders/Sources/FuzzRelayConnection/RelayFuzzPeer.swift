@@ -12,6 +12,8 @@ import OnAirRTMP
 /// parse — the relay writes those itself, they are never a peer's bytes passed on.
 final class RelayFuzzPeer {
     let channel: EmbeddedChannel
+    /// The relay's number for this connection (its handler's `id`, named in its events).
+    let connection: Int
     /// What the script's structured messages are chunked with (the peer's side of the connection).
     var encoder = RTMPChunkEncoder()
     /// Message stream IDs the relay gave this peer (`createStream`'s `_result`, §7.2.1.3).
@@ -29,8 +31,9 @@ final class RelayFuzzPeer {
         handshake.count > RTMPFuzzHandshake.packetLength ? handshake[1...RTMPFuzzHandshake.packetLength] : []
     }
 
-    init(channel: EmbeddedChannel) {
+    init(channel: EmbeddedChannel, connection: Int) {
         self.channel = channel
+        self.connection = connection
     }
 
     /// Reads and checks everything the relay has written to this peer since the last call.
@@ -79,14 +82,31 @@ enum RTMPFuzzHandshake {
 /// - every string reaches the operator's terminal or log: none may carry a control character (C0, DEL, C1),
 ///   whatever a peer named its stream or wrote in a command;
 /// - byte counts are what the wire carried: the bytes a connection's plays report (`playStopped`) fit in what
-///   the connection wrote (`connectionClosed`), which a player's queue dropping media must not break.
+///   the connection wrote (`connectionClosed`), which a player's queue dropping media must not break, and
+///   that is exactly what its peer received — not what the relay handed to the channel and the close dropped.
 enum RelayFuzzEventCheck {
     /// `ONAIR_FUZZ_TRACE=1` prints every event and each peer's byte count: what a seed or a finding made the relay do.
     static let traces = getenv("ONAIR_FUZZ_TRACE") != nil
     /// Bytes each connection's stopped plays reported (the fuzzer runs one input at a time, on one thread).
     nonisolated(unsafe) private static var playedBytes: [Int: UInt64] = [:]
+    /// What each closed connection's `connectionClosed` said it wrote.
+    nonisolated(unsafe) private static var closedBytes: [Int: UInt64] = [:]
 
-    static func reset() { playedBytes = [:] }
+    static func reset() {
+        playedBytes = [:]
+        closedBytes = [:]
+    }
+
+    /// After `peer` has read everything the relay wrote to it: a closed connection's count is what the peer
+    /// received; an open one's count is no more than that (bytes NIO holds unflushed count later or never).
+    static func checkCount(of peer: RelayFuzzPeer, open handler: RelayConnectionHandler?) {
+        let received = UInt64(peer.bytesFromRelay)
+        if let written = closedBytes[peer.connection] {
+            precondition(written == received, "connection \(peer.connection) reports \(written) bytes written, its peer received \(received)")
+        } else if let handler {
+            precondition(handler.bytesOut <= received, "connection \(peer.connection) counts \(handler.bytesOut) bytes, its peer received \(received)")
+        }
+    }
 
     static func check(_ event: RelayEvent) {
         if traces { print(event) }
@@ -96,6 +116,7 @@ enum RelayFuzzEventCheck {
             playedBytes[connection, default: 0] += bytes
         case .connectionClosed(let connection, _, let written):
             let played = playedBytes.removeValue(forKey: connection) ?? 0
+            closedBytes[connection] = written
             precondition(played <= written, "connection \(connection)'s plays report \(played) bytes, it wrote \(written)")
         default:
             break
