@@ -93,6 +93,10 @@ def relay_scripts():
     for k in range(12):
         slow += gop(0, 100 + 30 * k, size=1000) + clock(3)
     seeds["slow-player"] = slow + misc(1, 2) + gop(0, 600) + clock(100)
+    # closed while its socket holds bytes: by the player (EOF, then with no event first), by a restart
+    seeds["slow-player-closes"] = slow + misc(1, 0) + gop(0, 600) + clock(100)
+    seeds["slow-player-drops"] = slow + misc(1, 8) + gop(0, 600) + clock(100)
+    seeds["slow-player-restart"] = slow + misc(0, 3 + 8 * 10) + clock(100)
     for choice in (3 + 8 * 10, 4 + 8 * 10, 5 + 8 * 10, 6):
         script = publisher_and_player(0x10) + misc(0, choice) + gop(0, 200) + clock(30)
         script += open_peer(2) + quick_start(2) + publish(2) + gop(2, 260) + clock(255)

@@ -30,7 +30,7 @@ struct RelayByteCountTests {
         try await player.channel.setOption(ChannelOptions.socketOption(.so_rcvbuf), value: 16 << 10).get()
         try await player.channel.setOption(ChannelOptions.autoRead, value: false).get()
         let publisher = try await RelayTestPublisher(url: url, type: .live)
-        do {
+        try await harness.run {
             let started = try await harness.events.first { if case .playStarted(stream: "count", _, _) = $0 { true } else { false } }
             guard case .playStarted(_, let connection, _) = started else { return }
             // Until the relay's queue for the stalled player drops: NIO then holds its high water mark of it.
@@ -65,15 +65,11 @@ struct RelayByteCountTests {
             #expect(counted == [received], "the relay's connectionClosed count \(counted) against what the player received \(received)")
             #expect(played.count == 1 && played[0] <= received, "the play's count \(played) within what the player received \(received)")
             #expect(received > 1 << 16, "the player received media before it stalled and after: \(received)")
-        } catch {
+        } finally: {
             await publisher.unpublish()
             await player.close()
             await harness.stop()
-            throw error
         }
-        await publisher.unpublish()
-        await player.close()
-        await harness.stop()
     }
 
     private static func isDropping(_ event: RelayEvent) -> Bool {

@@ -23,7 +23,7 @@ struct RelayDirectWriteTests {
         let url = try harness.streamURL("direct")
         let (player, seen) = try await RelayTestPublisher.numberingPlayer(url)
         let publisher = try await RelayTestPublisher(url: url, type: .live)
-        do {
+        try await harness.run {
             try await harness.events.wait { events in
                 events.contains { if case .playStarted(stream: "direct", _, _) = $0 { true } else { false } }
             }
@@ -40,14 +40,10 @@ struct RelayDirectWriteTests {
             let writers = try await harness.relay.connectionDirectWrites()
             #expect(writers.count == 2)
             #expect(writers.filter { $0 }.count == (direct ? 1 : 0), "the publisher never, the player when on")
-        } catch {
+        } finally: {
             await publisher.unpublish()
             await player.close()
             await harness.stop()
-            throw error
         }
-        await publisher.unpublish()
-        await player.close()
-        await harness.stop()
     }
 }

@@ -55,6 +55,17 @@ final class RelayTestHarness: Sendable {
 
     /// ffmpeg publishing the test source (`testsrc` 640×360 30 fps + `sine`, x264 ultrafast/zerolatency
     /// -g 30, AAC) in real time for `seconds`.
+    /// Runs `body`, then `cleanup` whether it threw or not (a test's async `defer`), and rethrows.
+    func run(_ body: () async throws -> Void, finally cleanup: () async -> Void) async throws {
+        do {
+            try await body()
+        } catch {
+            await cleanup()
+            throw error
+        }
+        await cleanup()
+    }
+
     func ffmpegPublisher(stream: String, seconds: Int, size: String = "640x360") throws -> PeerProcess {
         try PeerProcess("ffmpeg", [
             "-nostdin", "-loglevel", "error", "-re",

@@ -22,11 +22,11 @@ import OnAirRTMP
 /// | 4 | one command or data message from a template (``sendTemplate``) | template, name, number |
 /// | 5 | one audio or video message with a real FLV tag header | kind, time (2), length, bytes |
 /// | 6 | the clock moves on `(byte + 1) × 8` ms (255: 6 s) | byte |
-/// | 7 | peer closes, writability off/on, or a `server-*` interruption | byte |
+/// | 7 | peer closes, its socket stops taking bytes or drains, or a `server-*` interruption | byte |
 ///
 /// Findings: a trap or sanitizer report; the relay writing any peer a stream that is not RTMP (``RelayFuzzPeer``);
-/// an event string with a control character or a play counting more bytes than its connection wrote
-/// (``RelayFuzzEventCheck``); a queue or GOP cache past its bound (``RelayFuzzSession/settle()``); a connection
+/// an event string with a control character, a play counting more bytes than its connection wrote, or a
+/// connection counting other than what its peer received (``RelayFuzzEventCheck``); a queue or GOP cache past its bound (``RelayFuzzSession/settle()``); a connection
 /// left registered once every peer has closed and the relay has shut down.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRelayConnection(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -111,7 +111,10 @@ final class RelayFuzzSession {
         if RelayFuzzEventCheck.traces {
             for (slot, peer) in peers.enumerated() { if let peer { print("peer \(slot): \(peer.bytesFromRelay) bytes from the relay") } }
         }
-        for index in peers.indices { peers[index]?.channel.close(promise: nil) }
+        for peer in peers.compactMap({ $0 }) where peer.channel.isActive {
+            peer.channel.pipeline.fireChannelReadComplete()     // each leaves as NIO reports an EOF
+            peer.channel.close(promise: nil)
+        }
         settle()
         registry.shutdown()
         loop.advanceTime(by: .seconds(30))
@@ -149,13 +152,15 @@ final class RelayFuzzSession {
         opened += 1
         let channel = EmbeddedChannel(loop: loop)
         let handler = RelayConnectionHandler(registry: registry)
+        let socketBuffer = HeldSocketBuffer(channel: channel)
         do {
+            try channel.pipeline.syncOperations.addHandler(socketBuffer)
             try channel.pipeline.syncOperations.addHandler(handler)
             channel.connect(to: try SocketAddress(ipAddress: "10.0.0.\(address + 1)", port: 40_000 + slot), promise: nil)
         } catch {
             preconditionFailure("an embedded channel refused its handler: \(error)")
         }
-        peers[slot] = RelayFuzzPeer(channel: channel, connection: handler.id)
+        peers[slot] = RelayFuzzPeer(channel: channel, connection: handler.id, socketBuffer: socketBuffer)
     }
 
     private func peer(_ index: Int) -> RelayFuzzPeer? {
@@ -265,11 +270,23 @@ final class RelayFuzzSession {
     private func misc(_ choice: Int, peer index: Int) {
         let amount = Duration.milliseconds((choice >> 3) * 20)
         switch choice & 7 {
-        case 0: peer(index)?.channel.close(promise: nil)
-        case 1, 2:
+        case 0:
             guard let peer = peer(index) else { return }
-            peer.channel.isWritable = choice & 7 == 2
-            peer.channel.pipeline.fireChannelWritabilityChanged()
+            if choice & 8 != 0 {
+                // Closed with no event first, as NIO does after a failed write: what the socket took since
+                // the relay last asked may go uncounted (never more than the peer received).
+                peer.closedAbruptly = true
+            } else {
+                peer.channel.pipeline.fireChannelReadComplete()     // as NIO does on the peer's EOF, then closes
+            }
+            peer.channel.close(promise: nil)
+        case 1:
+            // The socket stops taking bytes: NIO holds what is flushed, and past its high water mark the
+            // channel turns unwritable (``HeldSocketBuffer``).
+            peer(index)?.socketBuffer.hold()
+        case 2:
+            // The socket drains: what NIO held is written, and the channel is writable again.
+            peer(index)?.socketBuffer.release()
         case 3: registry.interrupt(.restart(amount))
         case 4: registry.interrupt(.busy(amount))
         case 5: registry.interrupt(.stall(amount))
