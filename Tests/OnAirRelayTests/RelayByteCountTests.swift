@@ -52,9 +52,11 @@ struct RelayByteCountTests {
             try await harness.events.wait { events in
                 events.contains { if case .connectionClosed(connection: connection, _, _) = $0 { true } else { false } }
             }
+            let closed = RelayTestLog<Bool>()
+            player.channel.closeFuture.whenComplete { _ in closed.append(true) }
             try await player.channel.setOption(ChannelOptions.autoRead, value: true).get()
             player.channel.read()
-            try await player.channel.closeFuture.get()
+            try await closed.wait(timeout: .seconds(60)) { !$0.isEmpty }      // the relay's FIN, after every byte
             let received = try await player.channel.eventLoop.submit { player.handler.value.bytesRead }.get()
             let counted = harness.events.all.compactMap { event -> UInt64? in
                 if case .connectionClosed(connection, _, let bytes) = event { bytes } else { nil }
