@@ -32,7 +32,10 @@ struct RelayByteCountTests {
         let publisher = try await RelayTestPublisher(url: url, type: .live)
         try await harness.run {
             let started = try await harness.events.first { if case .playStarted(stream: "count", _, _) = $0 { true } else { false } }
-            guard case .playStarted(_, let connection, _) = started else { return }
+            guard case .playStarted(_, let connection, _) = started else {
+                Issue.record("waited for playStarted, got \(started)")
+                return
+            }
             // Until the relay's queue for the stalled player drops: NIO then holds its high water mark of it.
             let frames = RelayTestPublisher.syntheticVideo(count: 400, size: 24_000)
             var sent = 0
