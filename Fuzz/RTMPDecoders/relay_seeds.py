@@ -97,6 +97,12 @@ def relay_scripts():
     seeds["slow-player-closes"] = slow + misc(1, 0) + gop(0, 600) + clock(100)
     seeds["slow-player-drops"] = slow + misc(1, 8) + gop(0, 600) + clock(100)
     seeds["slow-player-restart"] = slow + misc(0, 3 + 8 * 10) + clock(100)
+    # the socket drains with no event (under the water mark), then the connection closes: counted only if the
+    # relay asks NIO before the close (its own close, or the read-complete NIO fires before closing on an EOF)
+    held = publisher_and_player(0x50) + misc(1, 1) + gop(0, 100, size=1000)
+    seeds["drained-then-eof"] = held + misc(1, 2) + misc(1, 0) + clock(100)
+    # the publisher leaves first (its close writes the player a status), so the restart closes the player alone
+    seeds["drained-then-restart"] = held + misc(0, 0) + misc(1, 2) + misc(0, 3 + 8 * 10) + clock(100)
     for choice in (3 + 8 * 10, 4 + 8 * 10, 5 + 8 * 10, 6):
         script = publisher_and_player(0x10) + misc(0, choice) + gop(0, 200) + clock(30)
         script += open_peer(2) + quick_start(2) + publish(2) + gop(2, 260) + clock(255)
