@@ -69,12 +69,41 @@ public final class ToneSource: AudioSource {
 
 extension ToneSource {
     /// Zeroes the samples whose wall-clock instant falls in the first ``markGapMicroseconds`` of a second.
+    ///
+    /// Sample `f` is at `firstSampleWall + UInt64(Double(f) * 1e6 / sampleRate)` µs and is silenced when that
+    /// instant's place in its second is under the gap. Why not test every sample (issue 31): a division, a float
+    /// conversion and a remainder per sample cost most of the tone's CPU; the instants only grow, so the gap's
+    /// samples are found by binary search over the same formula (the same samples, bit for bit) and zeroed as
+    /// runs — a 1024-sample chunk at 48 kHz meets at most one second's start.
     static func silenceMarks(in samples: inout [Int16], channels: Int, sampleRate: Double, firstSampleWall: UInt64) {
-        let frames = samples.count / max(channels, 1)
-        for frame in 0..<frames {
-            let wall = firstSampleWall + UInt64(Double(frame) * 1e6 / sampleRate)
-            guard wall % 1_000_000 < markGapMicroseconds else { continue }
-            for channel in 0..<channels { samples[frame * channels + channel] = 0 }
+        let channels = max(channels, 1)
+        let frames = samples.count / channels
+        guard frames > 0, sampleRate > 0 else { return }
+        let instant = { (frame: Int) -> UInt64 in firstSampleWall &+ UInt64(Double(frame) * 1e6 / sampleRate) }
+        /// The first frame in `low..<frames` at or after `target` µs, or `frames` when none is.
+        func firstFrame(atOrAfter target: UInt64, from low: Int) -> Int {
+            var (low, high) = (low, frames)
+            while low < high {
+                let middle = low + (high - low) / 2
+                if instant(middle) >= target { high = middle } else { low = middle + 1 }
+            }
+            return low
+        }
+        var frame = 0
+        while frame < frames {
+            let wall = instant(frame)
+            let secondStart = wall - wall % 1_000_000
+            if wall - secondStart < markGapMicroseconds {
+                let (gapEnd, overflow) = secondStart.addingReportingOverflow(markGapMicroseconds)
+                let end = overflow ? frames : firstFrame(atOrAfter: gapEnd, from: frame)
+                samples.withUnsafeMutableBufferPointer { buffer in
+                    for index in (frame * channels)..<(end * channels) { buffer[index] = 0 }
+                }
+                frame = end
+            } else {
+                let (nextSecond, overflow) = secondStart.addingReportingOverflow(1_000_000)
+                frame = overflow ? frames : firstFrame(atOrAfter: nextSecond, from: frame)
+            }
         }
     }
 }
