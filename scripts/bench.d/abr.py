@@ -193,8 +193,12 @@ def analyse(start, marks, samples, outputs):
 
 
 def freeze(stats, begin, end):
-    """Frames the subscriber did not decode in [begin, end] (30 fps expected) as time, and the longest gap seen."""
-    inside = [(stamp, line["details"]) for stamp, line in stats if begin <= stamp <= end]
+    """Frames the subscriber did not decode in [begin, end] (30 fps expected) as time, and the longest gap seen:
+    from its last stats line at or before `begin` to its last one at or before `end`. A window shorter than the
+    stats interval (a late convergence, 1.6 s before the lift) still holds two lines that way; counting only the
+    lines inside it gave none to compare, and a MISSED verdict on no measurement."""
+    before = [(stamp, line["details"]) for stamp, line in stats if stamp <= begin][-1:]
+    inside = before + [(stamp, line["details"]) for stamp, line in stats if begin < stamp <= end]
     if len(inside) < 2:
         return {"missing": None, "gap": None}
     (t0, d0), (t1, d1) = inside[0], inside[-1]
@@ -273,7 +277,8 @@ def show(rows, load):
               f"{sec(r['missing'], '-'):>8} {str(r['gap'] if r['gap'] is not None else '-'):>7} {('%.1f' % r['decoded_fps']) if r.get('decoded_fps') else '-':>5} "
               f"{sec(r['recover']):>19} {sec(r['elevator'], 'none'):>10} {sec(r['elevator_any'], '-'):>9}")
     print("columns after the convergence point until the lift: link drops (tbf), pub drops (OnAir's own dropped packets; ffmpeg never")
-    print("drops, it falls behind), congestion events, freeze = frames not decoded at 30 fps as time, gap = longest video gap seen;")
+    print("drops, it falls behind), congestion events, freeze = frames not decoded at 30 fps as time, gap = longest video gap seen")
+    print("(freeze and gap from the subscriber's last stats line at or before the convergence point, so a late one is still measured);")
     print("* never converged: those columns cover the whole cap instead (from its second second to the lift).")
     print("elevator = first video frame captured after link-up reaching the server's players (ffprobe's timestamps there);")
     print("any fr. = first frame the subscriber decoded after link-up, whenever captured (from its gap figures).")
