@@ -45,6 +45,47 @@ struct CellBufferTests {
         #expect(!buffer[3, 0].isContinuation)
     }
 
+    @Test("a wide character written one column left of another leaves no right half without its left")
+    func wideOverWide() {
+        var buffer = CellBuffer(width: 5, height: 1)
+        buffer.write("字", x: 1, y: 0, style: .plain)
+        buffer.write("漢", x: 0, y: 0, style: .plain)
+        #expect(buffer[1, 0].isContinuation)
+        #expect(!buffer[2, 0].isContinuation, "the right half of the overwritten 字 stayed")
+        #expect(buffer.textLines(trimmingTrailingSpaces: false) == ["漢   "])
+    }
+
+    /// The general path, one grapheme at a time, as `write` did it for all text before its ASCII path.
+    static func writtenByCharacter(_ text: String, x: Int, clip: Rect, width: Int) -> CellBuffer {
+        var buffer = CellBuffer(width: width, height: 1)
+        var column = x
+        for character in text {
+            if column >= clip.intersection(buffer.area).maxX { break }
+            let control = character.unicodeScalars.first.map { $0.value < 0x20 || $0.value == 0x7F } == true
+            column += buffer.put(control ? "?" : character, x: column, y: 0, style: .plain, clip: clip.intersection(buffer.area))
+        }
+        return buffer
+    }
+
+    @Test("ASCII text (controls and CR LF included) fills the cells the per-grapheme path fills, at any start and clip")
+    func asciiPathMatchesGraphemePath() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [String] = ["a", "Z", " ", "?", "\r\n", "\r", "\n", "\t", "\u{1B}", "\u{7F}", "\u{0}", "~"]
+        for _ in 0..<500 {
+            let text = (0..<Int.random(in: 0...30, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }.joined()
+            let x = Int.random(in: -5...25, using: &generator)
+            let clip = Rect(x: Int.random(in: -2...10, using: &generator), y: 0, width: Int.random(in: 0...25, using: &generator), height: 1)
+            var buffer = CellBuffer(width: 20, height: 1)
+            let column = buffer.write(text, x: x, y: 0, style: .plain, clip: clip)
+            let expected = Self.writtenByCharacter(text, x: x, clip: clip, width: 20)
+            #expect(buffer == expected, "\(text.debugDescription) at \(x) in \(clip)")
+            var expectedColumn = x
+            for character in text where expectedColumn < clip.intersection(buffer.area).maxX { expectedColumn += 1; _ = character }
+            #expect(column == expectedColumn, "\(text.debugDescription) at \(x) in \(clip)")
+            if buffer != expected { return }
+        }
+    }
+
     @Test("control characters in untrusted text are shown as '?'")
     func controlCharacters() {
         var buffer = CellBuffer(width: 10, height: 1)

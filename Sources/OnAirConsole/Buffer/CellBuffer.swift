@@ -46,6 +46,7 @@ public struct CellBuffer: Sendable, Equatable {
     @discardableResult
     public mutating func write(_ text: some StringProtocol, x: Int, y: Int, style: Style, clip: Rect? = nil) -> Int {
         let bounds = clip.map { $0.intersection(area) } ?? area
+        if let column = writeASCII(text, x: x, y: y, style: style, bounds: bounds) { return column }
         var column = x
         for character in text {
             if column >= bounds.maxX { break }
@@ -54,6 +55,33 @@ public struct CellBuffer: Sendable, Equatable {
         }
         return column
     }
+
+    /// `write` for text that is all ASCII, from its bytes: no grapheme breaking and no width lookup per
+    /// character, which were most of a redraw's text cost. The same cells as the general path: every byte
+    /// one column, a control character `?`, and CR LF (one grapheme) one `?`. Nil when the text holds any
+    /// other byte or is not contiguous UTF-8.
+    private mutating func writeASCII(_ text: some StringProtocol, x: Int, y: Int, style: Style, bounds: Rect) -> Int? {
+        let written: Int?? = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var column = x
+            var index = 0
+            while index < bytes.count, column < bounds.maxX {
+                let byte = bytes[index]
+                index += 1
+                let control = byte < 0x20 || byte == 0x7F
+                if byte == 0x0D, index < bytes.count, bytes[index] == 0x0A { index += 1 }
+                if bounds.contains(x: column, y: y) {
+                    setCell(x: column, y: y, Cell(control ? "?" : Self.asciiCharacters[Int(byte)], style: style))
+                }
+                column += 1
+            }
+            return column
+        }
+        return written ?? nil
+    }
+
+    /// Every ASCII byte as a `Character`, made once.
+    private static let asciiCharacters: [Character] = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) }
 
     /// Writes `text` into a one-row area, truncated with an ellipsis if it does not fit.
     @discardableResult
@@ -66,6 +94,14 @@ public struct CellBuffer: Sendable, Equatable {
     public mutating func fill(_ rect: Rect, with character: Character = " ", style: Style) {
         let r = rect.intersection(area)
         guard !r.isEmpty else { return }
+        if DisplayWidth.of(character) == 1 {
+            // What `put` does for a one-column character inside the area, without asking each cell again.
+            let cell = Cell(character, style: style)
+            for row in r.y..<r.maxY {
+                for column in r.x..<r.maxX { setCell(x: column, y: row, cell) }
+            }
+            return
+        }
         for row in r.y..<r.maxY {
             var column = r.x
             while column < r.maxX { column += max(1, put(character, x: column, y: row, style: style, clip: r)) }
@@ -87,7 +123,9 @@ public struct CellBuffer: Sendable, Equatable {
         if cells[index].isContinuation, x > 0, !cell.isContinuation {
             cells[index - 1] = Cell(" ", style: cells[index - 1].style)
         }
-        if !cell.isContinuation, DisplayWidth.of(cells[index].character) == 2, x + 1 < width, !cells[index].isContinuation {
+        // Overwriting a wide character's left half (with anything, a right half included) blanks its right
+        // half, the continuation cell after it, so every continuation has a wide character on its left.
+        if x + 1 < width, cells[index + 1].isContinuation, !cells[index].isContinuation {
             cells[index + 1] = Cell(" ", style: cells[index + 1].style)
         }
         cells[index] = cell
