@@ -1,4 +1,4 @@
-import OnAirConsole
+@testable import OnAirConsole
 import Testing
 
 @Suite("CellBuffer")
@@ -84,6 +84,29 @@ struct CellBufferTests {
             #expect(column == expectedColumn, "\(text.debugDescription) at \(x) in \(clip)")
             if buffer != expected { return }
         }
+    }
+
+    @Test("ASCII text's width and truncation from its bytes are the per-grapheme ones (controls and CR LF included)")
+    func asciiWidthMatchesGraphemes() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [String] = ["a", " ", "\r\n", "\r", "\n", "\t", "\u{1B}", "\u{7F}", "~"]
+        for _ in 0..<500 {
+            let text = (0..<Int.random(in: 0...20, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }.joined()
+            let perGrapheme = text.reduce(0) { $0 + DisplayWidth.of($1) }
+            #expect(DisplayWidth.of(text) == perGrapheme, "\(text.debugDescription)")
+            let columns = Int.random(in: 0...12, using: &generator)
+            var kept = "", used = 0
+            for character in text {
+                let width = DisplayWidth.of(character)
+                if used + width > columns { break }
+                kept.append(character)
+                used += width
+            }
+            #expect(DisplayWidth.asciiPrefix(text, columns: columns) == kept, "\(text.debugDescription) in \(columns)")
+            if DisplayWidth.of(text) != perGrapheme || DisplayWidth.asciiPrefix(text, columns: columns) != kept { return }
+        }
+        #expect(DisplayWidth.asciiWidth("ab界") == nil)
+        #expect(DisplayWidth.truncate("publisherIsDisconnected", to: 8) == "publish…")
     }
 
     @Test("control characters in untrusted text are shown as '?'")

@@ -24,7 +24,22 @@ public enum DisplayWidth {
 
     /// Columns taken by a string.
     public static func of(_ text: some StringProtocol) -> Int {
-        text.reduce(0) { $0 + of($1) }
+        if let width = asciiWidth(text) { return width }
+        return text.reduce(0) { $0 + of($1) }
+    }
+
+    /// The width of all-ASCII text from its bytes (every printable byte one column, a control none — a CR LF
+    /// pair, one grapheme, none either), without making a `Character` of each: nil for any other text.
+    static func asciiWidth(_ text: some StringProtocol) -> Int? {
+        let width: Int?? = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            var printable = 0
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                if byte >= 0x20 && byte != 0x7F { printable += 1 }
+            }
+            return printable
+        }
+        return width ?? nil
     }
 
     private static func isZeroWidth(_ v: UInt32) -> Bool {
@@ -45,6 +60,7 @@ public enum DisplayWidth {
         guard width > 0 else { return "" }
         if of(text) <= width { return text }
         let limit = ellipsis ? width - 1 : width
+        if let cut = asciiPrefix(text, columns: limit) { return ellipsis ? cut + "…" : cut }
         var result = ""
         var used = 0
         for character in text {
@@ -54,6 +70,22 @@ public enum DisplayWidth {
             used += w
         }
         return ellipsis ? result + "…" : result
+    }
+
+    /// The longest prefix of all-ASCII `text` that takes at most `columns`, as `truncate`'s loop would keep it
+    /// (controls take none, so they stay until the first printable byte that does not fit); nil for other text.
+    static func asciiPrefix(_ text: String, columns: Int) -> String? {
+        let cut: Int?? = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var used = 0
+            for (index, byte) in bytes.enumerated() where byte >= 0x20 && byte != 0x7F {
+                if used + 1 > columns { return index }
+                used += 1
+            }
+            return bytes.count
+        }
+        guard let count = cut ?? nil else { return nil }
+        return String(decoding: text.utf8.prefix(count), as: UTF8.self)
     }
 
     /// `text` padded with spaces (or truncated) to exactly `width` columns.
