@@ -68,7 +68,7 @@ public struct CellBuffer: Sendable, Equatable {
             while index < bytes.count, column < bounds.maxX {
                 let byte = bytes[index]
                 index += 1
-                let control = byte < 0x20 || byte == 0x7F
+                let control = DisplayWidth.isASCIIControl(byte)
                 if byte == 0x0D, index < bytes.count, bytes[index] == 0x0A { index += 1 }
                 if bounds.contains(x: column, y: y) {
                     setCell(x: column, y: y, Cell(control ? "?" : Self.asciiCharacters[Int(byte)], style: style))

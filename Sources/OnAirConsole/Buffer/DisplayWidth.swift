@@ -7,10 +7,13 @@ public enum DisplayWidth {
     /// Columns taken by one character (a grapheme cluster): 0, 1 or 2.
     public static func of(_ character: Character) -> Int {
         // ASCII (most of every frame) without decoding a scalar: a quarter of a redraw went to that.
-        if let lead = character.utf8.first, lead < 0x80 { return lead < 0x20 || lead == 0x7F ? 0 : 1 }
+        if let lead = character.utf8.first, lead < 0x80 { return isASCIIControl(lead) ? 0 : 1 }
         guard let first = character.unicodeScalars.first else { return 0 }
         return of(first)
     }
+
+    /// An ASCII byte that is a control character (C0 or DEL): no column of its own, shown as `?` when written.
+    static func isASCIIControl(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x7F }
 
     /// Columns taken by one Unicode scalar: 0, 1 or 2.
     public static func of(_ scalar: Unicode.Scalar) -> Int {
@@ -35,7 +38,7 @@ public enum DisplayWidth {
             var printable = 0
             for byte in bytes {
                 guard byte < 0x80 else { return nil }
-                if byte >= 0x20 && byte != 0x7F { printable += 1 }
+                if !isASCIIControl(byte) { printable += 1 }
             }
             return printable
         }
@@ -78,7 +81,7 @@ public enum DisplayWidth {
         let cut: Int?? = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
             var used = 0
-            for (index, byte) in bytes.enumerated() where byte >= 0x20 && byte != 0x7F {
+            for (index, byte) in bytes.enumerated() where !isASCIIControl(byte) {
                 if used + 1 > columns { return index }
                 used += 1
             }
