@@ -91,6 +91,9 @@ public struct ScenarioTimeline: Sendable {
             countedMetrics.subscriberReconnectAttempts = max(0, plays - 1)
         case .publisherStatus(let status):
             publisherStatusChanged(status, at: observation.milliseconds)
+        case .device(let name, let available):
+            // Before the side's first `stats` line there is no picture to amend: that line will carry it.
+            latestStats[observation.side]?[name] = .text(available ? "available" : "lost")
         }
     }
 

@@ -37,6 +37,10 @@ public struct ScenarioObservation: Sendable, Equatable {
         case subscriberPlays(Int)
         /// The publisher's status when it changed, typed (its badge's text is a `state` field).
         case publisherStatus(PublisherStatus)
+        /// A capture device (`camera`, `microphone`) lost or back, when it changed: the `stats` field of that
+        /// name (`lost`, `available`) is read from here until the next `stats` line, so an expectation sees
+        /// the change when it happened rather than up to a second later.
+        case device(String, available: Bool)
     }
 
     public var milliseconds: Int64

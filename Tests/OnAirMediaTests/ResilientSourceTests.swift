@@ -1,5 +1,6 @@
 import Glibc
 import OnAirCore
+import Synchronization
 import Testing
 @testable import OnAirMedia
 
@@ -22,6 +23,15 @@ struct ResilientSourceTests {
         }
     }
 
+    /// Counts `EngineControl`'s device observer calls: one per loss, failed reopen and return.
+    final class ObserverCalls: Sendable {
+        let count = Atomic(0)
+        init(_ control: EngineControl) {
+            control.deviceObserver.withLock { $0 = { [self] in count.add(1, ordering: .relaxed) } }
+        }
+        var value: Int { count.load(ordering: .relaxed) }
+    }
+
     static func marker(_ frame: VideoFrame) -> FrameMarker? {
         frame.withUnsafePictureBytes { planes in
             FrameMarker.read(luma: UnsafeBufferPointer(rebasing: planes[0..<frame.lumaCount]), stride: frame.width, width: frame.width, height: frame.height)
@@ -41,10 +51,13 @@ struct ResilientSourceTests {
         let source = try ResilientVideoSource(
             open: { try TestPatternSource(width: 320, height: 180, framesPerSecond: 30, pacing: .unpaced) }, isDevice: false,
             fill: fill, control: control, width: 320, height: 180, framesPerSecond: 30, pacing: .unpaced)
+        let told = ObserverCalls(control)
         var frames = try (0..<5).map { _ in try source.read() }
         #expect(!frames.contains(where: Self.isSlate))
+        #expect(told.value == 0)
         control.cameraTaken.store(true, ordering: .relaxed)
         let lost = try (0..<5).map { _ in try source.read() }
+        #expect(told.value == 1, "the loss is told once")
         frames += lost
         var expected = DeviceStatus(device: .camera, available: false, reason: "operator", substitute: fill.rawValue, losses: 1)
         expected.format = "320x180@30 test pattern"
@@ -64,6 +77,7 @@ struct ResilientSourceTests {
         frames += back
         #expect(!back.contains(where: Self.isSlate))
         #expect(control.camera.withLock { $0.status.available })
+        #expect(told.value == 2, "the return is told once")
         #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.captureNanoseconds < $1.captureNanoseconds }, "timestamps advance")
         #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.sequenceNumber < $1.sequenceNumber })
     }
@@ -79,6 +93,7 @@ struct ResilientSourceTests {
                 if unplugged { throw MediaError.deviceMissing(.camera, path: "/dev/flaky") }
                 return FlakySource { unplugged }
             }, isDevice: true, fill: .slate, control: control, width: 320, height: 180, framesPerSecond: 30, pacing: .realTime)
+        let told = ObserverCalls(control)
         _ = try source.read()
         unplugged = true
         let started = MonotonicClock.now()
@@ -98,6 +113,7 @@ struct ResilientSourceTests {
             try #require(MonotonicClock.now() - started < 60_000_000_000, "never came back")
         }
         #expect(opens == 3, "the first open, a failed reopen, the reopen that worked")
+        #expect(told.value == 3, "told of the loss, the failed reopen and the return")
         #expect(!Self.isSlate(try source.read()))
     }
 
@@ -136,6 +152,7 @@ struct ResilientSourceTests {
         let control = EngineControl(originNanoseconds: MonotonicClock.now())
         let source = try ResilientAudioSource(
             open: { try ToneSource(sampleRate: 48_000, channels: 2, pacing: .realTime) }, isDevice: false, control: control, pacing: .realTime)
+        let told = ObserverCalls(control)
         let start = MonotonicClock.now()
         var frames = 0
         for _ in 0..<5 { frames += try source.read(frames: 1024).frameCount }
@@ -146,8 +163,10 @@ struct ResilientSourceTests {
             frames += chunk.frameCount
         }
         #expect(control.microphone.withLock { $0.status.substitute } == "silence")
+        #expect(told.value == 1, "the loss is told once")
         control.microphoneTaken.store(false, ordering: .relaxed)
         let back = try source.read(frames: 1024)
+        #expect(told.value == 2, "the return is told once")
         frames += back.frameCount
         #expect(back.samples.contains { $0 != 0 }, "the tone again")
         let elapsed = Double(MonotonicClock.now() - start) / 1e9

@@ -1,5 +1,5 @@
 import OnAirCore
-import OnAirScenario
+@testable import OnAirScenario
 import Testing
 
 /// Expectations judged against what both sides printed, and the figures of the report.
@@ -197,5 +197,21 @@ struct ScenarioTimelineTests {
         #expect(timeline.metrics.subscriberReconnectAttempts == 0)
         timeline.record(ScenarioObservation(milliseconds: 5000, side: "subscriber", .subscriberPlays(1)))
         #expect(timeline.metrics.subscriberReconnectAttempts == 0)
+    }
+
+    @Test("a device lost or back amends the stats field at once; the next stats line rules; none before the first stats line")
+    func deviceChangesBetweenStats() {
+        var timeline = ScenarioTimeline()
+        timeline.record(ScenarioObservation(milliseconds: 10, side: "publisher", .device("camera", available: false)))
+        #expect(timeline.field("camera", of: "publisher") == nil, "no stats line yet: nothing to amend")
+        #expect(!timeline.hasFullPicture(of: "publisher"))
+        timeline.record(ScenarioObservation(milliseconds: 1000, side: "publisher", .stats(["camera": .text("available"), "microphone": .text("available")])))
+        timeline.record(ScenarioObservation(milliseconds: 1040, side: "publisher", .device("camera", available: false)))
+        #expect(timeline.field("camera", of: "publisher") == .text("lost"))
+        #expect(timeline.field("microphone", of: "publisher") == .text("available"))
+        timeline.record(ScenarioObservation(milliseconds: 1500, side: "publisher", .device("camera", available: true)))
+        #expect(timeline.field("camera", of: "publisher") == .text("available"))
+        timeline.record(ScenarioObservation(milliseconds: 2000, side: "publisher", .stats(["camera": .text("lost"), "microphone": .text("available")])))
+        #expect(timeline.field("camera", of: "publisher") == .text("lost"))
     }
 }

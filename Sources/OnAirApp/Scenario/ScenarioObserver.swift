@@ -25,6 +25,7 @@ final class ScenarioObserver: Sendable {
         case .subscriberPlays(let plays): .subscriberPlays(plays)
         case .publisherStatus(let status): .publisherStatus(status)
         case .reported(kind: "output", let details): outputLog(details)
+        case .reported(kind: "device", let details): device(details)
         case .warning, .refused, .link, .started, .quit, .stopped, .reported: nil
         }
     }
@@ -35,6 +36,17 @@ final class ScenarioObserver: Sendable {
         guard case .integer(let index)? = details["output"], case .string(let text)? = details["text"] else { return nil }
         let state = if case .string(let state)? = details["state"] { state } else { "" }
         return .log("output \(index) \(state): \(text)")
+    }
+
+    /// A `device` event that lost a device or brought it back (not `commanded`, not `retrying`: the device
+    /// stays lost through those).
+    static func device(_ details: [String: JSONValue]) -> ScenarioObservation.What? {
+        guard case .string(let name)? = details["device"], case .string(let state)? = details["state"] else { return nil }
+        switch state {
+        case "lost": return .device(name, available: false)
+        case "back": return .device(name, available: true)
+        default: return nil
+        }
     }
 
     func recordPress(_ command: OperatorCommand, typed: String, line: Int, at time: Int64) {

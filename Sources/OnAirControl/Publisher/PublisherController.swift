@@ -55,6 +55,7 @@ public final class PublisherController {
         self.rtmp = rtmp
         self.post = post
         timers = TimerService { post(.event(.timerFired($0))) }
+        engine.observeDevices { post(.devicesChanged) }
     }
 
     /// Starts the engine and its pump. The broadcast itself starts with `.control(.start(_))`.
@@ -82,6 +83,8 @@ public final class PublisherController {
         switch input {
         case .event(let value):
             event = value
+        case .devicesChanged:
+            return
         case .moveRequested(let from, let tcUrl):
             guard from == generation else { return }
             move(to: tcUrl)

@@ -12,4 +12,7 @@ public enum PublisherInput: Sendable {
     case moveRequested(generation: Int, tcUrl: String?)
     /// The connection a move opened (`generation` is its own) publishes, or could not (`failure`).
     case moveFinished(generation: Int, failure: String?)
+    /// A capture thread changed a device's status (lost, a reopen failed, back): the loop takes a turn, so
+    /// the `device` event is reported when it happened instead of at the next tick (a second, headless).
+    case devicesChanged
 }

@@ -73,6 +73,7 @@ final class ResilientAudioSource: AudioSource {
         control.microphone.withLock { cell in
             cell.markLost(reason: reason, substitute: "silence", retryAt: retryAt)
         }
+        control.deviceChanged()
     }
 
     private func reopen() {
@@ -87,6 +88,7 @@ final class ResilientAudioSource: AudioSource {
             let due = MonotonicClock.now() + UInt64(wait.wholeMilliseconds) * 1_000_000
             retryAt = due
             control.microphone.withLock { cell in cell.markReopenFailed(reason: "\(error)", retryAt: due) }
+            control.deviceChanged()
             return
         }
         backoff.reset()
@@ -96,6 +98,7 @@ final class ResilientAudioSource: AudioSource {
             cell.status.substitute = nil
             cell.retryAtNanoseconds = nil
         }
+        control.deviceChanged()
     }
 
     /// One chunk of silence, following the last chunk on the clock: released when its last sample is due,

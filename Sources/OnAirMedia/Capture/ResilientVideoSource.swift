@@ -94,6 +94,7 @@ final class ResilientVideoSource: VideoSource {
         control.camera.withLock { cell in
             cell.markLost(reason: reason, substitute: fill.rawValue, retryAt: retryAt)
         }
+        control.deviceChanged()
     }
 
     private func reopen() {
@@ -110,6 +111,7 @@ final class ResilientVideoSource: VideoSource {
                 let due = MonotonicClock.now() + UInt64(wait.wholeMilliseconds) * 1_000_000
                 retryAt = due
                 control.camera.withLock { cell in cell.markReopenFailed(reason: "\(error)", retryAt: due) }
+                control.deviceChanged()
                 return
             }
         }
@@ -123,6 +125,7 @@ final class ResilientVideoSource: VideoSource {
             cell.status.substitute = nil
             cell.retryAtNanoseconds = nil
         }
+        control.deviceChanged()
     }
 
     /// One substitute picture while the device is closed, on the source's own clock at the configured rate.

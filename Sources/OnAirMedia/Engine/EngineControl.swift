@@ -43,6 +43,9 @@ final class EngineControl: Sendable {
     /// How each device stands, written by its capture thread, read by `MediaEngine.devices`.
     let camera = Mutex(DeviceCell(status: DeviceStatus(device: .camera)))
     let microphone = Mutex(DeviceCell(status: DeviceStatus(device: .microphone)))
+    /// Told (on the capture thread, no lock held) after a device's status changed, so the app reports the
+    /// change when it happens rather than when it next looks (`MediaEngine.observeDevices`).
+    let deviceObserver = Mutex<(@Sendable () -> Void)?>(nil)
     /// The stream's zero on the monotonic clock: both tracks' timestamps count from here.
     let originNanoseconds: UInt64
 
@@ -51,6 +54,11 @@ final class EngineControl: Sendable {
     /// Records the error that ended a track (the dashboard shows it; the other track keeps going).
     func fail(_ error: any Error, track: String) {
         counters.withLock { $0.lastError = "\(track): \(error)" }
+    }
+
+    /// A device's status changed: tell the observer, outside the lock.
+    func deviceChanged() {
+        deviceObserver.withLock { $0 }?()
     }
 
     /// Milliseconds on the stream clock for a capture time (never negative).

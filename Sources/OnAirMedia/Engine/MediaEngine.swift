@@ -106,6 +106,12 @@ public final class MediaEngine: Sendable {
         control.microphoneTaken.store(taken, ordering: .relaxed)
     }
 
+    /// Calls `observer` (on a capture thread) each time a device's status in `devices` changes: a loss, a
+    /// failed reopen, a return. One observer; a later call replaces it.
+    public func observeDevices(_ observer: @escaping @Sendable () -> Void) {
+        control.deviceObserver.withLock { $0 = observer }
+    }
+
     /// The devices `takeCamera`/`takeMicrophone` have taken away.
     public var devicesTaken: Set<CaptureDevice> {
         var taken: Set<CaptureDevice> = []
