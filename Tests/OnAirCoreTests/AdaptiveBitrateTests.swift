@@ -95,6 +95,12 @@ struct AdaptiveBitrateTests {
             at(5, delay: 200, kbps: 1000, expect: "750k@30fps"), at(6, kbps: 900), tick(7.9), tick(8, expect: "850k@30fps"),
             tick(13.9), tick(14, expect: "1275k@30fps"), at(15, kbps: 1300), tick(16.9), tick(17, expect: "1912k@30fps"),
         ]),
+        Row(name: "throughput: a probe carried only a hair past the known capacity (an encoder under its target) is released but keeps the backoff: the next waits it out", configuration: throughput, steps: [
+            at(1, delay: 700, kbps: 1000, expect: "850k@30fps"), at(3, kbps: 850), tick(4, expect: "1275k@30fps"),
+            at(5, delay: 200, kbps: 1000, expect: "750k@30fps"), at(6, kbps: 900), tick(8, expect: "850k@30fps"),
+            tick(13.9), tick(14, expect: "1275k@30fps"), at(15, kbps: 1150), tick(16.9), tick(17), tick(19.9),
+            tick(20, expect: "1912k@30fps"),
+        ]),
         Row(name: "throughput: a lifted cap — the path queued nothing for 2 s, keyframes and all — probes at once by 1.5², past the backoff", configuration: throughput, steps: [
             at(1, delay: 700, kbps: 1000, expect: "850k@30fps"), at(3, kbps: 850), tick(4, expect: "1275k@30fps"),
             at(5, delay: 200, kbps: 1000, expect: "750k@30fps"), at(6, kbps: 900), tick(8, expect: "850k@30fps"),

@@ -260,10 +260,15 @@ public struct AdaptiveBitrate: Sendable, Equatable {
             // A path that stayed quiet with the probe out carried it without queueing: it is released too, but
             // only a probe the wire proved (`held`) resets the backoff — a quiet reading can be a keyframe that
             // fit the bottleneck's burst, and a reset on it let the next probes fail 3 s and 6 s apart.
+            // Only a probe that found room well past the known capacity (`growthMargin`) shows the link has
+            // changed and resets the backoff: one carried a hair past it (an encoder under its target asks the
+            // link little more than it had carried) only refines the capacity. Make bench's steady 800k cap saw
+            // such a probe (716k, carried 762k against a known 723k) reset the backoff, and the next, 6 s later,
+            // fail at 1138k: probes every 6–12 s, the rate never settled under the cap.
             let proved = held(probe)
             guard time.since(probe.started) >= configuration.recoveryInterval, proved || isPathQuiet(at: time) else { return [] }
             self.probe = nil
-            if proved {
+            if proved, foundRoom(probe) {
                 backoff = 1
                 quietDistrusted = false
                 burstDistrusted = false
@@ -348,6 +353,13 @@ public struct AdaptiveBitrate: Sendable, Equatable {
         guard let known = probe.capacity else { return isFilled }
         let asked = Double(target.videoBitrate + configuration.audioBitrate)
         return carried > Double(known) * Self.growthMargin || (carried > Double(known) && carried >= asked * 0.9)
+    }
+
+    /// The wire carried more than `growthMargin` times the capacity known when `probe` started (none known:
+    /// it held): room the link did not have before.
+    private func foundRoom(_ probe: Probe) -> Bool {
+        guard let known = probe.capacity else { return true }
+        return Double(carriedSinceChange ?? 0) > Double(known) * Self.growthMargin
     }
 
     /// The video bitrate the known capacity takes with headroom, audio aside; nil when none is known.
