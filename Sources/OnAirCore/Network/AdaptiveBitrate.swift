@@ -259,12 +259,11 @@ public struct AdaptiveBitrate: Sendable, Equatable {
             // never does), and nothing climbs past it; a standing queue fails it.
             // A path that stayed quiet with the probe out carried it without queueing: it is released too, but
             // only a probe the wire proved (`held`) resets the backoff — a quiet reading can be a keyframe that
-            // fit the bottleneck's burst, and a reset on it let the next probes fail 3 s and 6 s apart.
-            // Only a probe that found room well past the known capacity (`growthMargin`) shows the link has
-            // changed and resets the backoff: one carried a hair past it (an encoder under its target asks the
-            // link little more than it had carried) only refines the capacity. Make bench's steady 800k cap saw
-            // such a probe (716k, carried 762k against a known 723k) reset the backoff, and the next, 6 s later,
-            // fail at 1138k: probes every 6–12 s, the rate never settled under the cap.
+            // fit the bottleneck's burst, and a reset on it let the next probes fail 3 s and 6 s apart — and of
+            // those only one that found room the link did not have (`foundRoom`): one carried a hair past the
+            // known capacity (an encoder under its target asks little more than the link had carried) proves
+            // no change. Make bench's steady 800k cap saw such a probe (716k, 762k carried against a known
+            // 723k) reset the backoff and the next, 6 s later, fail at 1138k: the rate never settled.
             let proved = held(probe)
             guard time.since(probe.started) >= configuration.recoveryInterval, proved || isPathQuiet(at: time) else { return [] }
             self.probe = nil
