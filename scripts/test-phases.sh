@@ -40,13 +40,15 @@ printf '%-28s %-6s %s\n' total "$([ $failed = 0 ] && echo pass || echo FAIL)" "$
 
 # Why each red phase failed, at most 40 lines of at most 400 characters a phase: Swift Testing's issues with
 # the 3 lines after each (a test's own message, e.g. which expectation was unmet, follows its ✘ line), then
-# XCTest's errors and crashes, and the mutation test's variants that did not fail after their deleted press.
+# XCTest's errors and crashes, the mutation test's variants that did not fail after their deleted press, and a
+# fuzzer's crash (libFuzzer's or the sanitizer's ERROR and SUMMARY lines, where the crashing input was written).
 for i in "${!names[@]}"; do
   [ "${results[$i]}" = FAIL ] || continue
   printf '\n--- why phase %s failed:\n' "${names[$i]}"
   { grep -aE -A3 '✘ .*recorded an issue' "$logs/$i.log"
     grep -aE '✘ .*(failed after|failed with)|error:|Fatal error|Assertion failed|Segmentation fault|Illegal instruction' "$logs/$i.log"
     grep -aE '^(PASSED|UNCLEAR|ERROR)  |^mutation test: [0-9]+ of' "$logs/$i.log"
+    grep -aE 'ERROR: (libFuzzer|AddressSanitizer)|^SUMMARY: |Test unit written to' "$logs/$i.log"
   } | grep -avE '^(=== phase|--)$' | awk '!seen[$0]++' | cut -c1-400 | head -40
 done
 exit $failed
