@@ -23,7 +23,7 @@ HEAVY_TESTS := ScenarioRunTests|ThrottledLinkSoakTests|RelayHostileClientTests
 # capped link, glass-to-glass latency and skipped frames, how soon keys are answered over a full socket, the
 # engine's frames per second after a rate change) run one test at a time after the parallel phase: in it, four
 # encoders at once on 2 cores starved them into misses (seen in make test, never alone).
-SERIAL_TESTS := RTMPInteropTests|HeadlessLinkCommandTests|LinkConsoleTests|LinkImpairmentTests|RelaySlowPlayerTests|RelayFanoutOrderTests|PeerMatrixTests|TruthConsoleTests|HeadlessAdaptiveBitrateTests|GlassToGlassTests|KeysOverFullLinkTests|VideoRateTests|KernelLinkAdaptiveBitrateTests|EightyColumnConsoleTests|HostileServerTests|ClientPingFloodTests|StageIntruderAdaptiveBitrateTests|ServerAcknowledgementTests|DeviceEventTimingTests
+SERIAL_TESTS := RTMPInteropTests|HeadlessLinkCommandTests|LinkConsoleTests|LinkImpairmentTests|RelaySlowPlayerTests|RelayFanoutOrderTests|PeerMatrixTests|TruthConsoleTests|HeadlessAdaptiveBitrateTests|GlassToGlassTests|KeysOverFullLinkTests|VideoRateTests|KernelLinkAdaptiveBitrateTests|EightyColumnConsoleTests|HostileServerTests|ClientPingFloodTests|StageIntruderAdaptiveBitrateTests|ServerAcknowledgementTests|DeviceEventTimingTests|RelayStallDeadlineTests
 # Suites too long for `make test` (minutes of a real link each): `make test-long` runs them one at a time,
 # then MultiDestinationTests with each destination frozen for the issue's 10 minutes (about 25 min more).
 # KernelLinkLiftTests waits for ABR's fifth step down under a kernel cap, then lifts it (about 6 min in all);
