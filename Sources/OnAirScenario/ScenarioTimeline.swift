@@ -93,7 +93,7 @@ public struct ScenarioTimeline: Sendable {
             publisherStatusChanged(status, at: observation.milliseconds)
         case .device(let name, let available):
             // Before the side's first `stats` line there is no picture to amend: that line will carry it.
-            latestStats[observation.side]?[name] = .text(available ? "available" : "lost")
+            latestStats[observation.side]?[name] = .text(DeviceStatus.statsValue(available: available))
         }
     }
 

@@ -29,7 +29,7 @@ extension PublisherController {
         if let target = network?.abrTarget { details["abrTarget"] = .integer(target.audioOnly ? 0 : Int64(target.videoBitrate)) }
         for device in engine.devices {
             // `camera`/`microphone`: available or lost, what scenarios wait for after a device command.
-            details[device.device.rawValue] = .string(device.available ? "available" : "lost")
+            details[device.device.rawValue] = .string(DeviceStatus.statsValue(available: device.available))
         }
         if let since = state.onAirSince { details["onAirMs"] = .integer(max(0, clock.now.milliseconds - since.milliseconds)) }
         return details

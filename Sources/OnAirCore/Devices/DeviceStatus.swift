@@ -29,6 +29,10 @@ public struct DeviceStatus: Sendable, Equatable {
         self.failedReopens = failedReopens
     }
 
+    /// The publisher's `stats` field for a device (`camera`, `microphone`): `available` or `lost`. One word
+    /// list for the stats line and for a scenario reading a `device` event between two of them.
+    public static func statsValue(available: Bool) -> String { available ? "available" : "lost" }
+
     /// The dashboard's words: `CAMERA LOST — slate, retry in 2 s`, `MIC LOST — silence (operator)`; nil when available.
     public var dashboardText: String? {
         guard !available else { return nil }
