@@ -28,7 +28,8 @@ SERIAL_TESTS := RTMPInteropTests|HeadlessLinkCommandTests|LinkConsoleTests|LinkI
 # then MultiDestinationTests with each destination frozen for the issue's 10 minutes (about 25 min more).
 # KernelLinkLiftTests waits for ABR's fifth step down under a kernel cap, then lifts it (about 6 min in all);
 # the same rule is held to its 15 s in `make test` by the simulation in ProbeFailureSpacingTests.
-LONG_TESTS := KernelLinkLiftTests
+# StageLinkLiftTests does the same through OnAir's own link stage (about 2 min).
+LONG_TESTS := KernelLinkLiftTests|StageLinkLiftTests
 # Most tests start real processes (onair, nginx, ffmpeg, tmux) and wait for them: at most this many at once,
 # or 2 cores spend the run switching between dozens of encoders and the waits time out.
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH ?= 4

@@ -30,8 +30,8 @@ public final class LinkImpairment: Sendable {
     /// The receive buffer a publisher's stage is made with: what the stage holds unread is acknowledged to
     /// the client at once, so the publisher's TCP_INFO (what ABR reads) cannot count it as queued. A small
     /// window keeps that blind part to a few KB; the rest of a capped stage's backlog waits in the client's
-    /// own socket, unsent, as it waits before a real bottleneck. (ABR through the stage still cannot see a
-    /// lifted cap from the round trip: see `PublishNetwork.start`.)
+    /// own socket, unsent, as it waits before a real bottleneck. (ABR through the stage cannot see a lifted cap
+    /// from the round trip; a burst's wait on this window shows it: see `PublishNetwork.start`.)
     public static let publisherReceiveBuffer = 4 << 10
     /// What has moved through the stage: a measurement, for the dashboard and the tests.
     public struct Counters: Sendable, Equatable {

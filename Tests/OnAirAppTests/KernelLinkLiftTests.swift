@@ -40,16 +40,16 @@ struct KernelLinkLiftTests {
         defer { _ = publisher.peer.stop(signal: SIGKILL) }
 
         // The cap's own step down, then three failed probes (the backoff at its longest), then the next one.
-        let failure = await Self.waitForStepDown(number: 5, in: publisher, within: .seconds(180))
-        let failed = try #require(failure, "no fifth step down under the cap: \(Self.abrLog(publisher)) \(publisher.peer.standardError.suffix(2000))")
+        let failure = await publisher.waitForStepDown(number: 5, within: .seconds(180))
+        let failed = try #require(failure, "no fifth step down under the cap: \(publisher.abrLog()) \(publisher.peer.standardError.suffix(2000))")
         try link.cap(nil)
         let lifted = publisher.events.events.last?.time ?? failed.time
         let back = await publisher.waitFor(.seconds(120)) {
             $0.kind == "abr" && $0.time > failed.time && ($0.details["newBitrate"] as? Int ?? 0) >= Self.bitrate * 9 / 10
         }
-        let recovered = try #require(back, "never back to 90 % of 2500k: \(Self.abrLog(publisher))")
+        let recovered = try #require(back, "never back to 90 % of 2500k: \(publisher.abrLog())")
         let seconds = Double(recovered.time - failed.time) / 1000
-        print("kernel lift (\(scheme)): failed probe at \(failed.time) ms, lifted by \(lifted) ms, back to \(recovered.details["new"] ?? "?") \(seconds) s after the failed probe; abr: \(Self.abrLog(publisher, since: failed.time - 30_000))")
+        print("kernel lift (\(scheme)): failed probe at \(failed.time) ms, lifted by \(lifted) ms, back to \(recovered.details["new"] ?? "?") \(seconds) s after the failed probe; abr: \(publisher.abrLog(since: failed.time - 30_000))")
         // The aim is 15 s; a loaded machine's encoder takes longer to reach each target.
         #expect(seconds <= 30, "back to 90 % only \(seconds) s after the lift")
         #expect(publisher.events.malformed.isEmpty, "lines outside the schema: \(publisher.events.malformed)")
@@ -74,11 +74,11 @@ struct KernelLinkLiftTests {
         var first: HeadlessRun.Event?
         let deadline = ContinuousClock.now + .seconds(200)
         while first == nil, ContinuousClock.now < deadline, publisher.peer.isRunning {
-            let downs = Self.stepDowns(publisher)
+            let downs = publisher.stepDowns
             first = zip(downs, downs.dropFirst()).first { $1.time - $0.time >= 20_000 }?.1
             try? await Task.sleep(for: .milliseconds(100))
         }
-        let converged = try #require(first, "no step down 20 s after the one before: \(Self.abrLog(publisher))")
+        let converged = try #require(first, "no step down 20 s after the one before: \(publisher.abrLog())")
         let end = converged.time + 90_000
         let last = await publisher.waitFor(.seconds(180)) { $0.kind == "stats" && $0.side == "publisher" && $0.time > end }
         _ = try #require(last, "the run ended before 90 s after convergence: \(publisher.peer.standardError.suffix(2000))")
@@ -94,34 +94,8 @@ struct KernelLinkLiftTests {
         #expect(stats.contains { $0.details["droppedVideoPackets"] is Int }, "no droppedVideoPackets in the publisher's stats")
         let dropped = drops(at: end) - drops(at: converged.time)
         print("kernel steady cap: step downs at \(downs.map { $0 / 100 }) ds, gaps \(gaps) s, video packets dropped after convergence \(dropped)")
-        #expect(gaps.allSatisfy { $0 >= 20 }, "two step downs within 20 s: \(Self.abrLog(publisher, since: converged.time))")
+        #expect(gaps.allSatisfy { $0 >= 20 }, "two step downs within 20 s: \(publisher.abrLog(since: converged.time))")
         #expect(dropped == 0, "the queue dropped \(dropped) video packets after convergence")
         #expect(publisher.events.malformed.isEmpty, "lines outside the schema: \(publisher.events.malformed)")
-    }
-
-    /// The `abr` events that lower the target.
-    static func stepDowns(_ publisher: HeadlessRun) -> [HeadlessRun.Event] {
-        publisher.events.events.filter {
-            $0.kind == "abr" && ($0.details["newBitrate"] as? Int ?? 0) < ($0.details["oldBitrate"] as? Int ?? 0)
-        }
-    }
-
-    /// The `number`th `abr` event that lowers the target.
-    static func waitForStepDown(number: Int, in publisher: HeadlessRun, within timeout: Duration) async -> HeadlessRun.Event? {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline, publisher.peer.isRunning {
-            let downs = publisher.events.events.filter {
-                $0.kind == "abr" && ($0.details["newBitrate"] as? Int ?? 0) < ($0.details["oldBitrate"] as? Int ?? 0)
-            }
-            if downs.count >= number { return downs[number - 1] }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return nil
-    }
-
-    static func abrLog(_ publisher: HeadlessRun, since: Int64 = 0) -> String {
-        publisher.events.events.filter { $0.kind == "abr" && $0.time >= since }
-            .map { "\($0.time / 100) ds \($0.details["old"] ?? "?")→\($0.details["new"] ?? "?") \($0.details["reason"] ?? "?")" }
-            .joined(separator: ", ")
     }
 }

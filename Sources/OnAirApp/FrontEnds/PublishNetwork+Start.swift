@@ -25,10 +25,11 @@ extension PublishNetwork {
             mode: options.abr, ceiling: engine.configuration.videoBitrate,
             audioBitrate: engine.configuration.audio == nil ? 0 : engine.configuration.audioBitrate,
             framesPerSecond: engine.configuration.framesPerSecond, requireVideo: options.abrRequireVideo)
+        // A held-back burst shows whether a capped link has room: on a direct path the kernel's round trip
+        // rises behind a real bottleneck; behind the stage (below) its kernel waits on the receive window.
+        configuration?.burstHold = .milliseconds(300)
         guard url.scheme == .rtmp, !options.direct, options.asksForLinkStage || withStage else {
             // No `link` event: there is no link stage to describe (the `abr` events say `link: direct`).
-            // The path's own queueing is the kernel's: a held-back burst shows whether a quiet link has room.
-            configuration?.burstHold = .milliseconds(300)
             return (url, PublishNetwork(stage: nil, configuration: configuration, engine: engine, clock: clock, events: events))
         }
         let stage: LinkImpairment
@@ -41,9 +42,12 @@ extension PublishNetwork {
         }
         // The stage's cap holds bytes it has already acknowledged on loopback: the path's round trip never
         // grows behind it, and keyframes fit its burst and window (measured under an 800k stage cap at 80 %
-        // of it: under 1 ms of queueing for 8 s in a row). A quiet path proves nothing here, so the lifted
-        // cap is found by the backed-off probes, as before.
+        // of it: under 1 ms of queueing for 8 s in a row). A quiet path proves nothing here.
         configuration?.quietPathQueueing = .zero
+        // A burst does: 300 ms of media at once overflows the cap's 100 ms bucket, and the stage then reads the
+        // publisher's socket only as tokens come, so its kernel waits on the receive window — time the path's
+        // queueing counts (`SendPathMeter`); a lifted stage reads at once. Without bursts a lift right after a
+        // failed probe was found 24–57 s late (`StageLinkLiftTests`; with them 9 s).
         events(OnAirEvent(time: clock.now, side: .publisher, .link(state: stage.state.description, command: nil, abr: options.abr.rawValue)))
         return (url, PublishNetwork(stage: stage, configuration: configuration, engine: engine, clock: clock, events: events))
     }
