@@ -105,7 +105,7 @@ public enum ScenarioFrontEnd {
         }
 
         let observer = ScenarioObserver()
-        let recordings = RecordingInspector(directory: URL(fileURLWithPath: played.recordDirectory), defaultName: played.stream)
+        let recordings = RecordingInspector(directory: URL(fileURLWithPath: played.recordDirectory), defaultName: played.stream, relay: destinations.relay)
         let driver = ScenarioDriver(file: file, observer: observer, clock: clock, recordings: recordings)
         let failure: ScenarioDriver.Failure?
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import OnAirRelay
 import OnAirRTMP
 import OnAirScenario
 
@@ -9,10 +10,14 @@ struct RecordingInspector: Sendable {
     let directory: URL
     /// The recording a scenario means when it names none: the demo's stream.
     let defaultName: String
+    /// The embedded relay, which says where it recorded a name: beside `NAME.flv` when another relay was
+    /// recording that file (two demos at once share the default record directory).
+    var relay: RelayServer?
 
     func summary(of name: String?) -> RecordingSummary? {
         let name = name ?? defaultName
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent("\(name).flv")) else { return nil }
+        let path = relay?.recordingPath(of: name) ?? directory.appendingPathComponent("\(name).flv").path
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return nil }
         guard let (header, tags, _) = try? FLVFileReader.readAll(bytes: data), header != nil else { return nil }
         var first: UInt32?
         var previous: UInt32?
@@ -29,9 +34,17 @@ struct RecordingInspector: Sendable {
         }
         let duration = Int64((previous ?? 0) - min(first ?? 0, previous ?? 0))
         return RecordingSummary(
-            name: name, duration: .milliseconds(duration), tags: frames,
+            name: Self.name(of: path, in: directory) ?? name, duration: .milliseconds(duration), tags: frames,
             largestJump: .milliseconds(Int64(largestJump)), goesBackwards: backwards
         )
+    }
+
+    /// The recording's name as the directory holds it (`stream1-2` when it went beside `stream1.flv`).
+    private static func name(of path: String, in directory: URL) -> String? {
+        let prefix = directory.standardizedFileURL.path + "/"
+        let standard = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard standard.hasPrefix(prefix), standard.hasSuffix(".flv") else { return nil }
+        return String(standard.dropFirst(prefix.count).dropLast(".flv".count))
     }
 
     /// An AVC sequence header (FLV spec E.4.3.1, AVCPacketType 0) carries no picture.

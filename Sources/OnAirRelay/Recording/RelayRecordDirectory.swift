@@ -35,6 +35,19 @@ public enum RelayRecordDirectory {
         }
     }
 
+    /// Runs `body` holding the directory's exclusive `flock(2)` lock, so relays of other processes sharing it
+    /// choose, move and open recordings one at a time (`RelayRecorder`); without waiting on anything but another
+    /// relay's few system calls. A directory that cannot be opened runs `body` unlocked.
+    static func withLock<T, E: Swift.Error>(_ path: String, _ body: () throws(E) -> T) throws(E) -> T {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return try body() }
+        defer { _ = close(fd) }
+        var result: Int32
+        repeat { result = flock(fd, LOCK_EX) } while result != 0 && errno == EINTR
+        defer { if result == 0 { _ = flock(fd, LOCK_UN) } }
+        return try body()
+    }
+
     /// `mkdir(2)` of each component of `path` in turn, the way `mkdir -p` walks it.
     private static func makeWithParents(_ path: String) throws(Failure) {
         var prefix = path.hasPrefix("/") ? "" : "."

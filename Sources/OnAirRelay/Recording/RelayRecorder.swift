@@ -25,12 +25,16 @@ final class RelayRecorder {
         case directory(RelayRecordDirectory.Failure)
         /// The file's last tag leaves less than ``RelayRecorderResume/appendHeadroom`` of FLV's timestamps.
         case timestampLimit(path: String, lastTimestamp: UInt32)
+        /// Another relay is recording the file now (an `append` to it, or no free numbered name beside it).
+        case busy(path: String)
 
         var description: String {
             switch self {
             case .notFLV(let path, let reason): "cannot append to \(path): \(reason)"
             case .file(let error): "\(error)"
             case .directory(let failure): "\(failure)"
+            case .busy(let path):
+                "\(path) is being recorded by another relay now (another onair using this record directory); publish under another name, or with type record to record beside it"
             case .timestampLimit(let path, let last):
                 "cannot append to \(path): its timestamps reach \(last) ms, too close to FLV's 32-bit limit (49.7 days); publish with type record to start a new file"
             }
@@ -61,31 +65,14 @@ final class RelayRecorder {
         } catch {
             throw .directory(error)
         }
-        path = url.path
-        var resume: RelayRecorderResume?
-        if type == .append {
-            do {
-                resume = try RelayRecorderResume.scan(path: path)
-            } catch let error as RelayRecordingFile.Error {
-                throw .file(error)
-            } catch {
-                throw .notFLV(path: path, reason: "\(error)")
-            }
+        let opened = try RelayRecordDirectory.withLock(fileDirectory.path) { () throws(Error) in
+            try Self.open(path: url.path, type: type)
         }
-        isAppend = resume != nil
-        if let resume, !resume.hasTimestampHeadroom {
-            throw .timestampLimit(path: path, lastTimestamp: resume.nextTimestamp)
-        }
-        do {
-            if let resume {
-                try RelayRecordingFile.truncate(path: path, to: resume.validLength)
-            } else {
-                keptPath = Self.keepEarlierRecording(at: path)
-            }
-            file = try RelayRecordingFile(path: path, truncate: resume == nil)
-        } catch {
-            throw .file(error)
-        }
+        path = opened.path
+        isAppend = opened.resume != nil
+        keptPath = opened.keptPath
+        file = opened.file
+        let resume = opened.resume
         writer = FLVFileWriter(hasAudio: true, hasVideo: true)
         if let resume {
             _ = writer.takeBytes()                      // the file already has its header
@@ -96,6 +83,68 @@ final class RelayRecorder {
         } else {
             clock = RelayRecordingClock(base: 0)
         }
+    }
+
+    /// What ``open(path:type:)`` chose and opened.
+    private struct Opened {
+        let path: String
+        let resume: RelayRecorderResume?
+        let keptPath: String?
+        let file: RelayRecordingFile
+    }
+
+    /// Chooses and opens the file, under the directory's lock (``RelayRecordDirectory/withLock(_:_:)``), and
+    /// locks it for as long as it is recorded. A file another relay is recording now (`onair demo` and `onair
+    /// serve` share the default record directory, and two demos record the same stream name) is never moved
+    /// or appended to: before, a second demo's `record` moved the first's live file to `NAME-1.flv`, whose
+    /// recording then failed as "replaced", and an `append` wrote into it from two processes. A `record` then
+    /// goes beside it, to the first free `NAME-N.flv`; an `append` is refused with the reason.
+    private static func open(path named: String, type: PublishType) throws(Error) -> Opened {
+        var path = named
+        if RelayRecordingFile.isBeingRecorded(path: path) {
+            guard type != .append, let free = freeNumberedPath(for: path) else { throw .busy(path: path) }
+            path = free
+        }
+        var resume: RelayRecorderResume?
+        if type == .append {
+            do {
+                resume = try RelayRecorderResume.scan(path: path)
+            } catch let error as RelayRecordingFile.Error {
+                throw .file(error)
+            } catch {
+                throw .notFLV(path: path, reason: "\(error)")
+            }
+        }
+        if let resume, !resume.hasTimestampHeadroom {
+            throw .timestampLimit(path: path, lastTimestamp: resume.nextTimestamp)
+        }
+        let keptPath: String?
+        let file: RelayRecordingFile
+        do {
+            if let resume {
+                try RelayRecordingFile.truncate(path: path, to: resume.validLength)
+                keptPath = nil
+            } else {
+                keptPath = keepEarlierRecording(at: path)
+            }
+            file = try RelayRecordingFile(path: path, truncate: resume == nil)
+        } catch {
+            throw .file(error)
+        }
+        // Only a process that does not take the directory's lock (an older relay) can hold it here.
+        guard file.lockExclusively() else { throw .busy(path: path) }
+        return Opened(path: path, resume: resume, keptPath: keptPath, file: file)
+    }
+
+    /// The first `NAME-N.flv` (N from 1) where no file is; nil past 10 000.
+    static func freeNumberedPath(for path: String) -> String? {
+        let base = path.hasSuffix(".flv") ? String(path.dropLast(".flv".count)) : path
+        for number in 1...10_000 {
+            let candidate = "\(base)-\(number).flv"
+            var status = stat()
+            if lstat(candidate, &status) != 0, errno == ENOENT { return candidate }
+        }
+        return nil
     }
 
     /// A new `record` of a name already recorded: the earlier file keeps its tags under the first free

@@ -83,6 +83,27 @@ final class RelayRecordingFile {
         guard open.st_dev == named.st_dev, open.st_ino == named.st_ino else { throw .replaced(path: path) }
     }
 
+    /// Takes the file's exclusive `flock(2)` lock, without waiting, for as long as it stays open: the mark of a
+    /// recording being written, which another relay (`onair demo` and `onair serve` share the default record
+    /// directory) reads with ``isBeingRecorded(path:)`` before it moves or appends to the file. False: another
+    /// open file holds it.
+    func lockExclusively() -> Bool {
+        var result: Int32
+        repeat { result = flock(descriptor, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
+        return result == 0
+    }
+
+    /// Whether a recording (here or in another process) holds `path`'s lock now. A file that cannot be opened
+    /// is not being recorded.
+    static func isBeingRecorded(path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return false }
+        defer { _ = Glibc.close(fd) }
+        var result: Int32
+        repeat { result = flock(fd, LOCK_SH | LOCK_NB) } while result != 0 && errno == EINTR
+        return result != 0 && errno == EWOULDBLOCK
+    }
+
     func close() {
         guard descriptor >= 0 else { return }
         _ = Glibc.close(descriptor)

@@ -53,12 +53,15 @@ public final class RelayServer: Sendable {
     private let ownedGroup: MultiThreadedEventLoopGroup?
     /// Listeners added by ``addMoveListener()``.
     private let extraChannels = Mutex<[any Channel]>([])
+    /// Each stream's latest recording file (``recordingPath(of:)``), from the registry's `recordingStarted`.
+    private let recordingPaths: RecordingPaths
 
     private init(
         configuration: RelayConfiguration, port: Int, events: AsyncStream<RelayEvent>,
         continuation: AsyncStream<RelayEvent>.Continuation, channel: any Channel,
-        registry: NIOLoopBound<RelayStreamRegistry>, ownedGroup: MultiThreadedEventLoopGroup?
+        registry: NIOLoopBound<RelayStreamRegistry>, ownedGroup: MultiThreadedEventLoopGroup?, recordingPaths: RecordingPaths
     ) {
+        self.recordingPaths = recordingPaths
         self.configuration = configuration
         self.port = port
         self.events = events
@@ -74,9 +77,12 @@ public final class RelayServer: Sendable {
         let ownedGroup = configuration.eventLoopGroup == nil ? MultiThreadedEventLoopGroup(numberOfThreads: 1) : nil
         let loop = (configuration.eventLoopGroup ?? ownedGroup!).next()
         let (events, continuation) = AsyncStream.makeStream(of: RelayEvent.self, bufferingPolicy: .bufferingNewest(10_000))
+        let recordingPaths = RecordingPaths()
         let registry = try await loop.submit {
-            NIOLoopBound(RelayStreamRegistry(eventLoop: loop, configuration: configuration, emit: { continuation.yield($0) }),
-                         eventLoop: loop)
+            NIOLoopBound(RelayStreamRegistry(eventLoop: loop, configuration: configuration, emit: { event in
+                recordingPaths.note(event)
+                continuation.yield(event)
+            }), eventLoop: loop)
         }.get()
         let bootstrap = Self.bootstrap(loop: loop, configuration: configuration, registry: registry)
         let channel: any Channel
@@ -91,7 +97,14 @@ public final class RelayServer: Sendable {
         continuation.yield(.listening(host: configuration.host, port: port))
         return RelayServer(
             configuration: configuration, port: port, events: events, continuation: continuation, channel: channel,
-            registry: registry, ownedGroup: ownedGroup)
+            registry: registry, ownedGroup: ownedGroup, recordingPaths: recordingPaths)
+    }
+
+    /// The file the latest recording of `stream` (its qualified name: `name`, or `app/name` outside `live`)
+    /// went to; nil when it was never recorded. Usually `<record-dir>/<name>.flv`, but `NAME-N.flv` when
+    /// another relay was recording that name's file at the time (`RelayRecorder`).
+    public func recordingPath(of stream: String) -> String? {
+        recordingPaths.path(of: stream)
     }
 
     /// The listener's bootstrap: every connection on the relay's one loop, sharing its registry.
