@@ -20,6 +20,15 @@ extension HeadlessRun {
         return nil
     }
 
+    /// The first `abr` event after `failed` that takes the target to 90 % of `bitrate` or more, within two
+    /// minutes, and the seconds since `failed`; nil when none came.
+    func waitForRecovery(to bitrate: Int, after failed: Event) async -> (event: Event, seconds: Double)? {
+        let back = await waitFor(.seconds(120)) {
+            $0.kind == "abr" && $0.time > failed.time && ($0.details["newBitrate"] as? Int ?? 0) >= bitrate * 9 / 10
+        }
+        return back.map { ($0, Double($0.time - failed.time) / 1000) }
+    }
+
     /// The target's steps since `since` (ms), one line: for a failure's message.
     func abrLog(since: Int64 = 0) -> String {
         events.events.filter { $0.kind == "abr" && $0.time >= since }

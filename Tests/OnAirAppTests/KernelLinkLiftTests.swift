@@ -44,11 +44,8 @@ struct KernelLinkLiftTests {
         let failed = try #require(failure, "no fifth step down under the cap: \(publisher.abrLog()) \(publisher.peer.standardError.suffix(2000))")
         try link.cap(nil)
         let lifted = publisher.events.events.last?.time ?? failed.time
-        let back = await publisher.waitFor(.seconds(120)) {
-            $0.kind == "abr" && $0.time > failed.time && ($0.details["newBitrate"] as? Int ?? 0) >= Self.bitrate * 9 / 10
-        }
-        let recovered = try #require(back, "never back to 90 % of 2500k: \(publisher.abrLog())")
-        let seconds = Double(recovered.time - failed.time) / 1000
+        let back = await publisher.waitForRecovery(to: Self.bitrate, after: failed)
+        let (recovered, seconds) = try #require(back, "never back to 90 % of 2500k: \(publisher.abrLog())")
         print("kernel lift (\(scheme)): failed probe at \(failed.time) ms, lifted by \(lifted) ms, back to \(recovered.details["new"] ?? "?") \(seconds) s after the failed probe; abr: \(publisher.abrLog(since: failed.time - 30_000))")
         // The aim is 15 s; a loaded machine's encoder takes longer to reach each target.
         #expect(seconds <= 30, "back to 90 % only \(seconds) s after the lift")

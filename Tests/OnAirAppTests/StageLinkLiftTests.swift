@@ -32,11 +32,8 @@ struct StageLinkLiftTests {
         stdin.fileHandleForWriting.write(Data("link-uncap\n".utf8))
         let lifted = await publisher.waitFor(.seconds(30)) { $0.kind == "link" && $0.details["command"] as? String == "link-uncap" }
         #expect(lifted?.details["state"] as? String == "up", "the stage did not lift: \(String(describing: lifted?.details))")
-        let back = await publisher.waitFor(.seconds(120)) {
-            $0.kind == "abr" && $0.time > failed.time && ($0.details["newBitrate"] as? Int ?? 0) >= Self.bitrate * 9 / 10
-        }
-        let recovered = try #require(back, "never back to 90 % of 2500k: \(publisher.abrLog())")
-        let seconds = Double(recovered.time - failed.time) / 1000
+        let back = await publisher.waitForRecovery(to: Self.bitrate, after: failed)
+        let (recovered, seconds) = try #require(back, "never back to 90 % of 2500k: \(publisher.abrLog())")
         print("stage lift: failed probe at \(failed.time) ms, lifted at \(lifted?.time ?? -1) ms, back to \(recovered.details["new"] ?? "?") \(seconds) s after the failed probe; abr: \(publisher.abrLog(since: failed.time - 30_000))")
         // About 10 s with bursts; the backed-off probe alone comes 24 s or more after the failed one.
         #expect(seconds <= 20, "back to 90 % only \(seconds) s after the failed probe: \(publisher.abrLog(since: failed.time))")
