@@ -45,9 +45,11 @@ final class RelayRecordingFile {
         if descriptor >= 0 { _ = Glibc.close(descriptor) }
     }
 
-    /// Writes all of `buffer` (whole FLV tags, so a crash leaves whole tags behind). When the write fails
-    /// part way (a full disk), the file is cut back to where this write began — the end of the last whole
-    /// tag — so it never ends in a torn tag (GitHub issue 14 item 8).
+    /// Writes all of `buffer` (whole FLV tags, after the file header when the file is new, so a crash leaves
+    /// whole tags behind). When the write fails part way (a full disk), the file is cut back to the end of the
+    /// last whole tag that reached it, so it never ends in a torn tag and keeps every tag the disk took (GitHub
+    /// issue 14 item 8). Before, it was cut back to where this write began: a 256 KB flush onto a disk with
+    /// 190 KB left kept none of them, and whether a full disk left any tag depended on when the flushes came.
     func write(_ buffer: ByteBuffer) throws(Error) {
         var offset = 0
         let total = buffer.readableBytes
@@ -60,13 +62,33 @@ final class RelayRecordingFile {
                 }
                 offset += Int(written)
             } catch {
-                let wholeTags = off_t(startLength + Int64(bytesWritten))
+                let kept = Self.wholeTagBytes(in: buffer, upTo: offset, opensFile: startLength == 0 && bytesWritten == 0)
+                let wholeTags = off_t(startLength + Int64(bytesWritten) + Int64(kept))
                 _ = ftruncate(descriptor, wholeTags)
                 _ = lseek(descriptor, wholeTags, SEEK_SET)
+                bytesWritten += UInt64(kept)
                 throw error
             }
         }
         bytesWritten += UInt64(total)
+    }
+
+    /// How many of `buffer`'s first `written` bytes are whole: the FLV file header (when `opensFile`) and
+    /// whole tags, each its 11-byte header, its data and its 4-byte back-pointer (FLV spec E.3).
+    static func wholeTagBytes(in buffer: ByteBuffer, upTo written: Int, opensFile: Bool) -> Int {
+        let fileHeader = 9 + 4
+        var position = 0
+        if opensFile {
+            guard buffer.readableBytes >= 3, buffer.getString(at: buffer.readerIndex, length: 3) == "FLV" else { return 0 }
+            guard written >= fileHeader else { return 0 }
+            position = fileHeader
+        }
+        while let size = buffer.getInteger(at: buffer.readerIndex + position + 1, as: UInt32.self).map({ Int($0 >> 8) }) {
+            let end = position + 11 + size + 4
+            guard end <= written else { break }
+            position = end
+        }
+        return position
     }
 
     /// Throws when the recording's path no longer leads to the file being written: deleted, or replaced
