@@ -155,6 +155,21 @@ public final class PeerProcess: Sendable {
         return (status, peer.standardOutput, peer.standardError)
     }
 
+    /// The async form of ``run(_:_:in:timeout:)``, which async code gets: waiting for a tool (an ffmpeg encode,
+    /// GStreamer playing a stream) must not hold one of Swift Testing's few pool threads (two on a 2-core
+    /// machine) — with two such waits at once every other test's tasks stall, and a relay test's publisher,
+    /// starved past the relay's 5 s idle timeout, was dropped as idle.
+    public static func run(
+        _ executable: String,
+        _ arguments: [String],
+        in directory: URL,
+        timeout: Duration = .seconds(60)
+    ) async throws -> (status: Int32, output: String, error: String) {
+        let peer = try PeerProcess(executable, arguments, in: directory)
+        let status = await peer.exitStatus(within: timeout)
+        return (status, peer.standardOutput, peer.standardError)
+    }
+
     /// The exit status if the process has ended, reaping it the first time.
     private func reap(blocking: Bool) -> Int32? {
         exitStatus.withLock { stored in

@@ -9,8 +9,8 @@ import Testing
 @Suite("demo with several destinations")
 struct DemoOutputsTests {
     /// Video packets ffprobe reads from `url` within its timeout: the server really carries the stream.
-    static func videoPackets(at url: String, in directory: TemporaryDirectory) throws -> Int {
-        let probe = try PeerProcess.run("ffprobe", [
+    static func videoPackets(at url: String, in directory: TemporaryDirectory) async throws -> Int {
+        let probe = try await PeerProcess.run("ffprobe", [
             "-v", "error", "-rw_timeout", "20000000", "-read_intervals", "%+3", "-select_streams", "v",
             "-show_entries", "packet=dts_time", "-of", "csv=p=0", url,
         ], in: directory.url, timeout: .seconds(120))
@@ -36,8 +36,8 @@ struct DemoOutputsTests {
                 "output 2 never live, or its URL is not B's redacted: \(live.map { "\($0.details)" } ?? demo.peer.standardOutput.suffix(2000).description)")
         let playing = await demo.waitFor(.seconds(120)) { $0.side == "subscriber" && $0.kind == "state" && $0.details["connection"] as? String == "PLAYING" }
         #expect(playing != nil, "the subscriber never played server A")
-        #expect(try Self.videoPackets(at: servers[0].url(stream: "one"), in: directory) > 10, "server A carries no video")
-        #expect(try Self.videoPackets(at: servers[1].url(stream: "two"), in: directory) > 10, "server B carries no video")
+        #expect(try await Self.videoPackets(at: servers[0].url(stream: "one"), in: directory) > 10, "server A carries no video")
+        #expect(try await Self.videoPackets(at: servers[1].url(stream: "two"), in: directory) > 10, "server B carries no video")
 
         // Output 2's server is not the demo's: a server command naming it is refused with the reason.
         pipe.fileHandleForWriting.write(Data("server-stall 3s 2\nserver-stall 3s 3\n".utf8))
@@ -63,7 +63,7 @@ struct DemoOutputsTests {
             event.kind == "output" && event.details["output"] as? Int == 2 && event.details["state"] as? String == "PUBLISHING"
         }
         #expect(live != nil, "output 2 never live: \(demo.peer.standardOutput.suffix(2000))")
-        #expect(try Self.videoPackets(at: server.url(stream: "two"), in: directory) > 10, "the further server carries no video")
+        #expect(try await Self.videoPackets(at: server.url(stream: "two"), in: directory) > 10, "the further server carries no video")
         _ = demo.peer.stop(signal: SIGINT)
     }
 }

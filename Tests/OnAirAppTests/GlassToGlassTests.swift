@@ -32,7 +32,7 @@ struct GlassToGlassTests {
     }
 
     @Test("onair pattern writes a Y4M that ffprobe reads frame by frame; bad arguments are usage errors")
-    func patternFile() throws {
+    func patternFile() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("p.y4m").path
         let made = try OnAirBinary.run(["pattern", "--out", path, "--size", "320x180", "--fps", "30", "--seconds", "1"])
@@ -41,7 +41,7 @@ struct GlassToGlassTests {
         let probe = try PeerProcess(
             "ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=width,height,nb_read_frames", "-of", "csv=p=0", path],
             in: directory.url)
-        #expect(probe.wait(timeout: .seconds(20)) == 0)
+        #expect(await probe.exitStatus(within: .seconds(20)) == 0)
         #expect(probe.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "320,180,30", "\(probe.standardError)")
         for bad in [["--size", "15x9"], ["--fps", "0"], ["--seconds=-1"], ["--size", "big"]] {
             let result = try OnAirBinary.run(["pattern", "--out", path] + bad)

@@ -20,7 +20,7 @@ struct HeadlessPublishTests {
         // Both runs last until the test has seen what it needs (were --duration 12 and 6, the publisher's run
         // a window ffprobe and the subscriber had to fit in on a loaded machine; issue 24).
         let subscriber = try HeadlessRun(["subscribe", url, "--headless", "--duration", "120"], in: directory)
-        let probe = try PeerProcess.run(
+        let probe = try await PeerProcess.run(
             "ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height,r_frame_rate,sample_rate", "-of", "json", url],
             in: directory.url, timeout: .seconds(60)
         )
@@ -98,7 +98,7 @@ struct PublisherReconnectTests {
             event.kind == "state" && event.details["status"] as? String == "PUBLISHING" && event.time > (reconnecting?.time ?? .max)
         }
         #expect(again != nil, "did not publish again after the restart: \(publisher.peer.standardOutput)")
-        let probe = try PeerProcess.run(
+        let probe = try await PeerProcess.run(
             "ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", url],
             in: directory.url, timeout: .seconds(60)
         )

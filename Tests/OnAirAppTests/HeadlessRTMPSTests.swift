@@ -39,7 +39,7 @@ struct HeadlessRTMPSTests {
         // Both runs last until the test has what it needs (were --duration 10 and 5: windows ffprobe and the
         // subscriber's 25 frames had to fit in on a loaded machine; issue 24).
 
-        let probe = try PeerProcess.run(
+        let probe = try await PeerProcess.run(
             "ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "json", servers.nginx.url(stream: "tls")],
             in: servers.directory.url, timeout: .seconds(60)
         )

@@ -21,7 +21,7 @@ struct HeadlessSubscribeTests {
             "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "25", "-bf", "0",
             "-c:a", "aac", "-t", "4", "-f", "flv", url,
         ], in: directory.url)
-        #expect(ffmpeg.wait(timeout: .seconds(120)) == 0, "ffmpeg: \(ffmpeg.standardError)")
+        #expect(await ffmpeg.exitStatus(within: .seconds(120)) == 0, "ffmpeg: \(ffmpeg.standardError)")
 
         let unpublished = await subscriber.waitFor(.seconds(60)) { $0.kind == "status" && $0.text == "NetStream.Play.UnpublishNotify" }
         #expect(unpublished != nil, "no UnpublishNotify: \(subscriber.peer.standardOutput)")

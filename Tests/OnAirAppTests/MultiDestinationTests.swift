@@ -85,7 +85,7 @@ struct MultiDestinationTests {
         _ = publisher.peer.stop()
         let lines = directory.file("publish.jsonl")
         try Data(publisher.peer.standardOutput.utf8).write(to: lines)
-        let validation = try SchemaValidator.validate(lines, against: ScenarioRunTests.schema, in: directory)
+        let validation = try await SchemaValidator.validate(lines, against: ScenarioRunTests.schema, in: directory)
         #expect(validation.status == 0, "the JSON Lines do not follow the schema:\n\(validation.output)\(validation.error)")
         // And no stream name of either server leaks into the output events' URLs beyond its redacted form.
         #expect(publisher.events.events.filter { $0.kind == "outputStats" }.allSatisfy { urls.contains($0.details["url"] as? String ?? "") })

@@ -29,7 +29,7 @@ struct OutputControlTests {
         }
         #expect(stats?.details["state"] as? String == "STOPPED", "\(stats.map { "\($0.details)" } ?? "no outputStats")")
         // The server lost the publish: nothing plays there now.
-        #expect(try DemoOutputsTests.videoPackets(at: servers[1].url(stream: "two"), in: directory) == 0, "server B still carries output 2")
+        #expect(try await DemoOutputsTests.videoPackets(at: servers[1].url(stream: "two"), in: directory) == 0, "server B still carries output 2")
 
         pipe.fileHandleForWriting.write(Data("output-stop 2\nreconnect 2\noutput-stop 1\noutput-start 3\n".utf8))
         let twice = await publisher.waitFor(.seconds(60)) { $0.kind == "error" && $0.text.hasPrefix("output-stop 2:") }
@@ -50,7 +50,7 @@ struct OutputControlTests {
         pipe.fileHandleForWriting.write(Data("output-start 2\n".utf8))
         let again = await outputEvent(after: stopped?.time ?? 0) { $0.details["state"] as? String == "PUBLISHING" }
         #expect(again != nil, "output 2 never published again: \(publisher.peer.standardOutput.suffix(2000))")
-        #expect(try DemoOutputsTests.videoPackets(at: servers[1].url(stream: "two"), in: directory) > 10, "server B does not carry output 2 again")
+        #expect(try await DemoOutputsTests.videoPackets(at: servers[1].url(stream: "two"), in: directory) > 10, "server B does not carry output 2 again")
         pipe.fileHandleForWriting.write(Data("output-start 2\n".utf8))
         let notStopped = await publisher.waitFor(.seconds(60)) { $0.kind == "error" && $0.text.hasPrefix("output-start 2:") }
         #expect(notStopped?.text.hasPrefix("output-start 2: output 2 was not stopped") == true, "\(notStopped?.text ?? "no refusal")")

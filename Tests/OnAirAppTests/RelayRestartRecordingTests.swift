@@ -43,7 +43,7 @@ struct RelayRestartRecordingTests {
         #expect(relay.standardOutput.contains("\"append\":true"), "the second relay did not append: \(relay.standardOutput)")
 
         // One file: about 12 s of media (6 s + 6 s), the outage not in it, timestamps never going back.
-        let probe = try PeerProcess.run("ffprobe", [
+        let probe = try await PeerProcess.run("ffprobe", [
             "-v", "error", "-select_streams", "v", "-show_entries", "packet=pts_time", "-of", "csv=p=0", "\(records)/show.flv",
         ], in: directory.url, timeout: .seconds(30))
         #expect(probe.status == 0, "ffprobe: \(probe.error)")
@@ -58,7 +58,7 @@ struct RelayRestartRecordingTests {
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "video timestamps go back")
         let largestStep = zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 0
         #expect(largestStep < 1.0, "a jump of \(largestStep) s: the outage is in the file, the append did not carry on")
-        let decode = try PeerProcess.run("ffmpeg", ["-v", "error", "-i", "\(records)/show.flv", "-f", "null", "-"], in: directory.url, timeout: .seconds(60))
+        let decode = try await PeerProcess.run("ffmpeg", ["-v", "error", "-i", "\(records)/show.flv", "-f", "null", "-"], in: directory.url, timeout: .seconds(60))
         #expect(decode.status == 0 && decode.error.isEmpty, "the recording does not decode cleanly: \(decode.error)")
     }
 }

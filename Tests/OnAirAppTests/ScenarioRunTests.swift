@@ -71,7 +71,7 @@ struct ScenarioRunTests {
         let output = directory.file("runs.jsonl")
         let lines = played.flatMap { $0.run.peer.standardOutput.split(separator: "\n") }
         try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: output)
-        let validation = try SchemaValidator.validate(output, against: Self.schema, in: directory)
+        let validation = try await SchemaValidator.validate(output, against: Self.schema, in: directory)
         #expect(validation.status == 0, "the JSON Lines do not follow docs/headless-events.schema.json:\n\(validation.output)\(validation.error)")
         #expect(validation.output.contains("valid \(lines.count) lines"))
     }
@@ -88,7 +88,7 @@ struct ScenarioRunTests {
         for (index, line) in lines.enumerated() {
             let file = directory.file("bad\(index).jsonl")
             try Data((line + "\n").utf8).write(to: file)
-            let validation = try SchemaValidator.validate(file, against: Self.schema, in: directory)
+            let validation = try await SchemaValidator.validate(file, against: Self.schema, in: directory)
             #expect(validation.status == 1, "accepted a broken line: \(line)\n\(validation.output)\(validation.error)")
         }
     }
@@ -301,15 +301,15 @@ enum SchemaValidator {
         print(f"valid {count} lines")
         """
 
-    static func validate(_ file: URL, against schema: URL, in directory: TemporaryDirectory) throws -> (status: Int32, output: String, error: String) {
+    static func validate(_ file: URL, against schema: URL, in directory: TemporaryDirectory) async throws -> (status: Int32, output: String, error: String) {
         let scriptFile = directory.file("validate.py")
         try Data(script.utf8).write(to: scriptFile)
         // The PATH's python3 may be a private one without the Debian module; /usr/bin/python3 has it
         // (scripts/install-deps.sh installs python3-jsonschema).
         for python in ["python3", "/usr/bin/python3"] {
-            let probe = try PeerProcess.run(python, ["-c", "import jsonschema"], in: directory.url, timeout: .seconds(30))
+            let probe = try await PeerProcess.run(python, ["-c", "import jsonschema"], in: directory.url, timeout: .seconds(30))
             if probe.status == 0 {
-                return try PeerProcess.run(python, [scriptFile.path, schema.path, file.path], in: directory.url, timeout: .seconds(60))
+                return try await PeerProcess.run(python, [scriptFile.path, schema.path, file.path], in: directory.url, timeout: .seconds(60))
             }
         }
         Issue.record("no python3 with the jsonschema module; scripts/install-deps.sh test installs python3-jsonschema")

@@ -42,7 +42,7 @@ struct ServerScenarioRecordingTests {
 
         for (index, name) in Self.scenarios.enumerated() {
             let file = files[index]
-            let probe = try PeerProcess.run("ffprobe", [
+            let probe = try await PeerProcess.run("ffprobe", [
                 "-v", "error", "-show_entries", "packet=codec_type,dts_time", "-of", "csv=p=0", file.path,
             ], in: directory.url, timeout: .seconds(60))
             #expect(probe.status == 0 && probe.error.isEmpty, "\(name): ffprobe cannot read every tag: \(probe.error)")
@@ -66,7 +66,7 @@ struct ServerScenarioRecordingTests {
             let after = Self.secondsAfterLastPublish(in: events, scenario: index)
             #expect(video.span > after + 2.5, "\(name): the file spans \(video.span) s, the last publish ran \(after) s — the part before the interruption is missing")
 
-            let decode = try PeerProcess.run("ffmpeg", ["-v", "error", "-i", file.path, "-f", "null", "-"], in: directory.url, timeout: .seconds(120))
+            let decode = try await PeerProcess.run("ffmpeg", ["-v", "error", "-i", file.path, "-f", "null", "-"], in: directory.url, timeout: .seconds(120))
             #expect(decode.status == 0 && decode.error.isEmpty, "\(name): the recording does not decode cleanly: \(decode.error)")
         }
     }

@@ -75,14 +75,14 @@ struct SessionOutputTests {
     }
 
     @Test("headless: a stdin quit prints a quit event before the stopped ones")
-    func headlessQuitEvent() throws {
+    func headlessQuitEvent() async throws {
         let port = try FreePort.loopback()
         let directory = try TemporaryDirectory()
         let serve = try PeerProcess(OnAirBinary.url.path, ["serve", "--listen", "127.0.0.1:\(port)", "--headless"], in: directory.url)
         defer { _ = serve.stop() }
         try FreePort.waitUntilAccepting(port, timeout: .seconds(30), what: "onair serve")
         let script = "(sleep 3; echo quit) | \(OnAirBinary.url.path) publish rtmp://127.0.0.1:\(port)/live/q --headless --size 320x180 --duration 30"
-        let result = try PeerProcess.run("sh", ["-c", script], in: directory.url, timeout: .seconds(40))
+        let result = try await PeerProcess.run("sh", ["-c", script], in: directory.url, timeout: .seconds(40))
         let kinds = result.output.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["kind"] as? String
         }

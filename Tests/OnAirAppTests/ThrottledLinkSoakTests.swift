@@ -106,7 +106,7 @@ struct ThrottledLinkSoakTests {
 
         // nginx closes the recording when the publisher unpublishes; decode every frame of it.
         let recording = recordings.appendingPathComponent("soak.flv")
-        let probe = try PeerProcess.run(
+        let probe = try await PeerProcess.run(
             "ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", recording.path],
             in: directory.url, timeout: .seconds(120))
         let decoded = Int(probe.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0

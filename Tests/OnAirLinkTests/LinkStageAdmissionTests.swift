@@ -50,7 +50,7 @@ struct LinkStageAdmissionTests {
     }
 
     @Test("a neighbour process's connection is refused at accept: the server never sees it, no byte is counted")
-    func neighbourRefused() throws {
+    func neighbourRefused() async throws {
         let server = try CountingServer()
         defer { server.stop() }
         let stage = try LinkImpairment(targetHost: "127.0.0.1", targetPort: server.port)
@@ -66,7 +66,7 @@ struct LinkStageAdmissionTests {
             except OSError as error:
                 print("closed", error)
             """
-        let result = try PeerProcess.run("python3", ["-c", script], in: directory.url, timeout: .seconds(30))
+        let result = try await PeerProcess.run("python3", ["-c", script], in: directory.url, timeout: .seconds(30))
         #expect(result.status == 0, "\(result.error)")
         #expect(Self.eventually { stage.counters.connectionsRefused == 1 })
         let counters = stage.counters

@@ -103,7 +103,7 @@ struct MappedClipTests {
 @Suite("CMappedFileGuard: answers its own ranges, passes on every other SIGBUS")
 struct MappedFileGuardProcessTests {
     @Test("a guarded range reads zeros; a fault elsewhere reaches the earlier handler, or ends the process")
-    func chainsOtherFaults() throws {
+    func chainsOtherFaults() async throws {
         let files = try TestFiles()
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/CMappedFileGuard")
@@ -111,15 +111,15 @@ struct MappedFileGuardProcessTests {
             .appendingPathComponent("Native/mapped_file_guard_check.c")
         let program = files.path("mapped-guard-check")
         let directory = files.directory
-        let built = try PeerProcess.run(
+        let built = try await PeerProcess.run(
             "cc", ["-Wall", "-Wextra", "-Werror", "-O2", "-I", sources.appendingPathComponent("include").path, "-o", program,
                    check.path, sources.appendingPathComponent("mapped_file_guard.c").path, "-lpthread"],
             in: directory)
         try #require(built.status == 0, "cc failed: \(built.error)")
-        let alone = try PeerProcess.run(program, [files.path(""), "alone"], in: directory)
+        let alone = try await PeerProcess.run(program, [files.path(""), "alone"], in: directory)
         #expect(alone.output.contains("guarded nonzero 0 damaged 1"), "\(alone.output)")
         #expect(alone.status == 128 + SIGBUS, "an unguarded fault must end the process with SIGBUS: \(alone.status) \(alone.output)")
-        let chained = try PeerProcess.run(program, [files.path(""), "chain"], in: directory)
+        let chained = try await PeerProcess.run(program, [files.path(""), "chain"], in: directory)
         #expect(chained.output.contains("guarded nonzero 0 damaged 1"), "\(chained.output)")
         #expect(chained.status == 42, "an unguarded fault must reach the handler installed before: \(chained.status)")
     }

@@ -16,7 +16,7 @@ struct RelayAggregateTests {
           arguments: ["relative", "absolute"])
     func aggregatesRelayed(style: String) async throws {
         let harness = try await RelayTestHarness()
-        let tags = try RelayTestPublisher.ffmpegSource(in: harness.directory, size: "320x180", rate: 30, seconds: 2, zeroLatency: false)
+        let tags = try await RelayTestPublisher.ffmpegSource(in: harness.directory, size: "320x180", rate: 30, seconds: 2, zeroLatency: false)
         let frames = tags.filter { $0.type == .video && $0.data.getInteger(at: $0.data.readerIndex + 1, as: UInt8.self) == 1 }
         #expect(frames.count == 60)
 

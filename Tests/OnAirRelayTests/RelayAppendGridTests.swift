@@ -13,8 +13,8 @@ import Testing
 @Suite("Relay append on the video grid")
 struct RelayAppendGridTests {
     /// 3 s of 15 fps H.264 + AAC from ffmpeg: the frame rate of the scenarios' light profile.
-    private static func sourceTags(in directory: TemporaryDirectory) throws -> [FLVTag] {
-        try RelayTestPublisher.ffmpegSource(in: directory, size: "320x180", rate: 15, seconds: 3)
+    private static func sourceTags(in directory: TemporaryDirectory) async throws -> [FLVTag] {
+        try await RelayTestPublisher.ffmpegSource(in: directory, size: "320x180", rate: 15, seconds: 3)
     }
 
     private static func message(_ tag: FLVTag, at timestamp: UInt32) -> RelayMediaMessage? {
@@ -22,9 +22,9 @@ struct RelayAppendGridTests {
     }
 
     @Test("record, then append a session whose video starts 0…66 ms after its audio: ffmpeg decodes every file without a repeated dts")
-    func appendKeepsTheGrid() throws {
+    func appendKeepsTheGrid() async throws {
         let directory = try TemporaryDirectory()
-        let tags = try Self.sourceTags(in: directory)
+        let tags = try await Self.sourceTags(in: directory)
         let name = try RelayStreamName("grid")
         var failures: [String] = []
         let cases: [(length: UInt32, shift: UInt32)] = [UInt32(1_500), 2_000, 3_000].flatMap { length in (UInt32(0)..<67).map { (length, $0) } }
@@ -42,7 +42,7 @@ struct RelayAppendGridTests {
             }
             try second.close()
             let file = name.recordingURL(in: records).path
-            let decode = try PeerProcess.run("ffmpeg", ["-v", "error", "-i", file, "-f", "null", "-"], in: directory.url, timeout: .seconds(60))
+            let decode = try await PeerProcess.run("ffmpeg", ["-v", "error", "-i", file, "-f", "null", "-"], in: directory.url, timeout: .seconds(60))
             if decode.status != 0 || !decode.error.isEmpty {
                 failures.append("\(length) ms recorded, shift \(shift) ms: \(decode.error.split(separator: "\n").first ?? "exit \(decode.status)")")
             }

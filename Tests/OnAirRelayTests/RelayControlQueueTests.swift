@@ -17,7 +17,7 @@ struct RelayControlQueueTests {
         }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Hostile/unread_answers.py").path     // Tests/Hostile/unread_answers.py
-        let client = try PeerProcess.run("python3", [script, "\(harness.port)"], in: harness.directory.url, timeout: .seconds(60))
+        let client = try await PeerProcess.run("python3", [script, "\(harness.port)"], in: harness.directory.url, timeout: .seconds(60))
         #expect(client.output.contains("closed by the relay"), "\(client.output) \(client.error)")
         let rejection = try await harness.events.first { event in
             if case .connectionRejected(_, _, .controlQueueFull) = event { true } else { false }

@@ -19,9 +19,9 @@ struct RelayHostileClientTests {
 
     /// Runs one attack and checks the common bounds; returns the script's result for attack-specific checks.
     @discardableResult
-    private static func run(_ attack: String) throws -> [String: Any] {
+    private static func run(_ attack: String) async throws -> [String: Any] {
         let directory = try TemporaryDirectory(prefix: "onair-hostile")
-        let result = try PeerProcess.run(
+        let result = try await PeerProcess.run(
             "python3", [script, attack, "--onair", RelayServeCommandTests.binary], in: directory.url, timeout: .seconds(180))
         try #require(result.status == 0, "hostile.py \(attack) failed: \(result.error)")
         let line = try #require(result.output.split(separator: "\n").last, "no result from hostile.py: \(result.error)")
@@ -40,24 +40,24 @@ struct RelayHostileClientTests {
     }
 
     @Test("1: record / append / append with timestamps at the 32-bit edge never crashes the relay")
-    func appendOverflow() throws { try Self.run("append-overflow") }
+    func appendOverflow() async throws { try await Self.run("append-overflow") }
 
     @Test("2: one connection playing a live stream on 5000 message stream IDs is refused after a handful")
-    func multiPlay() throws { try Self.run("multi-play") }
+    func multiPlay() async throws { try await Self.run("multi-play") }
 
     @Test("3: a ping flood from a client that reads nothing is cut off at the control-answer cap")
-    func pingFlood() throws { try Self.run("ping-flood") }
+    func pingFlood() async throws { try await Self.run("ping-flood") }
 
     @Test("4: idle connected sockets past the descriptor limit: accept backs off, idle ones are closed")
-    func idleSockets() throws { try Self.run("idle-sockets") }
+    func idleSockets() async throws { try await Self.run("idle-sockets") }
 
     @Test("4: unfinished messages on 60 chunk streams are bounded per connection")
-    func partialMessages() throws { try Self.run("partial-messages") }
+    func partialMessages() async throws { try await Self.run("partial-messages") }
 
     @Test("5: names with terminal escapes and keys are logged escaped and without the key")
-    func names() throws { try Self.run("names") }
+    func names() async throws { try await Self.run("names") }
 
     @Test("8: a full disk leaves whole tags; a deleted recording is an error event",
           .enabled(if: getuid() == 0, "needs root to mount a 200 KB tmpfs as the record directory"))
-    func fullDisk() throws { try Self.run("full-disk") }
+    func fullDisk() async throws { try await Self.run("full-disk") }
 }

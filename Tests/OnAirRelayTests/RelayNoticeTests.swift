@@ -102,7 +102,7 @@ struct RelayNoticeTests {
     @Test("OnAir's data-relay self-test says 'relayed' through the relay, amid real media")
     func dataRelayCheck() async throws {
         let harness = try await RelayTestHarness()
-        let made = try PeerProcess.run("ffmpeg", [
+        let made = try await PeerProcess.run("ffmpeg", [
             "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-f", "lavfi", "-i", "sine",
             "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-bf", "0", "-c:a", "aac", "-t", "4", "-f", "flv", "probe.flv",
         ], in: harness.directory.url)

@@ -10,12 +10,12 @@ import Testing
 @Suite("Relay recording", .serialized)
 struct RelayRecordingTests {
     /// A 3-second H.264 + AAC FLV from ffmpeg, the media the publisher sends.
-    private static func sourceFile(in directory: TemporaryDirectory) throws -> [FLVTag] {
-        try RelayTestPublisher.ffmpegSource(in: directory, size: "640x360", rate: 30, seconds: 3)
+    private static func sourceFile(in directory: TemporaryDirectory) async throws -> [FLVTag] {
+        try await RelayTestPublisher.ffmpegSource(in: directory, size: "640x360", rate: 30, seconds: 3)
     }
 
-    private static func duration(of url: URL, in directory: TemporaryDirectory) throws -> Double {
-        let result = try PeerProcess.run("ffprobe", ["-v", "error", "-show_format", url.path], in: directory.url)
+    private static func duration(of url: URL, in directory: TemporaryDirectory) async throws -> Double {
+        let result = try await PeerProcess.run("ffprobe", ["-v", "error", "-show_format", url.path], in: directory.url)
         let line = result.output.split(separator: "\n").first { $0.hasPrefix("duration=") }
         return Double(line?.dropFirst("duration=".count) ?? "") ?? -1
     }
@@ -29,7 +29,7 @@ struct RelayRecordingTests {
     @Test("record 3 s, stop, append 3 s: ffprobe sees one 6 s recording with monotonic timestamps")
     func recordThenAppend() async throws {
         let harness = try await RelayTestHarness()
-        let tags = try Self.sourceFile(in: harness.directory)
+        let tags = try await Self.sourceFile(in: harness.directory)
         let url = try harness.streamURL("interview")
 
         let first = try await RelayTestPublisher(url: url, type: .record)
@@ -44,8 +44,8 @@ struct RelayRecordingTests {
         await harness.stop()
 
         let file = harness.recordDirectory.appendingPathComponent("interview.flv")
-        let source = try Self.duration(of: harness.directory.file("source.flv"), in: harness.directory)
-        let recorded = try Self.duration(of: file, in: harness.directory)
+        let source = try await Self.duration(of: harness.directory.file("source.flv"), in: harness.directory)
+        let recorded = try await Self.duration(of: file, in: harness.directory)
         print("relay recording: source \(source) s, record + append \(recorded) s")
         #expect(abs(recorded - 2 * source) <= 0.2, "recorded \(recorded) s from two \(source) s sessions")
         #expect(abs(recorded - 6) <= 0.2)

@@ -70,9 +70,9 @@ struct RelayServeCommandTests {
         (["--max-connections-per-address=-1"], "--max-connections-per-address"),
         (["--audio-merge-ms", "5000"], "--audio-merge-ms"),
     ])
-    func refuses(_ options: [String], _ expected: String) throws {
+    func refuses(_ options: [String], _ expected: String) async throws {
         let directory = try TemporaryDirectory(prefix: "onair-serve")
-        let result = try PeerProcess.run(Self.binary, ["serve"] + options, in: directory.url, timeout: .seconds(20))
+        let result = try await PeerProcess.run(Self.binary, ["serve"] + options, in: directory.url, timeout: .seconds(20))
         #expect(result.status != 0)
         let lines = result.error.split(separator: "\n")
         #expect(lines.count == 1 && lines.first?.contains(expected) == true, "\(result.error)")
@@ -115,10 +115,10 @@ struct RelayServeCommandTests {
         (["--record-dir", "blocker/rec"], "blocker/rec"),
         (["--record", "all", "--record-dir", "blocker"], "blocker"),
     ])
-    func unwritableRecordDirectory(_ options: [String], _ asked: String) throws {
+    func unwritableRecordDirectory(_ options: [String], _ asked: String) async throws {
         let directory = try TemporaryDirectory(prefix: "onair-serve")
         try Data("in the way".utf8).write(to: directory.file("blocker"))
-        let result = try PeerProcess.run(Self.binary, ["serve", "--listen", "127.0.0.1:0"] + options, in: directory.url, timeout: .seconds(20))
+        let result = try await PeerProcess.run(Self.binary, ["serve", "--listen", "127.0.0.1:0"] + options, in: directory.url, timeout: .seconds(20))
         #expect(result.status == 1)
         let lines = result.error.split(separator: "\n")
         // The path asked for, then (when it is a parent) the component in the way, in the system's words.
@@ -150,7 +150,7 @@ struct RelayServeCommandTests {
     func portInUse() async throws {
         let harness = try await RelayTestHarness()
         let directory = try TemporaryDirectory(prefix: "onair-serve")
-        let result = try PeerProcess.run(Self.binary, ["serve", "--listen", "127.0.0.1:\(harness.port)"], in: directory.url, timeout: .seconds(20))
+        let result = try await PeerProcess.run(Self.binary, ["serve", "--listen", "127.0.0.1:\(harness.port)"], in: directory.url, timeout: .seconds(20))
         await harness.stop()
         #expect(result.status == 1)
         #expect(result.error.split(separator: "\n").count == 1 && result.error.contains("in use"), "\(result.error)")

@@ -36,7 +36,7 @@ struct RelayStockEncoderTests {
         let streams = try await harness.relay.streams().map(\.name)
         #expect(streams.contains("app1/x") && streams.contains("app2/x"), "\(streams)")
         let probe = try PeerProcess("ffprobe", ["-v", "error", "-show_streams", "\(base)/app2/x"], in: harness.directory.url)
-        #expect(probe.wait(timeout: .seconds(30)) == 0, "ffprobe: \(probe.standardError)")
+        #expect(await probe.exitStatus(within: .seconds(30)) == 0, "ffprobe: \(probe.standardError)")
         #expect(probe.standardOutput.contains("codec_name=h264"))
         one.stop()
         two.stop()
@@ -53,7 +53,7 @@ struct RelayStockEncoderTests {
         ] {
             let harness = try await RelayTestHarness { $0.recordMode = mode }
             let publisher = try Self.ffmpeg(harness.url(stream) + query, seconds: 2, in: harness.directory.url)
-            #expect(publisher.wait(timeout: .seconds(60)) == 0, "ffmpeg: \(publisher.standardError)")
+            #expect(await publisher.exitStatus(within: .seconds(60)) == 0, "ffmpeg: \(publisher.standardError)")
             _ = try await harness.events.first { if case .publishStopped(stream: stream, _, _, _) = $0 { true } else { false } }
             await harness.stop()
             let file = harness.recordDirectory.appendingPathComponent("\(stream).flv")
@@ -68,7 +68,7 @@ struct RelayStockEncoderTests {
     @Test("a publisher's onMetaData at 2410 ms reaches players at 0: ffprobe sees no extra data stream")
     func metadataAtZero() async throws {
         let harness = try await RelayTestHarness()
-        let result = try PeerProcess.run("ffmpeg", [
+        let result = try await PeerProcess.run("ffmpeg", [
             "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-f", "lavfi", "-i", "sine",
             "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-c:a", "aac", "-t", "3", "-f", "flv", "source.flv",
         ], in: harness.directory.url)
@@ -82,7 +82,7 @@ struct RelayStockEncoderTests {
         let publisher = try await RelayTestPublisher(url: try harness.streamURL("meta"), type: .live)
         try await publisher.send(tags)
         try await publisher.sync()
-        #expect(probe.wait(timeout: .seconds(30)) == 0, "ffprobe: \(probe.standardError)")
+        #expect(await probe.exitStatus(within: .seconds(30)) == 0, "ffprobe: \(probe.standardError)")
         await publisher.unpublish()
         let types = probe.standardOutput.split(separator: "\n").filter { $0.hasPrefix("codec_type=") }
         #expect(types.sorted() == ["codec_type=audio", "codec_type=video"], "\(probe.standardOutput)")

@@ -29,14 +29,14 @@ struct RelayStockPeerTests {
                 "d.video", "!", "queue", "!", "filesink", "location=\(gstOut)",
             ], in: directory)
 
-            #expect(probe.wait(timeout: .seconds(60)) == 0, "ffprobe: \(probe.standardError)")
+            #expect(await probe.exitStatus(within: .seconds(60)) == 0, "ffprobe: \(probe.standardError)")
             #expect(probe.standardOutput.contains("codec_name=h264"), "\(probe.standardOutput)")
             #expect(probe.standardOutput.contains("codec_name=aac"))
             #expect(probe.standardOutput.contains("width=640"))
             let streams = try await harness.relay.streams()
             #expect(streams.first?.bytesIn ?? 0 > 50_000, "\(streams)")
 
-            dump.wait(timeout: .seconds(60))
+            await dump.exitStatus(within: .seconds(60))
             let dumped = try FLVFileReader.readAll(ByteBuffer(bytes: Data(contentsOf: directory.appendingPathComponent("dump.flv"))))
             let video = dumped.tags.filter { $0.type == .video }.compactMap { try? FLVVideoTag(parsing: $0.data) }
             #expect(video.count > 60, "rtmpdump wrote \(video.count) video tags; \(dump.standardError)")
@@ -44,7 +44,7 @@ struct RelayStockPeerTests {
             #expect(video.first { $0.packetType == .nalu }?.isKeyframe == true, "the first frame a player gets is a keyframe")
             #expect(dumped.tags.contains { $0.type == .audio })
 
-            let gstStatus = gst.wait(timeout: .seconds(90))
+            let gstStatus = await gst.exitStatus(within: .seconds(90))
             let gstBytes = (try? FileManager.default.attributesOfItem(atPath: gstOut)[.size] as? Int) ?? 0
             #expect(gstBytes > 20_000, "GStreamer wrote \(gstBytes) bytes (status \(gstStatus)): \(gst.standardOutput) \(gst.standardError)")
             #expect(gstStatus == 0, "\(gst.standardOutput) \(gst.standardError)")

@@ -70,8 +70,8 @@ final class RelayTestPublisher: Sendable {
     static func ffmpegSource(
         in directory: TemporaryDirectory, name: String = "source.flv", size: String, rate: Int, seconds: Int,
         zeroLatency: Bool = true
-    ) throws -> [FLVTag] {
-        let result = try PeerProcess.run("ffmpeg", [
+    ) async throws -> [FLVTag] {
+        let result = try await PeerProcess.run("ffmpeg", [
             "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=\(size):rate=\(rate)", "-f", "lavfi", "-i", "sine",
             "-c:v", "libx264", "-preset", "ultrafast",
         ] + (zeroLatency ? ["-tune", "zerolatency"] : []) + [
