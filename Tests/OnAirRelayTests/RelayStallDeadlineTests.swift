@@ -11,7 +11,10 @@ import Testing
 /// relay's 5 s idle timeout, and in one clean-clone run of the parallel phase (four tests at once on 2 cores)
 /// the relay received one small frame after the stall and then nothing for over 5 s — neither the frames sent
 /// every 250 ms nor the sync command — and dropped it as idle, after the stall (so the verdict this test is for,
-/// no drop *during* it, held). Not seen alone or in the other recent runs; the relay's code there is unchanged.
+/// no drop *during* it, held). A parallel run of the relay tests reproduced it (bytesIn 1 002 500, then nothing):
+/// other tests waited for ffmpeg, GStreamer and python synchronously, holding both of the pool's threads, so this
+/// test's publisher task did not run for seconds. Those waits are async now (`PeerProcess.run`); the suite stays
+/// serial, where nothing else competes for the pool.
 @Suite("Relay server-stall and the relay's deadlines")
 struct RelayStallDeadlineTests {
     @Test("server-stall is the relay's doing: its idle-publisher and unfinished-message deadlines do not drop the publisher it stopped reading")
