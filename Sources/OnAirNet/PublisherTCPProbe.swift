@@ -75,6 +75,7 @@ extension TCPInfoSample {
             bytesAcknowledged: info.tcpi_bytes_acked, notSentBytes: Int(info.tcpi_notsent_bytes),
             unacknowledgedSegments: Int(info.tcpi_unacked), sendMSS: Int(info.tcpi_snd_mss),
             smoothedRTTMicroseconds: Int(info.tcpi_rtt), minimumRTTMicroseconds: Int(info.tcpi_min_rtt),
-            receiveWindowLimitedMicroseconds: info.tcpi_rwnd_limited, selectivelyAcknowledgedSegments: Int(info.tcpi_sacked))
+            receiveWindowLimitedMicroseconds: info.tcpi_rwnd_limited, selectivelyAcknowledgedSegments: Int(info.tcpi_sacked),
+            dataSegmentsOut: Int(info.tcpi_data_segs_out), totalRetransmits: Int(info.tcpi_total_retrans))
     }
 }

@@ -88,6 +88,29 @@ struct TCPSendPathTests {
         #expect(Self.sample(acked: 1).pathQueueing == nil)
     }
 
+    struct HeldRow: Sendable, CustomTestStringConvertible {
+        let acked: UInt64, sent: Int, retransmits: Int, unacked: Int, sacked: Int, delivered: UInt64
+        var testDescription: String { "acked \(acked) in \(sent - retransmits - unacked) segments, \(sacked) held → \(delivered)" }
+    }
+
+    @Test("segments held out of order count at the average acknowledged segment's size, never above the MSS", arguments: [
+        // 200 segments acknowledged carried 100 000 bytes (500 each: audio, TLS records): 40 held count 500 each.
+        HeldRow(acked: 100_000, sent: 260, retransmits: 10, unacked: 50, sacked: 40, delivered: 100_000 + 40 * 500),
+        // Full segments: the MSS.
+        HeldRow(acked: 289_600, sent: 260, retransmits: 10, unacked: 50, sacked: 40, delivered: 289_600 + 40 * 1448),
+        // An average above the MSS (the SYN's byte, rounding) is held to it.
+        HeldRow(acked: 400_000, sent: 260, retransmits: 10, unacked: 50, sacked: 40, delivered: 400_000 + 40 * 1448),
+        // No segment acknowledged yet (or counters wrapped): the MSS, as when the kernel gives no counts.
+        HeldRow(acked: 1, sent: 50, retransmits: 0, unacked: 50, sacked: 10, delivered: 1 + 10 * 1448),
+        HeldRow(acked: 1_000, sent: 10, retransmits: 30, unacked: 5, sacked: 2, delivered: 1_000 + 2 * 1448),
+    ])
+    func heldSegmentsAtAverageSize(row: HeldRow) {
+        let sample = TCPInfoSample(
+            bytesAcknowledged: row.acked, notSentBytes: 0, unacknowledgedSegments: row.unacked, sendMSS: 1448, smoothedRTTMicroseconds: 0,
+            minimumRTTMicroseconds: 0, selectivelyAcknowledgedSegments: row.sacked, dataSegmentsOut: row.sent, totalRetransmits: row.retransmits)
+        #expect(sample.deliveredBytes == row.delivered)
+    }
+
     struct Step: Sendable {
         let sample: TCPInfoSample?
         let connection: Int?
