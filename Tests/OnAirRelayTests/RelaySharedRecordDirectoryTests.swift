@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import NIOCore
 @testable import OnAirRelay
 import OnAirCore
@@ -76,5 +77,22 @@ struct RelaySharedRecordDirectoryTests {
         #expect(!first.events.all.contains { if case .recordingFailed = $0 { true } else { false } }, "\(first.events.all)")
         let file = try FLVFileReader.readAll(ByteBuffer(bytes: Data(contentsOf: first.recordDirectory.appendingPathComponent("busy.flv"))))
         #expect(file.tags.filter { $0.type == .video }.count == 40, "only the first relay wrote its file")
+    }
+
+    @Test("a directory lock another program sits on delays a recording by at most its 200 ms, never the relay")
+    func heldDirectoryLockIsBounded() async throws {
+        let harness = try await RelayTestHarness()
+        try FileManager.default.createDirectory(at: harness.recordDirectory, withIntermediateDirectories: true)
+        let holder = open(harness.recordDirectory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        try #require(holder >= 0 && flock(holder, LOCK_EX) == 0)
+        defer { _ = close(holder) }
+        let publisher = try await RelayTestPublisher(url: try harness.streamURL("held"), type: .record)
+        try await publisher.send(RelayTestPublisher.syntheticVideo(count: 10, size: 500))
+        let started = try await harness.events.first(where: { if case .recordingStarted(stream: "held", _, _) = $0 { true } else { false } })
+        if case .recordingStarted(_, let path, _) = started {
+            #expect(path == harness.recordDirectory.appendingPathComponent("held.flv").path)
+        }
+        await publisher.unpublish()
+        await harness.stop()
     }
 }

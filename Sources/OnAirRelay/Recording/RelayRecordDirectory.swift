@@ -36,17 +36,30 @@ public enum RelayRecordDirectory {
     }
 
     /// Runs `body` holding the directory's exclusive `flock(2)` lock, so relays of other processes sharing it
-    /// choose, move and open recordings one at a time (`RelayRecorder`); without waiting on anything but another
-    /// relay's few system calls. A directory that cannot be opened runs `body` unlocked.
+    /// choose, move and open recordings one at a time (`RelayRecorder`): another relay holds it for a few
+    /// system calls. Bounded, because it runs on the relay's event loop: a lock still held after
+    /// 200 ms (another program sitting on it) or a directory that cannot be opened runs `body`
+    /// unlocked, as before this lock existed.
     static func withLock<T, E: Swift.Error>(_ path: String, _ body: () throws(E) -> T) throws(E) -> T {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return try body() }
         defer { _ = close(fd) }
-        var result: Int32
-        repeat { result = flock(fd, LOCK_EX) } while result != 0 && errno == EINTR
-        defer { if result == 0 { _ = flock(fd, LOCK_UN) } }
+        var locked = false
+        for _ in 0..<lockAttempts {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+                locked = true
+                break
+            }
+            guard errno == EWOULDBLOCK || errno == EINTR else { break }
+            usleep(lockPatienceStep)
+        }
+        defer { if locked { _ = flock(fd, LOCK_UN) } }
         return try body()
     }
+
+    /// At most 40 tries 5 ms apart (200 ms) for the directory's lock.
+    private static let lockAttempts = 40
+    private static let lockPatienceStep: useconds_t = 5_000
 
     /// `mkdir(2)` of each component of `path` in turn, the way `mkdir -p` walks it.
     private static func makeWithParents(_ path: String) throws(Failure) {
