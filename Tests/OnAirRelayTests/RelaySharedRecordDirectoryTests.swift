@@ -22,14 +22,22 @@ struct RelaySharedRecordDirectoryTests {
         }.count
     }
 
-    @Test("a second relay's record of a name the first is recording goes beside it; the first's recording stays whole")
-    func recordBesideLiveRecording() async throws {
+    /// Two relays on one record directory, and a publisher recording `stream` on the first that has sent
+    /// `frames` and knows the relay has them.
+    private static func liveRecording(_ stream: String, frames: [FLVTag]) async throws
+        -> (first: RelayTestHarness, second: RelayTestHarness, live: RelayTestPublisher) {
         let first = try await RelayTestHarness()
         let second = try await RelayTestHarness { $0.recordDirectory = first.recordDirectory }
-        let tags = RelayTestPublisher.syntheticVideo(count: 40, size: 500)
-        let live = try await RelayTestPublisher(url: try first.streamURL("shared"), type: .record)
-        try await live.send(Array(tags.prefix(20)))
+        let live = try await RelayTestPublisher(url: try first.streamURL(stream), type: .record)
+        try await live.send(frames)
         try await live.sync()
+        return (first, second, live)
+    }
+
+    @Test("a second relay's record of a name the first is recording goes beside it; the first's recording stays whole")
+    func recordBesideLiveRecording() async throws {
+        let tags = RelayTestPublisher.syntheticVideo(count: 40, size: 500)
+        let (first, second, live) = try await Self.liveRecording("shared", frames: Array(tags.prefix(20)))
 
         let other = try await RelayTestPublisher(url: try second.streamURL("shared"), type: .record)
         try await other.send(tags)
@@ -56,12 +64,7 @@ struct RelaySharedRecordDirectoryTests {
 
     @Test("an append to a file another relay is recording is refused with the reason; the recording goes on")
     func appendToLiveRecordingRefused() async throws {
-        let first = try await RelayTestHarness()
-        let second = try await RelayTestHarness { $0.recordDirectory = first.recordDirectory }
-        let tags = RelayTestPublisher.syntheticVideo(count: 20, size: 500)
-        let live = try await RelayTestPublisher(url: try first.streamURL("busy"), type: .record)
-        try await live.send(tags)
-        try await live.sync()
+        let (first, second, live) = try await Self.liveRecording("busy", frames: RelayTestPublisher.syntheticVideo(count: 20, size: 500))
 
         let other = try await RelayTestPublisher(url: try second.streamURL("busy"), type: .append)
         let failed = try await second.events.first(where: { if case .recordingFailed(stream: "busy", _, _) = $0 { true } else { false } })
